@@ -1,0 +1,10 @@
+/**
+ * Shared zod (`zod/mini`) schemas for every object of the merchant API and the checkout
+ * protocol, and the types inferred from them. Imported by the element, the server and the mock.
+ */
+export * from './primitives.js';
+export * from './invoice.js';
+export * from './withdrawal.js';
+export * from './checkout.js';
+export * from './notification.js';
+export * from './responses.js';

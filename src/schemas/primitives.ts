@@ -1,0 +1,165 @@
+/**
+ * Building blocks shared by every schema. Written with `zod/mini` so that the browser bundle
+ * pays for the small core only (see TOOLCHAIN.md: full zod is ~21 KB brotli, mini ~5.7 KB);
+ * the server and the mock import the very same schemas.
+ */
+import { z } from 'zod/mini';
+
+/**
+ * Decimal number as text: digits, optionally a point and more digits. No sign, no exponent,
+ * no comma, no spaces: `"1500.00"`, `"0.5"`, `"12"`. Money never travels as a JS number.
+ */
+export const DECIMAL_PATTERN = /^\d{1,30}(?:\.\d{1,30})?$/;
+
+const describeReceived = (value: unknown): string =>
+  typeof value === 'string' ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) : typeof value;
+
+/** A decimal amount as text; anything else is refused with a message naming what was received. */
+export const decimalString = () =>
+  z.string({
+    error: (issue) =>
+      `must be a decimal number as text like "1500.00", got ${describeReceived(issue.input)}`,
+  }).check(
+    z.refine((value) => DECIMAL_PATTERN.test(value), {
+      error: (issue) =>
+        `must be a decimal number as text like "1500.00" (digits and one point, no sign, exponent or comma), got ${describeReceived(issue.input)}`,
+      abort: true,
+    }),
+  );
+
+/** A decimal amount that must be greater than zero (request amounts: an invoice of 0 is meaningless). */
+export const positiveDecimalString = () =>
+  decimalString().check(
+    z.refine((value) => /[1-9]/.test(value), { error: 'must be greater than zero' }),
+  );
+
+/** Any 8-4-4-4-12 hexadecimal identifier. Deliberately not RFC-version strict: the service's ids are opaque. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const uuidString = () =>
+  z.string({ error: (issue) => `must be a UUID, got ${describeReceived(issue.input)}` }).check(
+    z.refine((value) => UUID_PATTERN.test(value), {
+      error: (issue) => `must be a UUID, got ${describeReceived(issue.input)}`,
+    }),
+  );
+
+/** ISO 8601 timestamp with a UTC offset (`Z` or `+03:00`), as the service writes them. */
+export const isoDateTime = () =>
+  z.iso.datetime({
+    offset: true,
+    error: (issue) =>
+      `must be an ISO 8601 timestamp with UTC offset, got ${describeReceived(issue.input)}`,
+  });
+
+export const nonEmptyString = () =>
+  z.string({ error: (issue) => `must be a string, got ${describeReceived(issue.input)}` }).check(
+    z.minLength(1, 'must not be empty'),
+  );
+
+/** An absolute http(s) URL. */
+export const httpUrl = () =>
+  z.string({ error: (issue) => `must be a URL string, got ${describeReceived(issue.input)}` }).check(
+    z.refine(
+      (value) => {
+        try {
+          const url = new URL(value);
+          return url.protocol === 'https:' || url.protocol === 'http:';
+        } catch {
+          return false;
+        }
+      },
+      { error: (issue) => `must be an absolute http(s) URL, got ${describeReceived(issue.input)}` },
+    ),
+  );
+
+/**
+ * The string type of an open enumeration: the known values autocomplete in editors, any
+ * other string is still accepted (`string & {}` keeps the literals from collapsing).
+ */
+export type OpenEnum<Known extends string> = Known | (string & {});
+
+/**
+ * An enumeration whose complete set the service does not show (payment options, statuses,
+ * bank codes): known values are named, unknown non-empty strings pass, so a new value from the
+ * service does not break a payer's checkout.
+ */
+export const openEnum = <const Known extends readonly string[]>(known: Known) => {
+  const hint = known.length ? ` (known values: ${known.join(', ')})` : '';
+  return z
+    .string({ error: (issue) => `must be a string${hint}, got ${describeReceived(issue.input)}` })
+    .check(z.minLength(1, `must not be empty${hint}`)) as unknown as z.ZodMiniType<OpenEnum<Known[number]>>;
+};
+
+/**
+ * The reference describes every response as an array of the named object while each example
+ * is a single object: accept both, yield the object. (Unwrapping first, rather than a union,
+ * keeps the messages of the inner schema with their field paths.)
+ */
+export const oneOrSingleton = <Schema extends z.ZodMiniType>(schema: Schema) =>
+  z.pipe(
+    z.transform((value: unknown) => (Array.isArray(value) && value.length === 1 ? (value[0] as unknown) : value)),
+    schema,
+  );
+
+/**
+ * Messages for the generic issue kinds, which `zod/mini` leaves as "Invalid input" unless a
+ * whole locale is loaded; this is the few hundred bytes of it that a developer needs.
+ */
+const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+export const issueMessage = (issue: z.core.$ZodRawIssue): string | undefined => {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'is required' : `must be ${issue.expected}, got ${kindOf(issue.input)}`;
+    case 'unrecognized_keys':
+      return 'is not a known field';
+    case 'invalid_union':
+      return 'does not match any accepted shape';
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'too_small':
+      return `must be at least ${String(issue.minimum)}`;
+    case 'too_big':
+      return `must be at most ${String(issue.maximum)}`;
+    default:
+      return undefined;
+  }
+};
+
+export type SafeParseResult<T> =
+  | { success: true; data: T }
+  | { success: false; issues: FieldIssue[]; message: string };
+
+/** Parses with field-naming messages; the one way every part of the product validates. */
+export const safeParse = <Schema extends z.ZodMiniType>(
+  schema: Schema,
+  value: unknown,
+  prefix?: string,
+): SafeParseResult<z.output<Schema>> => {
+  const result = schema.safeParse(value, { error: issueMessage });
+  if (result.success) return { success: true, data: result.data };
+  const issues = fieldIssues(result.error, prefix);
+  return { success: false, issues, message: issues.map((issue) => `${issue.field || '(root)'}: ${issue.message}`).join('; ') };
+};
+
+export interface FieldIssue {
+  /** Dotted path of the offending field (`sum.amount`, `deals[0].requisites`), `''` for the root. */
+  field: string;
+  message: string;
+}
+
+/** The issues of a zod error as `{ field, message }` pairs, so every message names its field. */
+export const fieldIssues = (error: z.core.$ZodError, prefix?: string): FieldIssue[] =>
+  error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ field: issuePath([...issue.path, key], prefix), message: issue.message }))
+      : [{ field: issuePath(issue.path, prefix), message: issue.message }],
+  );
+
+export const issuePath = (path: readonly PropertyKey[], prefix?: string): string => {
+  let out = prefix ?? '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out;
+};

@@ -1,0 +1,26 @@
+/**
+ * Response schemas of each merchant API operation, accepting the single object of the
+ * examples or the one-element array of the reference's wording.
+ */
+import { z } from 'zod/mini';
+import {
+  CanceledInvoiceSchema,
+  InvoiceLookupSchema,
+  InvoiceSchema,
+  PaymentVariantListSchema,
+} from './invoice.js';
+import { oneOrSingleton } from './primitives.js';
+import { WithdrawalSchema } from './withdrawal.js';
+
+export const CreateInvoiceResponseSchema = oneOrSingleton(InvoiceSchema);
+export const CancelInvoiceResponseSchema = oneOrSingleton(CanceledInvoiceSchema);
+export const GetInvoiceResponseSchema = oneOrSingleton(InvoiceLookupSchema);
+/** Already an array of variants; a response wrapped in one more array is unwrapped too. */
+export const PaymentVariantsResponseSchema = z.pipe(
+  z.transform((value: unknown) =>
+    Array.isArray(value) && value.length === 1 && Array.isArray(value[0]) ? (value[0] as unknown) : value,
+  ),
+  PaymentVariantListSchema,
+);
+export const CreateWithdrawalResponseSchema = oneOrSingleton(WithdrawalSchema);
+export const GetWithdrawalResponseSchema = oneOrSingleton(WithdrawalSchema);

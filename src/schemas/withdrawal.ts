@@ -1,0 +1,31 @@
+/** Withdrawals of `merchant-api.md`. */
+import { z } from 'zod/mini';
+import { MoneySchema } from './invoice.js';
+import { isoDateTime, nonEmptyString, positiveDecimalString, uuidString } from './primitives.js';
+
+/**
+ * WithdrawalDTO. `status` and `accountId` come with the create response and are absent from
+ * the lookup examples, so both are optional here; `status`'s integer meanings are not shown.
+ */
+export const WithdrawalSchema = z.looseObject({
+  id: uuidString(),
+  createdAt: isoDateTime(),
+  updatedAt: isoDateTime(),
+  sum: MoneySchema,
+  fee: MoneySchema,
+  address: z.string(),
+  txId: z.nullable(z.string()),
+  status: z.optional(z.int()),
+  accountId: z.optional(uuidString()),
+});
+export type Withdrawal = z.infer<typeof WithdrawalSchema>;
+
+/** Body of `POST /api/merchant/withdrawals`. */
+export const CreateWithdrawalRequestSchema = z.strictObject({
+  accountId: nonEmptyString(),
+  amount: positiveDecimalString(),
+  address: nonEmptyString(),
+  code2FA: nonEmptyString(),
+  substractFeeFromAmount: z.optional(z.boolean()),
+});
+export type CreateWithdrawalRequest = z.infer<typeof CreateWithdrawalRequestSchema>;

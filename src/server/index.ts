@@ -1,0 +1,23 @@
+/**
+ * `merchant-checkout/server`: request signing, the typed merchant API client and (in later
+ * parts) the checkout proxy, notification receiver and Node adapter. Runs in Node ≥ 20 and
+ * any runtime with Web `fetch`, `Request`, `Response` and `crypto`.
+ */
+export { signRequest, verifySignature, stringToSign, type SignableRequest } from './signing.js';
+export {
+  MerchantClient,
+  MERCHANT_API_PREFIX,
+  DEFAULT_TIMEOUT_MS,
+  type MerchantClientOptions,
+  type RequestOptions,
+  type RawRequestBody,
+} from './client.js';
+export {
+  MerchantClientError,
+  MerchantApiError,
+  MerchantValidationError,
+  MerchantResponseError,
+  MerchantTimeoutError,
+  MerchantNetworkError,
+} from './errors.js';
+export type * from '../schemas/index.js';

@@ -324,7 +324,7 @@ const abortable = <T>(promise: Promise<T>, signal: AbortSignal): Promise<T> => {
       },
       (error: unknown) => {
         signal.removeEventListener('abort', onAbort);
-        reject(error as Error);
+        reject(error instanceof Error ? error : new Error(String(error)));
       },
     );
   });

@@ -68,7 +68,7 @@ export const verifySignature = async (
   secretKey: string,
 ): Promise<boolean> => {
   if (!signature || !secretKey) return false;
-  let given: Uint8Array;
+  let given: Uint8Array<ArrayBuffer>;
   try {
     given = Uint8Array.from(atob(signature), (char) => char.charCodeAt(0));
   } catch {

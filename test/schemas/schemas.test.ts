@@ -134,9 +134,10 @@ describe('responses', () => {
   ] as const;
   for (const [name, schema, value] of cases) {
     test(`${name}: a single object and a one-element array give the same object`, () => {
-      const single = schema.safeParse(value);
-      const wrapped = schema.safeParse([value]);
-      if (!single.success || !wrapped.success) return assert.fail(single.success ? 'wrapped refused' : single.message);
+      const single = safeParse(schema, value);
+      const wrapped = safeParse(schema, [value]);
+      if (!single.success) return assert.fail(single.message);
+      if (!wrapped.success) return assert.fail(wrapped.message);
       assert.deepEqual(wrapped.data, single.data);
       assert.equal(Array.isArray(single.data), false);
     });

@@ -76,7 +76,7 @@ describe('signRequest', () => {
     assert.equal(await signRequest({ method: 'POST', url, body: null }, 's'), expected);
   });
 
-  test('the method is upper-cased and a URL object signs as its text', async () => {
+  test('the method is upper-cased and a URL object signs as its text', () => {
     const url = new URL(`${BASE}/accounts`);
     assert.equal(stringToSign({ method: 'get', url }), `GET${BASE}/accounts`);
   });

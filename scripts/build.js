@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+/**
+ * `npm run build`: everything under `dist/`.
+ *
+ *   dist/esm/      browser ES modules with bare imports of lit, qrcode, zod (for bundlers)
+ *   dist/cdn/      merchant-checkout.js: one minified, self-contained ES module for a <script>
+ *   dist/node/     the server and mock entries for Node ≥ 20 (dependencies stay imports)
+ *   dist/types/    declarations for every entry
+ *
+ * Entries whose source does not exist yet are skipped, so each part lands with its own issue.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const src = (path) => `${root}src/${path}`;
+const present = (entries) => Object.fromEntries(Object.entries(entries).filter(([, path]) => existsSync(path)));
+
+/** Packages a merchant's bundler resolves itself (listed in `dependencies`/`peerDependencies`). */
+const isExternal = (id) => /^(lit|@lit\/|qrcode|zod|react|react-dom)(\/|$)/.test(id) || id.startsWith('node:');
+
+const browserEntries = present({
+  index: src('element/index.ts'),
+  define: src('element/define.ts'),
+  react: src('react/index.ts'),
+  schemas: src('schemas/index.ts'),
+});
+const cdnEntry = src('element/define.ts');
+const nodeEntries = present({
+  server: src('server/index.ts'),
+  mock: src('mock/index.ts'),
+  'mock-cli': src('mock/cli.ts'),
+});
+
+const common = { configFile: false, root, logLevel: 'warn', publicDir: false };
+
+rmSync(`${root}dist`, { recursive: true, force: true });
+
+if (Object.keys(browserEntries).length) {
+  await build({
+    ...common,
+    build: {
+      outDir: 'dist/esm',
+      emptyOutDir: false,
+      target: 'es2022',
+      minify: false,
+      sourcemap: true,
+      lib: { entry: browserEntries, formats: ['es'] },
+      rollupOptions: { external: isExternal, output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' } },
+    },
+  });
+}
+
+if (existsSync(cdnEntry)) {
+  await build({
+    ...common,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    resolve: { conditions: ['browser', 'production'] },
+    build: {
+      outDir: 'dist/cdn',
+      emptyOutDir: false,
+      target: 'es2022',
+      minify: true,
+      sourcemap: true,
+      lib: { entry: { 'merchant-checkout': cdnEntry }, formats: ['es'] },
+    },
+  });
+}
+
+if (Object.keys(nodeEntries).length) {
+  await build({
+    ...common,
+    build: {
+      outDir: 'dist/node',
+      emptyOutDir: false,
+      target: 'node20',
+      ssr: true,
+      minify: false,
+      sourcemap: true,
+      rollupOptions: { input: nodeEntries, external: isExternal, output: { format: 'es', entryFileNames: '[name].js' } },
+    },
+  });
+}
+
+const tsc = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', `${root}tsconfig.build.json`], {
+  stdio: 'inherit',
+});
+if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+console.log('built dist/');

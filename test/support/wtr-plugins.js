@@ -1,0 +1,73 @@
+/**
+ * web-test-runner plugins and reporter of this project (see TOOLCHAIN.md, pitfalls 2 and 3).
+ */
+import { build } from 'esbuild';
+
+const QR_PREFIX = '/__cjs/';
+
+/**
+ * `qrcode` is CommonJS only, which web-test-runner's rollup CommonJS adapter cannot load.
+ * Pre-bundle each imported `qrcode` entry to one ES module with esbuild (browser platform, so
+ * the Node-only PNG renderer stays out) and serve it at a virtual path.
+ */
+export const commonJsPlugin = (packages = ['qrcode']) => {
+  const cache = new Map();
+  const matches = (source) => packages.some((name) => source === name || source.startsWith(`${name}/`));
+  return {
+    name: 'cjs-prebundle',
+    resolveImport({ source }) {
+      if (matches(source)) return `${QR_PREFIX}${encodeURIComponent(source)}.js`;
+      return undefined;
+    },
+    async serve(context) {
+      if (!context.path.startsWith(QR_PREFIX)) return undefined;
+      const specifier = decodeURIComponent(context.path.slice(QR_PREFIX.length, -'.js'.length));
+      if (!matches(specifier)) return undefined;
+      if (!cache.has(specifier)) {
+        cache.set(
+          specifier,
+          build({
+            stdin: { contents: `import m from ${JSON.stringify(specifier)}; export default m;`, resolveDir: process.cwd() },
+            bundle: true,
+            format: 'esm',
+            platform: 'browser',
+            write: false,
+            logLevel: 'silent',
+          }).then((result) => result.outputFiles[0].text),
+        );
+      }
+      return { body: await cache.get(specifier), type: 'js' };
+    },
+  };
+};
+
+const countTests = (suite, totals) => {
+  for (const test of suite.tests ?? []) {
+    if (test.skipped) totals.skipped++;
+    else if (test.passed) totals.passed++;
+    else totals.failed++;
+  }
+  for (const child of suite.suites ?? []) countTests(child, totals);
+};
+
+/**
+ * Prints `wtr: N passed, N failed, N skipped` as the last line of the run; the project's test
+ * script reads it to add the browser suite to the whole run's summary. A file whose tests
+ * could not even load counts as one failure, so a broken import is never "0 failed".
+ */
+export const summaryReporter = () => {
+  let totals;
+  return {
+    onTestRunFinished({ sessions }) {
+      totals = { passed: 0, failed: 0, skipped: 0 };
+      for (const session of sessions) {
+        if (session.testResults) countTests(session.testResults, totals);
+        const loadFailed = !session.passed && session.errors?.length && !session.testResults?.tests?.length && !session.testResults?.suites?.length;
+        if (loadFailed || (session.status === 'FINISHED' && !session.testResults)) totals.failed++;
+      }
+    },
+    stop() {
+      if (totals) console.log(`wtr: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+    },
+  };
+};

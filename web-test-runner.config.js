@@ -1,0 +1,35 @@
+import { fileURLToPath } from 'node:url';
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { chromeLauncher } from '@web/test-runner-chrome';
+import { defaultReporter } from '@web/test-runner';
+import { commonJsPlugin, summaryReporter } from './test/support/wtr-plugins.js';
+
+export const CHROMIUM_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+/** @type {import('@web/test-runner').TestRunnerConfig} */
+export default {
+  files: ['test/element/**/*.test.ts', 'test/react/**/*.test.ts'],
+  nodeResolve: { browser: true, exportConditions: ['browser', 'development'] },
+  concurrency: 2,
+  testFramework: { config: { timeout: 10000 } },
+  browsers: [
+    chromeLauncher({
+      launchOptions: { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS },
+    }),
+  ],
+  plugins: [
+    commonJsPlugin(['qrcode']),
+    esbuildPlugin({ ts: true, tsx: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),
+  ],
+  reporters: [defaultReporter(), summaryReporter()],
+};

@@ -21,3 +21,10 @@ export {
   MerchantNetworkError,
 } from './errors.js';
 export type * from '../schemas/index.js';
+export {
+  toNodeHandler,
+  PayloadTooLargeError,
+  DEFAULT_MAX_BODY_BYTES,
+  type FetchHandler,
+  type NodeHandlerOptions,
+} from './node-adapter.js';

@@ -1,0 +1,203 @@
+/**
+ * `toNodeHandler`: runs a Fetch-style handler (`(Request) => Promise<Response>`) inside
+ * `node:http`, Connect or Express. The request body is streamed to the handler with a size
+ * cap; the answer is streamed back with backpressure; a payer who goes away aborts the
+ * request's `signal`, so upstream work stops too.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+
+export type FetchHandler = (request: Request) => Promise<Response> | Response;
+
+export interface NodeHandlerOptions {
+  /**
+   * Largest request body accepted, in bytes (default 1 MiB). A declared `Content-Length` over
+   * it is answered 413 without calling the handler; a streamed body that grows past it errors
+   * the body stream the handler reads.
+   */
+  maxBodyBytes?: number;
+  /**
+   * With Connect/Express `next`: only requests whose path starts with this prefix reach the
+   * handler, the others go to `next()`. Without it every request is the handler's.
+   */
+  basePath?: string;
+  /**
+   * Build the request URL from `X-Forwarded-Proto` and `X-Forwarded-Host` (only behind a
+   * proxy you trust). Default false: the socket's protocol and the `Host` header.
+   */
+  trustProxy?: boolean;
+}
+
+type NextFunction = (error?: unknown) => void;
+type ExpressRequest = IncomingMessage & { originalUrl?: string };
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** Error of a request body stream that grew past the size limit. */
+export class PayloadTooLargeError extends Error {
+  override name = 'PayloadTooLargeError';
+  readonly limit: number;
+  constructor(limit: number) {
+    super(`request body exceeds ${limit} bytes`);
+    this.limit = limit;
+  }
+}
+
+const jsonError = (res: ServerResponse, status: number, code: string, message: string): void => {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify({ error: { code, message } });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+  });
+  res.end(body);
+};
+
+const firstHeader = (value: string | string[] | undefined): string | undefined =>
+  (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim() || undefined;
+
+const requestUrl = (req: ExpressRequest, trustProxy: boolean): string => {
+  const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
+  const proto = (trustProxy && firstHeader(req.headers['x-forwarded-proto'])) || (encrypted ? 'https' : 'http');
+  const host = (trustProxy && firstHeader(req.headers['x-forwarded-host'])) || req.headers.host || 'localhost';
+  // Express strips the mount prefix from `url` but keeps it in `originalUrl`.
+  return `${proto}://${host}${req.originalUrl ?? req.url ?? '/'}`;
+};
+
+const toHeaders = (req: IncomingMessage): Headers => {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name.startsWith(':')) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  return headers;
+};
+
+/** The request body as a web stream that errors once more than `limit` bytes arrive. */
+const limitedBody = (req: IncomingMessage, limit: number): ReadableStream<Uint8Array> => {
+  let received = 0;
+  const source = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+  return source.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        received += chunk.byteLength;
+        if (received > limit) {
+          controller.error(new PayloadTooLargeError(limit));
+          req.resume();
+          return;
+        }
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+};
+
+const sendResponse = async (response: Response, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) headers['set-cookie'] = cookies;
+  res.writeHead(response.status, response.statusText || undefined, headers);
+  if (!response.body || req.method === 'HEAD') {
+    res.end();
+    await response.body?.cancel().catch(() => undefined);
+    return;
+  }
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (res.destroyed) break;
+      if (!res.write(value)) {
+        await new Promise<void>((resolve) => {
+          const resume = () => {
+            res.off('drain', resume);
+            res.off('close', resume);
+            resolve();
+          };
+          res.on('drain', resume);
+          res.on('close', resume);
+        });
+      }
+    }
+  } finally {
+    if (res.destroyed) await reader.cancel().catch(() => undefined);
+    else res.end();
+  }
+};
+
+/**
+ * Adapts a Fetch handler to `(req, res, next?)`, the signature of `node:http`'s request
+ * listener and of Connect and Express middleware.
+ *
+ * ```ts
+ * http.createServer(toNodeHandler(handler)).listen(3000);
+ * app.use('/checkout-api', toNodeHandler(handler)); // Express keeps the prefix in originalUrl
+ * ```
+ *
+ * A handler that throws (or rejects) goes to `next(error)` when there is a `next`, and is
+ * answered `500 {"error":{"code":"internal_error"}}` otherwise; its message is not sent.
+ */
+export const toNodeHandler = (handler: FetchHandler, options: NodeHandlerOptions = {}) => {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const basePath = options.basePath?.replace(/\/+$/, '');
+  const trustProxy = options.trustProxy ?? false;
+
+  return (req: IncomingMessage, res: ServerResponse, next?: NextFunction): void => {
+    const url = requestUrl(req, trustProxy);
+    if (next && basePath) {
+      const path = new URL(url).pathname;
+      if (path !== basePath && !path.startsWith(`${basePath}/`)) {
+        next();
+        return;
+      }
+    }
+
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBodyBytes) {
+      // Answer at once and drop the rest of the upload instead of reading it.
+      res.setHeader('connection', 'close');
+      jsonError(res, 413, 'payload_too_large', `request body exceeds ${maxBodyBytes} bytes`);
+      req.resume();
+      return;
+    }
+
+    const controller = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort(new Error('client closed the connection'));
+    });
+
+    const method = req.method ?? 'GET';
+    const hasBody = method !== 'GET' && method !== 'HEAD';
+    let request: Request;
+    try {
+      request = new Request(url, {
+        method,
+        headers: toHeaders(req),
+        body: hasBody ? limitedBody(req, maxBodyBytes) : null,
+        signal: controller.signal,
+        // Required by Node's fetch for a streamed request body.
+        ...(hasBody ? { duplex: 'half' } : {}),
+      } as RequestInit);
+    } catch {
+      jsonError(res, 400, 'bad_request', 'malformed request');
+      req.resume();
+      return;
+    }
+
+    Promise.resolve()
+      .then(() => handler(request))
+      .then((response) => sendResponse(response, req, res))
+      .catch((error: unknown) => {
+        if (next) next(error);
+        else jsonError(res, 500, 'internal_error', 'internal error');
+      });
+  };
+};

@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, describe, test } from 'node:test';
+import { PayloadTooLargeError, toNodeHandler, type FetchHandler } from '../../src/server/node-adapter.js';
+
+const servers: ReturnType<typeof createServer>[] = [];
+after(async () => {
+  for (const server of servers) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+const serve = async (listener: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> => {
+  const server = createServer(listener);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+};
+
+const echo: FetchHandler = async (request) => {
+  let body: string;
+  try {
+    body = await request.text();
+  } catch (error) {
+    const tooLarge = error instanceof PayloadTooLargeError || (error as Error).cause instanceof PayloadTooLargeError;
+    return Response.json({ error: tooLarge ? 'too large' : String(error) }, { status: tooLarge ? 413 : 400 });
+  }
+  return Response.json({ method: request.method, url: request.url, body, type: request.headers.get('content-type') });
+};
+
+describe('toNodeHandler on node:http', () => {
+  test('passes method, full URL, headers and body, and streams the answer back', async () => {
+    const base = await serve(toNodeHandler(echo));
+    const response = await fetch(`${base}/checkout-api/invoices?x=1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"option":"SBP","текст":"да"}',
+    });
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), {
+      method: 'POST',
+      url: `${base}/checkout-api/invoices?x=1`,
+      body: '{"option":"SBP","текст":"да"}',
+      type: 'application/json',
+    });
+  });
+
+  test('a declared body over the limit is answered 413 without calling the handler', async () => {
+    let called = false;
+    const base = await serve(toNodeHandler(async (request) => ((called = true), echo(request)), { maxBodyBytes: 100 }));
+    const response = await fetch(`${base}/x`, { method: 'POST', body: 'x'.repeat(101) });
+    assert.equal(response.status, 413);
+    assert.deepEqual(await response.json(), { error: { code: 'payload_too_large', message: 'request body exceeds 100 bytes' } });
+    assert.equal(called, false);
+  });
+
+  test('a chunked body that grows past the limit errors the stream the handler reads', async () => {
+    const base = await serve(toNodeHandler(echo, { maxBodyBytes: 1000 }));
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(`${base}/x`, { method: 'POST', headers: { 'transfer-encoding': 'chunked' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      for (let i = 0; i < 20; i++) req.write('y'.repeat(100));
+      req.end();
+    });
+    assert.equal(status, 413);
+  });
+
+  test('multiple Set-Cookie headers survive', async () => {
+    const base = await serve(
+      toNodeHandler(() => {
+        const headers = new Headers();
+        headers.append('set-cookie', 'a=1');
+        headers.append('set-cookie', 'b=2');
+        return new Response(null, { status: 204, headers });
+      }),
+    );
+    const response = await fetch(base);
+    assert.deepEqual(response.headers.getSetCookie(), ['a=1', 'b=2']);
+  });
+
+  test('a throwing handler is a 500 without its message', async () => {
+    const base = await serve(
+      toNodeHandler(() => {
+        throw new Error('secret-internal-detail');
+      }),
+    );
+    const response = await fetch(base);
+    assert.equal(response.status, 500);
+    const text = await response.text();
+    assert.ok(!text.includes('secret-internal-detail'));
+    assert.match(text, /internal_error/);
+  });
+
+  test('a payer who disconnects aborts the request signal', async () => {
+    let aborted: Promise<void> | undefined;
+    const base = await serve(
+      toNodeHandler(
+        (request) =>
+          new Promise<Response>(() => {
+            aborted = new Promise((resolve) => request.signal.addEventListener('abort', () => resolve()));
+          }),
+      ),
+    );
+    const controller = new AbortController();
+    const pending = fetch(base, { signal: controller.signal }).catch(() => undefined);
+    while (!aborted) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    await pending;
+    await aborted;
+  });
+});
+
+describe('toNodeHandler as Connect/Express middleware', () => {
+  test('requests outside basePath go to next(); inside, the full original URL reaches the handler', async () => {
+    const middleware = toNodeHandler(echo, { basePath: '/checkout-api' });
+    const base = await serve((req, res) => {
+      // What Express does when mounted with app.use('/checkout-api', …): strip the prefix from url.
+      const original = req.url ?? '/';
+      if (original.startsWith('/checkout-api')) {
+        Object.assign(req, { originalUrl: original, url: original.slice('/checkout-api'.length) || '/' });
+      }
+      middleware(req, res, (error?: unknown) => {
+        res.writeHead(error ? 500 : 200, { 'content-type': 'text/plain' }).end(error ? 'next(error)' : 'next()');
+      });
+    });
+    const outside = await fetch(`${base}/shop/cart`);
+    assert.equal(await outside.text(), 'next()');
+    const inside = await fetch(`${base}/checkout-api/invoices/1`);
+    assert.equal(((await inside.json()) as { url: string }).url, `${base}/checkout-api/invoices/1`);
+  });
+
+  test('a throwing handler goes to next(error)', async () => {
+    const middleware = toNodeHandler(() => Promise.reject(new Error('boom')));
+    const base = await serve((req, res) => middleware(req, res, (error?: unknown) => res.end(error ? 'next(error)' : 'next()')));
+    assert.equal(await (await fetch(base)).text(), 'next(error)');
+  });
+
+  test('X-Forwarded-* are used only with trustProxy', async () => {
+    const headers = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'shop.example' };
+    const plain = await serve(toNodeHandler(echo));
+    assert.match(((await (await fetch(`${plain}/a`, { headers })).json()) as { url: string }).url, /^http:\/\/127\.0\.0\.1/);
+    const trusting = await serve(toNodeHandler(echo, { trustProxy: true }));
+    assert.equal(((await (await fetch(`${trusting}/a`, { headers })).json()) as { url: string }).url, 'https://shop.example/a');
+  });
+});

@@ -178,14 +178,15 @@ export const toNodeHandler = (handler: FetchHandler, options: NodeHandlerOptions
     const hasBody = method !== 'GET' && method !== 'HEAD';
     let request: Request;
     try {
-      request = new Request(url, {
+      // `duplex: 'half'` is required by Node's fetch for a streamed request body.
+      const init: RequestInit & { duplex?: 'half' } = {
         method,
         headers: toHeaders(req),
         body: hasBody ? limitedBody(req, maxBodyBytes) : null,
         signal: controller.signal,
-        // Required by Node's fetch for a streamed request body.
-        ...(hasBody ? { duplex: 'half' } : {}),
-      } as RequestInit);
+        ...(hasBody ? { duplex: 'half' as const } : {}),
+      };
+      request = new Request(url, init);
     } catch {
       jsonError(res, 400, 'bad_request', 'malformed request');
       req.resume();

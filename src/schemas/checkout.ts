@@ -12,10 +12,16 @@ import { PaymentMethodSchema, PaymentOptionSchema } from './invoice.js';
  */
 export const CHECKOUT_ERROR_STATUS = {
   bad_request: 400,
+  /** A notification without the right token (the notification receiver's answer). */
+  unauthorized: 401,
+  /** A state-changing request a browser marked as cross-site, from an origin not allowed. */
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  /** The merchant's own hook failed; no detail is sent. */
+  internal_error: 500,
   not_implemented: 501,
   upstream_error: 502,
   upstream_timeout: 504,

@@ -2,7 +2,7 @@
  * `MerchantClient`: a typed, signed client for every operation of the merchant API.
  * Requests are validated before anything is sent, answers after they arrive.
  */
-import type { z } from 'zod/mini';
+import type * as z from 'zod/mini';
 import {
   CancelInvoiceResponseSchema,
   CreateInvoiceRequestSchema,
@@ -312,7 +312,7 @@ export class MerchantClient {
 class ResponseTooLarge extends Error {}
 
 /** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
-const abortable = <T>(promise: Promise<T>, signal: AbortSignal): Promise<T> => {
+export const abortable = <T>(promise: Promise<T>, signal: AbortSignal): Promise<T> => {
   if (signal.aborted) return Promise.reject(signal.reason as Error);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason as Error);

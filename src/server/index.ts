@@ -28,3 +28,16 @@ export {
   type FetchHandler,
   type NodeHandlerOptions,
 } from './node-adapter.js';
+export {
+  createCheckoutHandler,
+  DEFAULT_CHECKOUT_MAX_BODY_BYTES,
+  type CheckoutHandlerOptions,
+  type CheckoutCorsOptions,
+  type StartDealContext,
+} from './checkout-handler.js';
+export { CheckoutHttpError } from './proxy-http.js';
+export {
+  createNotificationHandler,
+  type NotificationHandlerOptions,
+  type NotificationTokenSource,
+} from './notifications.js';

@@ -60,12 +60,37 @@ const jsonError = (res: ServerResponse, status: number, code: string, message: s
 const firstHeader = (value: string | string[] | undefined): string | undefined =>
   (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim() || undefined;
 
-const requestUrl = (req: ExpressRequest, trustProxy: boolean): string => {
+/** A host name, IPv4 or bracketed IPv6 address, with an optional port: nothing that could move the path. */
+const HOST_PATTERN = /^(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * The full URL of the request, or undefined when it has none that makes sense (a `Host`
+ * with a slash or `@` in it, an `OPTIONS *`, an unparsable target): such a request is a 400,
+ * and never a thrown error inside the listener, which would end the process.
+ */
+const requestUrl = (req: ExpressRequest, trustProxy: boolean): URL | undefined => {
   const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
-  const proto = (trustProxy && firstHeader(req.headers['x-forwarded-proto'])) || (encrypted ? 'https' : 'http');
+  const forwardedProto = trustProxy ? firstHeader(req.headers['x-forwarded-proto'])?.toLowerCase() : undefined;
+  const proto = forwardedProto === 'http' || forwardedProto === 'https' ? forwardedProto : encrypted ? 'https' : 'http';
   const host = (trustProxy && firstHeader(req.headers['x-forwarded-host'])) || req.headers.host || 'localhost';
+  if (!HOST_PATTERN.test(host)) return undefined;
   // Express strips the mount prefix from `url` but keeps it in `originalUrl`.
-  return `${proto}://${host}${req.originalUrl ?? req.url ?? '/'}`;
+  let target = req.originalUrl ?? req.url ?? '/';
+  if (!target.startsWith('/')) {
+    // The absolute form (`GET http://host/path`, which HTTP/1.1 servers must accept): its path only.
+    try {
+      const absolute = new URL(target);
+      if (absolute.protocol !== 'http:' && absolute.protocol !== 'https:') return undefined;
+      target = `${absolute.pathname}${absolute.search}`;
+    } catch {
+      return undefined;
+    }
+  }
+  try {
+    return new URL(`${proto}://${host}${target}`);
+  } catch {
+    return undefined;
+  }
 };
 
 const toHeaders = (req: IncomingMessage): Headers => {
@@ -94,6 +119,20 @@ const limitedBody = (req: IncomingMessage, limit: number): ReadableStream<Uint8A
       },
     }),
   );
+};
+
+/**
+ * The body when a parser that ran before (`express.json()`, `express.text()`…) already read
+ * the stream, re-serialised from what it left in `req.body`; reading the ended stream again
+ * would wait forever. Undefined when the stream is still unread.
+ */
+const consumedBody = (req: IncomingMessage): string | Uint8Array<ArrayBuffer> | undefined => {
+  if (!req.readableEnded) return undefined;
+  const body = (req as { body?: unknown }).body;
+  if (body === undefined || body === null) return '';
+  if (typeof body === 'string') return body;
+  if (body instanceof Uint8Array) return new Uint8Array(body);
+  return JSON.stringify(body);
 };
 
 const sendResponse = async (response: Response, req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -152,8 +191,13 @@ export const toNodeHandler = (handler: FetchHandler, options: NodeHandlerOptions
 
   return (req: IncomingMessage, res: ServerResponse, next?: NextFunction): void => {
     const url = requestUrl(req, trustProxy);
+    if (!url) {
+      jsonError(res, 400, 'bad_request', 'malformed request target or Host');
+      req.resume();
+      return;
+    }
     if (next && basePath) {
-      const path = new URL(url).pathname;
+      const path = url.pathname;
       if (path !== basePath && !path.startsWith(`${basePath}/`)) {
         next();
         return;
@@ -176,15 +220,26 @@ export const toNodeHandler = (handler: FetchHandler, options: NodeHandlerOptions
 
     const method = req.method ?? 'GET';
     const hasBody = method !== 'GET' && method !== 'HEAD';
+    const headers = toHeaders(req);
+    const consumed = hasBody ? consumedBody(req) : undefined;
+    if (consumed !== undefined) {
+      headers.delete('content-length');
+      headers.delete('transfer-encoding');
+      if (Buffer.byteLength(consumed) > maxBodyBytes) {
+        jsonError(res, 413, 'payload_too_large', `request body exceeds ${maxBodyBytes} bytes`);
+        return;
+      }
+    }
     let request: Request;
     try {
+      const streamed = hasBody && consumed === undefined;
       // `duplex: 'half'` is required by Node's fetch for a streamed request body.
       const init: RequestInit & { duplex?: 'half' } = {
         method,
-        headers: toHeaders(req),
-        body: hasBody ? limitedBody(req, maxBodyBytes) : null,
+        headers,
+        body: consumed ?? (streamed ? limitedBody(req, maxBodyBytes) : null),
         signal: controller.signal,
-        ...(hasBody ? { duplex: 'half' as const } : {}),
+        ...(streamed ? { duplex: 'half' as const } : {}),
       };
       request = new Request(url, init);
     } catch {

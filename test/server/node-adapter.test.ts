@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { PayloadTooLargeError, toNodeHandler, type FetchHandler } from '../../src/server/node-adapter.js';
 
@@ -146,5 +146,54 @@ describe('toNodeHandler as Connect/Express middleware', () => {
     assert.match(((await (await fetch(`${plain}/a`, { headers })).json()) as { url: string }).url, /^http:\/\/127\.0\.0\.1/);
     const trusting = await serve(toNodeHandler(echo, { trustProxy: true }));
     assert.equal(((await (await fetch(`${trusting}/a`, { headers })).json()) as { url: string }).url, 'https://shop.example/a');
+  });
+});
+
+describe('toNodeHandler with hostile or unusual requests', () => {
+  /** Sends raw HTTP/1.1 text and resolves with the raw answer. */
+  const raw = (base: string, text: string) =>
+    new Promise<string>((resolve, reject) => {
+      const { hostname, port } = new URL(base);
+      const socket = connect(Number(port), hostname, () => socket.end(text));
+      let answer = '';
+      socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+      socket.on('end', () => resolve(answer));
+      socket.on('error', reject);
+    });
+
+  test('an absolute-form request target keeps only its path, also with basePath and next (no crash)', async () => {
+    const middleware = toNodeHandler(echo, { basePath: '/checkout-api' });
+    const base = await serve((req, res) => middleware(req, res, () => res.end('next()')));
+    const { host } = new URL(base);
+    const answer = await raw(base, `GET http://evil.example/checkout-api/x HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+    assert.match(answer, /^HTTP\/1.1 200/);
+    assert.ok(answer.includes(`"url":"${base}/checkout-api/x"`), answer);
+  });
+
+  test('a Host that could move the path is a 400, never a thrown error', async () => {
+    const middleware = toNodeHandler(echo, { basePath: '/checkout-api' });
+    const base = await serve((req, res) => middleware(req, res, () => res.end('next()')));
+    for (const host of ['evil.example/checkout-api', 'user@evil.example', 'a b']) {
+      const answer = await raw(base, `GET /checkout-api/x HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      assert.match(answer, /^HTTP\/1.1 400/, host);
+    }
+    const star = await raw(base, `OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    assert.match(star, /^HTTP\/1.1 400/);
+  });
+
+  test('a body already read by a parser before it (express.json()) is passed on from req.body', async () => {
+    const middleware = toNodeHandler(echo, { maxBodyBytes: 100 });
+    const base = await serve((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        Object.assign(req, { body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown });
+        middleware(req, res);
+      });
+    });
+    const ok = await fetch(`${base}/x`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"option":"SBP"}' });
+    assert.equal(((await ok.json()) as { body: string }).body, '{"option":"SBP"}');
+    const big = await fetch(`${base}/x`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ a: 'x'.repeat(99) }) });
+    assert.equal(big.status, 413);
   });
 });

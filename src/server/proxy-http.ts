@@ -1,0 +1,178 @@
+/**
+ * Pieces shared by the checkout proxy and the notification receiver: JSON answers with the
+ * headers every answer carries, the typed error a merchant's hook may throw, a size-capped
+ * body reader, a deadline, and a constant-time secret comparison. Web APIs only.
+ */
+import { CHECKOUT_ERROR_STATUS, type CheckoutProxyErrorCode } from '../schemas/index.js';
+import { abortable } from './client.js';
+import { PayloadTooLargeError } from './node-adapter.js';
+
+/**
+ * Thrown by a merchant's hook (`resolveInternalId`, `startDeal`, `onNotification`) to answer
+ * with a specific checkout error instead of a generic one. Its `message` IS sent to the
+ * browser, so it must not hold anything secret.
+ *
+ * ```ts
+ * throw new CheckoutHttpError('bad_request', 'This payment variant is not offered for the order');
+ * ```
+ */
+export class CheckoutHttpError extends Error {
+  override name = 'CheckoutHttpError';
+  readonly code: CheckoutProxyErrorCode;
+  readonly status: number;
+
+  constructor(code: CheckoutProxyErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.status = CHECKOUT_ERROR_STATUS[code];
+  }
+}
+
+/**
+ * Headers on every answer: `Date` (the element corrects the payer's clock skew with it, and
+ * a Fetch runtime does not always add it), `no-store` (invoices and requisites are personal
+ * and change), and `nosniff` (the answers are JSON, never to be run as anything else).
+ */
+export const baseHeaders = (): Headers =>
+  new Headers({
+    date: new Date().toUTCString(),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
+
+/** A JSON answer with the {@link baseHeaders}; `body: null` for an answer without one. */
+export const jsonAnswer = (status: number, body: unknown, headers: Headers = baseHeaders()): Response => {
+  if (body === null) return new Response(null, { status, headers });
+  headers.set('content-type', 'application/json; charset=utf-8');
+  return new Response(JSON.stringify(body), { status, headers });
+};
+
+/** `{ "error": { "code", "message" } }` with the status of its code. */
+export const errorAnswer = (code: CheckoutProxyErrorCode, message: string, headers?: Headers): Response =>
+  jsonAnswer(CHECKOUT_ERROR_STATUS[code], { error: { code, message } }, headers);
+
+/**
+ * The request body as UTF-8 text, at most `limit` bytes: a declared `Content-Length` over it
+ * is refused before reading, a streamed body is cut as soon as it grows past it. Also maps the
+ * size error of `toNodeHandler`'s own body limit. Throws {@link CheckoutHttpError}s.
+ */
+export const readBodyLimited = async (request: Request, limit: number): Promise<string> => {
+  const tooLarge = () => new CheckoutHttpError('payload_too_large', `request body exceeds ${limit} bytes`);
+  if (declaredLength(request) > limit) throw tooLarge();
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        void reader.cancel().catch(() => undefined);
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (error instanceof CheckoutHttpError) throw error;
+    if (error instanceof PayloadTooLargeError || (error as { cause?: unknown })?.cause instanceof PayloadTooLargeError) {
+      throw tooLarge();
+    }
+    throw new CheckoutHttpError('bad_request', 'the request body could not be read', { cause: error });
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch (error) {
+    throw new CheckoutHttpError('bad_request', 'the request body is not UTF-8 text', { cause: error });
+  }
+};
+
+/** The declared `Content-Length`, 0 when absent, `Infinity` when it is not a plain number. */
+export const declaredLength = (request: Request): number => {
+  const header = request.headers.get('content-length');
+  if (header === null) return 0;
+  return /^\d{1,15}$/.test(header.trim()) ? Number(header) : Number.POSITIVE_INFINITY;
+};
+
+/** Whether a request announces a body (a length over zero, or a chunked transfer). */
+export const announcesBody = (request: Request): boolean =>
+  declaredLength(request) > 0 || request.headers.has('transfer-encoding');
+
+/** The reason a {@link Deadline} aborts its signal with. */
+export class DeadlineExceeded extends Error {
+  override name = 'DeadlineExceeded';
+}
+
+/**
+ * One time budget for all the work of one request (the merchant's hooks and every upstream
+ * call): its `signal` aborts when the time is up or when `parent` (the payer's request)
+ * aborts, and {@link Deadline.race} cuts work that ignores the signal.
+ */
+export class Deadline {
+  readonly signal: AbortSignal;
+  readonly #controller = new AbortController();
+  readonly #end: number;
+  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #parent: AbortSignal | undefined;
+  readonly #onParentAbort = () => this.#controller.abort(this.#parent?.reason);
+
+  constructor(timeoutMs: number, parent?: AbortSignal) {
+    this.signal = this.#controller.signal;
+    this.#end = Date.now() + timeoutMs;
+    this.#timer = setTimeout(() => this.#controller.abort(new DeadlineExceeded(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    this.#parent = parent;
+    if (parent?.aborted) this.#onParentAbort();
+    else parent?.addEventListener('abort', this.#onParentAbort, { once: true });
+  }
+
+  /** True once the time budget ran out (not when the payer went away). */
+  get exceeded(): boolean {
+    return this.signal.reason instanceof DeadlineExceeded;
+  }
+
+  /** Milliseconds left, at least 1 (a client's `timeoutMs` must be positive). */
+  remaining(): number {
+    return Math.max(1, this.#end - Date.now());
+  }
+
+  /** Settles with `work`, or rejects with the abort reason as soon as the signal aborts. */
+  race<T>(work: T | Promise<T>): Promise<T> {
+    return abortable(Promise.resolve(work), this.signal);
+  }
+
+  dispose(): void {
+    clearTimeout(this.#timer);
+    this.#parent?.removeEventListener('abort', this.#onParentAbort);
+  }
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * A comparison of presented secrets against one expected secret that takes the same time
+ * whatever the input: both sides are reduced to an HMAC under a random per-process key and
+ * Web Crypto's `verify` compares the digests, so neither length nor prefix leaks.
+ */
+export const secretMatcher = (expected: string): ((presented: string | null | undefined) => Promise<boolean>) => {
+  const prepared = (async () => {
+    const key = await crypto.subtle.generateKey({ name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    const mac = await crypto.subtle.sign('HMAC', key, encoder.encode(expected));
+    return { key, mac };
+  })();
+  return async (presented) => {
+    const { key, mac } = await prepared;
+    const valid = await crypto.subtle.verify('HMAC', key, mac, encoder.encode(presented ?? ''));
+    return valid && typeof presented === 'string' && presented.length > 0;
+  };
+};
+
+/** Constant-time equality of two secrets (for an expected value that changes per call). */
+export const secretsEqual = (expected: string, presented: string | null | undefined): Promise<boolean> =>
+  secretMatcher(expected)(presented);

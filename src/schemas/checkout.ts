@@ -2,7 +2,7 @@
  * The checkout protocol between `<merchant-checkout>` and the merchant's proxy
  * (DESIGN.md, "The checkout protocol"). Answers reuse the service's DTO schemas.
  */
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { PaymentMethodSchema, PaymentOptionSchema } from './invoice.js';
 
 /**

@@ -6,7 +6,7 @@
  * and optional, so a filled-in dispute or payment does not break a checkout. Request bodies
  * are strict: a misspelt field is an error before anything is sent.
  */
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import {
   decimalString,
   httpUrl,

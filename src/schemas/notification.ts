@@ -8,7 +8,7 @@
  * header. `createNotificationHandler` reads the token from a configurable place and accepts
  * a bare InvoiceDTO body as well.
  */
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { InvoiceLookupSchema, InvoiceStatusSchema } from './invoice.js';
 import { isoDateTime, nonEmptyString } from './primitives.js';
 

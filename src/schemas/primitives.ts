@@ -3,7 +3,7 @@
  * pays for the small core only (see TOOLCHAIN.md: full zod is ~21 KB brotli, mini ~5.7 KB);
  * the server and the mock import the very same schemas.
  */
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 
 /**
  * Decimal number as text: digits, optionally a point and more digits. No sign, no exponent,

@@ -2,7 +2,7 @@
  * Response schemas of each merchant API operation, accepting the single object of the
  * examples or the one-element array of the reference's wording.
  */
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import {
   CanceledInvoiceSchema,
   InvoiceLookupSchema,

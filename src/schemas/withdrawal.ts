@@ -1,5 +1,5 @@
 /** Withdrawals of `merchant-api.md`. */
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { MoneySchema } from './invoice.js';
 import { isoDateTime, nonEmptyString, positiveDecimalString, uuidString } from './primitives.js';
 

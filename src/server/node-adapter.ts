@@ -64,6 +64,18 @@ const firstHeader = (value: string | string[] | undefined): string | undefined =
 const HOST_PATTERN = /^(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 /**
+ * A raw path with a dot segment (plain or percent-encoded) or a backslash. URL parsing would
+ * quietly resolve them (`/a/../b` is `/b`, `\` is `/`), so the handler could never tell; a
+ * browser never sends them, and another layer in front (a proxy, a firewall rule) may read
+ * them differently, so they are refused before anyone interprets them.
+ */
+const hasAmbiguousPath = (target: string): boolean => {
+  const path = target.split(/[?#]/, 1)[0] ?? '';
+  if (path.includes('\\')) return true;
+  return path.split('/').some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment));
+};
+
+/**
  * The full URL of the request, or undefined when it has none that makes sense (a `Host`
  * with a slash or `@` in it, an `OPTIONS *`, an unparsable target): such a request is a 400,
  * and never a thrown error inside the listener, which would end the process.
@@ -76,6 +88,7 @@ const requestUrl = (req: ExpressRequest, trustProxy: boolean): URL | undefined =
   if (!HOST_PATTERN.test(host)) return undefined;
   // Express strips the mount prefix from `url` but keeps it in `originalUrl`.
   let target = req.originalUrl ?? req.url ?? '/';
+  if (hasAmbiguousPath(target)) return undefined;
   if (!target.startsWith('/')) {
     // The absolute form (`GET http://host/path`, which HTTP/1.1 servers must accept): its path only.
     try {
@@ -192,7 +205,7 @@ export const toNodeHandler = (handler: FetchHandler, options: NodeHandlerOptions
   return (req: IncomingMessage, res: ServerResponse, next?: NextFunction): void => {
     const url = requestUrl(req, trustProxy);
     if (!url) {
-      jsonError(res, 400, 'bad_request', 'malformed request target or Host');
+      jsonError(res, 400, 'bad_request', 'malformed request target or Host, or a path with dot segments or backslashes');
       req.resume();
       return;
     }

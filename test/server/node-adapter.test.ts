@@ -181,6 +181,21 @@ describe('toNodeHandler with hostile or unusual requests', () => {
     assert.match(star, /^HTTP\/1.1 400/);
   });
 
+  test('dot segments (plain or encoded) and backslashes in the raw path are a 400 before any parsing', async () => {
+    let calls = 0;
+    const base = await serve(toNodeHandler(async (request) => ((calls += 1), echo(request))));
+    const { host } = new URL(base);
+    for (const target of ['/a/../b', '/a/./b', '/a/%2e%2E/b', '/a/.%2e', '/a/%2e', '/a\\b', 'http://x/a/../b', '/..']) {
+      const answer = await raw(base, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      assert.match(answer, /^HTTP\/1.1 400/, target);
+    }
+    for (const target of ['/a/...', '/a/.b', '/a/b.', '/a?x=/../', '/a/%252e%252e']) {
+      const answer = await raw(base, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      assert.match(answer, /^HTTP\/1.1 200/, target);
+    }
+    assert.equal(calls, 5);
+  });
+
   test('a body already read by a parser before it (express.json()) is passed on from req.body', async () => {
     const middleware = toNodeHandler(echo, { maxBodyBytes: 100 });
     const base = await serve((req, res) => {

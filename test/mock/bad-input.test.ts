@@ -1,0 +1,187 @@
+/**
+ * Bad input gets a 4xx with a JSON error that names the problem, and the mock keeps working.
+ * Each case runs in-process and on a real port.
+ */
+import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { signRequest } from '../../src/server/index.js';
+import { MERCHANT, TRANSPORTS, createInvoiceBody, isObject, signedRequest, type MockUnderTest, type RawAnswer } from './helpers.js';
+
+const errorOf = (answer: RawAnswer): { code: string; message: string; issues?: { field: string; message: string }[] } => {
+  assert.match(answer.headers.get('content-type') ?? '', /^application\/json/, 'a JSON error');
+  assert.ok(isObject(answer.json) && isObject(answer.json.error), `error body: ${answer.text}`);
+  const error = answer.json.error as { code: unknown; message: unknown };
+  assert.equal(typeof error.code, 'string');
+  assert.equal(typeof error.message, 'string');
+  return answer.json.error as never;
+};
+
+const fieldsOf = (answer: RawAnswer): string[] => (errorOf(answer).issues ?? []).map((issue) => issue.field).sort();
+
+const postInvoice = (mock: MockUnderTest, body: unknown) =>
+  signedRequest(mock, 'POST', '/api/merchant/invoices', { body: typeof body === 'string' ? body : JSON.stringify(body) });
+
+for (const transport of TRANSPORTS) {
+  describe(`bad input (${transport.name})`, () => {
+    let mock: MockUnderTest;
+    before(async () => {
+      mock = await transport.start({ maxBodyBytes: 4096 });
+    });
+    after(async () => {
+      // After every bad request, a good one still works.
+      const good = await postInvoice(mock, createInvoiceBody({ startDeal: true }));
+      assert.equal(good.status, 200, good.text);
+      await mock.close();
+    });
+
+    test('malformed JSON and an empty body are 400 malformed_json', async () => {
+      for (const body of ['{"type":"in",', 'not json', '']) {
+        const answer = await postInvoice(mock, body);
+        assert.equal(answer.status, 400);
+        assert.equal(errorOf(answer).code, 'malformed_json');
+      }
+    });
+
+    test('wrong types and missing required fields are 400 validation_failed naming each field', async () => {
+      const wrong = await postInvoice(mock, createInvoiceBody({ amount: 1500, startDeal: 'yes' }));
+      assert.equal(wrong.status, 400);
+      assert.equal(errorOf(wrong).code, 'validation_failed');
+      assert.deepEqual(fieldsOf(wrong), ['amount', 'startDeal']);
+      assert.match(errorOf(wrong).message, /amount: must be a decimal number as text/);
+
+      const { currency: _currency, notificationToken: _token, ...missing } = createInvoiceBody();
+      const answer = await postInvoice(mock, missing);
+      assert.equal(answer.status, 400);
+      assert.deepEqual(fieldsOf(answer), ['currency', 'notificationToken']);
+
+      const notObject = await postInvoice(mock, [1, 2]);
+      assert.equal(notObject.status, 400);
+
+      for (const amount of ['-5', '1e3', '1,5', '', '0', '0.00']) {
+        const bad = await postInvoice(mock, createInvoiceBody({ amount }));
+        assert.equal(bad.status, 400, `amount ${JSON.stringify(amount)}`);
+        assert.deepEqual(fieldsOf(bad), ['amount']);
+      }
+    });
+
+    test('unknown fields, too many decimals, a bad currency and oversize ids are refused', async () => {
+      assert.deepEqual(fieldsOf(await postInvoice(mock, createInvoiceBody({ amout: '1' }))), ['amout']);
+      const decimals = await postInvoice(mock, createInvoiceBody({ amount: '10.005' }));
+      assert.equal(decimals.status, 400);
+      assert.match(errorOf(decimals).message, /at most 2 digits after the decimal point/);
+      assert.equal((await postInvoice(mock, createInvoiceBody({ amount: '10.000' }))).status, 200, 'trailing zeros are fine');
+      assert.deepEqual(fieldsOf(await postInvoice(mock, createInvoiceBody({ currency: 'rub' }))), ['currency']);
+      assert.deepEqual(fieldsOf(await postInvoice(mock, createInvoiceBody({ internalId: 'x'.repeat(256) }))), ['internalId']);
+      assert.deepEqual(fieldsOf(await postInvoice(mock, createInvoiceBody({ notificationUrl: 'ftp://x' }))), ['notificationUrl']);
+    });
+
+    test('out-rules: a pay-out needs option, method and requisites; startDeal only on a pay-in', async () => {
+      const bare = await postInvoice(mock, createInvoiceBody({ type: 'out' }));
+      assert.equal(bare.status, 400);
+      assert.deepEqual(fieldsOf(bare), ['paymentMethod', 'paymentOption', 'paymentRequisites']);
+      const dealOnOut = await postInvoice(
+        mock,
+        createInvoiceBody({ type: 'out', paymentMethod: 'vtb', paymentOption: 'TO_CARD', paymentRequisites: { requisites: '1', holder: 'x' }, startDeal: true }),
+      );
+      assert.equal(dealOnOut.status, 400);
+      assert.deepEqual(fieldsOf(dealOnOut), ['startDeal']);
+    });
+
+    test('withdrawals: missing code2FA, a non-UUID account, a fee larger than the amount', async () => {
+      const post = (body: unknown) => signedRequest(mock, 'POST', '/api/merchant/withdrawals', { body: JSON.stringify(body) });
+      const account = '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
+      assert.deepEqual(fieldsOf(await post({ accountId: account, amount: '1', address: 'a' })), ['code2FA']);
+      assert.deepEqual(fieldsOf(await post({ accountId: 'acc-1', amount: '1', address: 'a', code2FA: '1' })), ['accountId']);
+      assert.deepEqual(fieldsOf(await post({ accountId: account, amount: '1', address: 'a', code2FA: '1', substractFeeFromAmount: true })), ['amount']);
+      assert.deepEqual(fieldsOf(await post({ accountId: account, amount: '0.000000001', address: 'a', code2FA: '1' })), ['amount']);
+    });
+
+    test('a JSON operation with another Content-Type is 415', async () => {
+      const answer = await signedRequest(mock, 'POST', '/api/merchant/invoices', { body: 'type=in', contentType: 'application/x-www-form-urlencoded' });
+      assert.equal(answer.status, 415);
+      assert.equal(errorOf(answer).code, 'unsupported_media_type');
+    });
+
+    test('unknown paths are 404 and wrong methods 405 with Allow', async () => {
+      for (const path of ['/api/merchant', '/api/merchant/nothing', '/api/merchant/invoices/x/y/z', '/elsewhere', '/api/merchant/invoices/internal-id/']) {
+        const answer = await signedRequest(mock, 'GET', path);
+        assert.equal(answer.status, 404, path);
+        assert.equal(errorOf(answer).code, 'not_found');
+      }
+      const invoice = (await postInvoice(mock, createInvoiceBody())).json as { id: string };
+      for (const [method, path, allow] of [
+        ['GET', '/api/merchant/invoices', 'POST'],
+        ['DELETE', `/api/merchant/invoices/${invoice.id}/cancel`, 'POST'],
+        ['POST', `/api/merchant/invoices/${invoice.id}/available-payment-variants`, 'GET'],
+        ['PUT', '/api/merchant/withdrawals', 'POST'],
+        ['POST', '/api/merchant/accounts', 'GET'],
+      ] as const) {
+        const answer = await signedRequest(mock, method, path, method === 'GET' ? {} : { body: '{}' });
+        assert.equal(answer.status, 405, `${method} ${path}`);
+        assert.equal(answer.headers.get('allow'), allow);
+        assert.equal(errorOf(answer).code, 'method_not_allowed');
+      }
+    });
+
+    test('ids that are not UUIDs, or not found, are 404', async () => {
+      for (const path of [
+        '/api/merchant/invoices/not-a-uuid/cancel',
+        '/api/merchant/invoices/00000000-0000-4000-8000-000000000000/available-payment-variants',
+        '/api/merchant/withdrawals/%E0%A4%A',
+        '/api/merchant/invoices/internal-id/never-made',
+      ]) {
+        const answer = await signedRequest(mock, path.endsWith('cancel') ? 'POST' : 'GET', path);
+        assert.equal(answer.status, 404, path);
+        assert.equal(errorOf(answer).code, 'not_found');
+      }
+    });
+
+    test('a body over the size limit is 413', async () => {
+      const answer = await postInvoice(mock, createInvoiceBody({ internalId: 'x'.repeat(5000) }));
+      assert.equal(answer.status, 413);
+      assert.equal(errorOf(answer).code, 'payload_too_large');
+    });
+
+    test('canceling twice is 409 invalid_state', async () => {
+      const invoice = (await postInvoice(mock, createInvoiceBody())).json as { id: string };
+      assert.equal((await signedRequest(mock, 'POST', `/api/merchant/invoices/${invoice.id}/cancel`)).status, 200);
+      const again = await signedRequest(mock, 'POST', `/api/merchant/invoices/${invoice.id}/cancel`);
+      assert.equal(again.status, 409);
+      assert.equal(errorOf(again).code, 'invalid_state');
+    });
+  });
+}
+
+describe('a streamed body over the limit on a real port', () => {
+  let mock: MockUnderTest;
+  before(async () => {
+    mock = await TRANSPORTS[1].start({ maxBodyBytes: 1000 });
+  });
+  after(() => mock.close());
+
+  test('a chunked body that grows past the limit is 413, and the next request works', async () => {
+    const url = `${mock.baseUrl}/api/merchant/invoices`;
+    const body = 'y'.repeat(2000);
+    const signature = await signRequest({ method: 'POST', url, body }, MERCHANT.secretKey);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        url,
+        {
+          method: 'POST',
+          headers: { 'transfer-encoding': 'chunked', 'content-type': 'application/json', 'x-identity': MERCHANT.apiKey, 'x-signature': signature },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      for (let i = 0; i < 20; i++) req.write('y'.repeat(100));
+      req.end();
+    });
+    assert.equal(status, 413);
+    const good = await signedRequest(mock, 'POST', '/api/merchant/invoices', { body: JSON.stringify(createInvoiceBody()) });
+    assert.equal(good.status, 200);
+  });
+});

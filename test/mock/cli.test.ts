@@ -1,0 +1,72 @@
+/**
+ * The CLI as `npm run mock` starts it (`tsx src/mock/cli.ts`): it prints the base URL and the
+ * keys, serves the merchant API with them, and stops on SIGTERM.
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { MerchantClient } from '../../src/server/index.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const CLI = 'src/mock/cli.ts';
+
+test('package.json wires `npm run mock` and the merchant-checkout-mock bin to the CLI', () => {
+  const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { scripts: Record<string, string>; bin: Record<string, string> };
+  assert.equal(pkg.scripts.mock, `tsx ${CLI}`);
+  assert.equal(pkg.bin['merchant-checkout-mock'], './dist/node/mock-cli.js');
+  assert.match(readFileSync(`${root}${CLI}`, 'utf8'), /^#!\/usr\/bin\/env node\n/, 'the built bin keeps this shebang');
+});
+
+test('the CLI prints the base URL and keys, serves with them, and stops on SIGTERM', async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', '--api-key', 'cli-key', '--store-name', 'CLI Shop'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, MOCK_SECRET_KEY: 'cli-secret' },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  try {
+    const deadline = Date.now() + 15_000;
+    while (!/Ctrl-C to stop/.test(output) && Date.now() < deadline && child.exitCode === null) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const baseUrl = /base URL:\s+(\S+)/.exec(output)?.[1];
+    assert.ok(baseUrl, `printed a base URL:\n${output}`);
+    assert.match(baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.match(output, /API key:\s+cli-key/);
+    assert.match(output, /secret key:\s+cli-secret/);
+    assert.match(output, /\/__mock/);
+
+    const client = new MerchantClient({ baseUrl, apiKey: 'cli-key', secretKey: 'cli-secret', timeoutMs: 5_000 });
+    const invoice = await client.createInvoice({
+      type: 'in',
+      amount: '990',
+      currency: 'RUB',
+      notificationUrl: 'http://127.0.0.1:9/hooks',
+      notificationToken: 't',
+      startDeal: true,
+    });
+    assert.equal(invoice.storeName, 'CLI Shop');
+    assert.equal(invoice.sum.amount, '990.00');
+    const paid = await fetch(`${baseUrl}/__mock/invoices/${invoice.id}/paid`, { method: 'POST' });
+    assert.equal(paid.status, 200);
+    await paid.body?.cancel();
+  } finally {
+    child.kill('SIGTERM');
+  }
+  assert.equal(await exited, 0);
+  assert.match(output, /stopping the mock/);
+});
+
+test('the CLI explains itself with --help and refuses a bad port', () => {
+  const help = spawnSync(process.execPath, ['--import', 'tsx', CLI, '--help'], { cwd: root, encoding: 'utf8' });
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /Usage: merchant-checkout-mock/);
+  const bad = spawnSync(process.execPath, ['--import', 'tsx', CLI, '--port', 'abc'], { cwd: root, encoding: 'utf8' });
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /--port must be a non-negative integer/);
+});

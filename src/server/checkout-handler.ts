@@ -59,6 +59,8 @@ export interface CheckoutCorsOptions {
   credentials?: boolean;
   /** How long a browser may cache a preflight answer, in seconds (default 600). */
   maxAgeSeconds?: number;
+  /** Request headers allowed besides `Content-Type`, e.g. `['X-CSRF-Token']` sent through the element's `headers`. */
+  allowHeaders?: string[];
 }
 
 export interface CheckoutHandlerOptions {
@@ -123,6 +125,9 @@ const validateOptions = (options: CheckoutHandlerOptions) => {
   }
   if (cors !== undefined) {
     if (!Array.isArray(cors?.origins)) throw new TypeError('createCheckoutHandler: cors.origins must be an array of origins');
+    if (cors.allowHeaders !== undefined && !(Array.isArray(cors.allowHeaders) && cors.allowHeaders.every((name) => /^[A-Za-z0-9-]+$/.test(name)))) {
+      throw new TypeError('createCheckoutHandler: cors.allowHeaders must be an array of header names');
+    }
     for (const origin of cors.origins) {
       let canonical: string | undefined;
       try {
@@ -201,7 +206,7 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
     const requested = request.headers.get('access-control-request-method');
     if (cors && origin !== null && allowedOrigins.has(origin) && requested === method) {
       headers.set('access-control-allow-methods', method);
-      headers.set('access-control-allow-headers', 'Content-Type');
+      headers.set('access-control-allow-headers', ['Content-Type', ...(cors.allowHeaders ?? [])].join(', '));
       headers.set('access-control-max-age', String(cors.maxAgeSeconds ?? 600));
     }
     return jsonAnswer(204, null, headers);

@@ -596,6 +596,11 @@ describe('cross-origin', () => {
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('access-control-allow-methods'), 'POST');
     assert.equal(preflight.headers.get('access-control-allow-headers'), 'Content-Type');
+    const withHeader = setup({ cors: { origins: ['https://widget.example'], allowHeaders: ['X-CSRF-Token'] } });
+    const csrf = await withHeader.send('OPTIONS', `/invoices/${INVOICE_ID}/cancel`, {
+      headers: { origin: 'https://widget.example', 'access-control-request-method': 'POST' },
+    });
+    assert.equal(csrf.headers.get('access-control-allow-headers'), 'Content-Type, X-CSRF-Token');
     const wrongMethod = await send('OPTIONS', `/invoices/${INVOICE_ID}/deal`, {
       headers: { origin: 'https://widget.example', 'access-control-request-method': 'DELETE' },
     });
@@ -629,6 +634,10 @@ describe('cross-origin', () => {
     for (const origins of [['*'], ['https://shop.example/'], ['shop.example'], ['null']]) {
       assert.throws(() => createCheckoutHandler({ client, resolveInternalId: () => null, cors: { origins } }), TypeError, origins[0]);
     }
+    assert.throws(
+      () => createCheckoutHandler({ client, resolveInternalId: () => null, cors: { origins: [ORIGIN], allowHeaders: ['X: y\r\nZ'] } }),
+      TypeError,
+    );
   });
 });
 

@@ -15,7 +15,6 @@ import {
   type InvoiceLookup,
   type InvoiceNotification,
 } from '../schemas/index.js';
-import { DEFAULT_MAX_BODY_BYTES } from './node-adapter.js';
 import { CheckoutHttpError, baseHeaders, errorAnswer, jsonAnswer, readBodyLimited, secretMatcher, secretsEqual } from './proxy-http.js';
 
 /**
@@ -58,6 +57,7 @@ export interface NotificationHandlerOptions {
 }
 
 const DEFAULT_DEDUPE_ENTRIES = 1000;
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 const readField = (body: unknown, path: string): unknown =>
   path.split('.').reduce<unknown>(

@@ -5,7 +5,6 @@
  */
 import { CHECKOUT_ERROR_STATUS, type CheckoutProxyErrorCode } from '../schemas/index.js';
 import { abortable } from './client.js';
-import { PayloadTooLargeError } from './node-adapter.js';
 
 /**
  * Thrown by a merchant's hook (`resolveInternalId`, `startDeal`, `onNotification`) to answer
@@ -76,9 +75,7 @@ export const readBodyLimited = async (request: Request, limit: number): Promise<
     }
   } catch (error) {
     if (error instanceof CheckoutHttpError) throw error;
-    if (error instanceof PayloadTooLargeError || (error as { cause?: unknown })?.cause instanceof PayloadTooLargeError) {
-      throw tooLarge();
-    }
+    if (isPayloadTooLarge(error) || isPayloadTooLarge((error as { cause?: unknown })?.cause)) throw tooLarge();
     throw new CheckoutHttpError('bad_request', 'the request body could not be read', { cause: error });
   }
   const bytes = new Uint8Array(size);
@@ -93,6 +90,12 @@ export const readBodyLimited = async (request: Request, limit: number): Promise<
     throw new CheckoutHttpError('bad_request', 'the request body is not UTF-8 text', { cause: error });
   }
 };
+
+/**
+ * The size error of `toNodeHandler`'s body stream, told by its name: importing the Node
+ * adapter here would tie the Fetch-only handlers to `node:stream`.
+ */
+const isPayloadTooLarge = (error: unknown): boolean => error instanceof Error && error.name === 'PayloadTooLargeError';
 
 /** The declared `Content-Length`, 0 when absent, `Infinity` when it is not a plain number. */
 export const declaredLength = (request: Request): number => {

@@ -7,6 +7,7 @@ import { after, describe, test } from 'node:test';
 import {
   CheckoutHttpError,
   MerchantClient,
+  PayloadTooLargeError,
   createCheckoutHandler,
   type CheckoutHandlerOptions,
 } from '../../src/server/index.js';
@@ -279,6 +280,19 @@ describe('deal bodies are refused before anything else happens', () => {
     const answer = await send('POST', `/invoices/${INVOICE_ID}/deal`, { ...jsonPost(''), body, duplex: 'half' });
     assert.equal(answer.status, 413);
     assert.ok(pulled < 10, `read ${pulled} chunks before refusing`);
+    assert.equal(calls.length, 0);
+  });
+
+  test('toNodeHandler\'s own size error on the body stream is a 413 too', async () => {
+    const { send, calls } = setup({ startDeal: () => Promise.resolve(exampleLookupInvoice()) });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"option":'));
+        controller.error(new PayloadTooLargeError(10));
+      },
+    });
+    const answer = await send('POST', `/invoices/${INVOICE_ID}/deal`, { ...jsonPost(''), body, duplex: 'half' });
+    assert.equal(answer.status, 413);
     assert.equal(calls.length, 0);
   });
 

@@ -5,7 +5,6 @@
  * request's `signal`, so upstream work stops too.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 
 export type FetchHandler = (request: Request) => Promise<Response> | Response;
 
@@ -117,21 +116,57 @@ const toHeaders = (req: IncomingMessage): Headers => {
 
 /** The request body as a web stream that errors once more than `limit` bytes arrive. */
 const limitedBody = (req: IncomingMessage, limit: number): ReadableStream<Uint8Array> => {
+  // Built by hand rather than with `Readable.toWeb`: a handler that cancels the body (it
+  // answered without reading it) made `toWeb`'s controller throw ERR_INVALID_STATE on the next
+  // chunk, an uncaught exception, and broke the kept-alive connection.
   let received = 0;
-  const source = Readable.toWeb(req) as ReadableStream<Uint8Array>;
-  return source.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
+  let detach = (): void => undefined;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const onData = (chunk: Buffer) => {
         received += chunk.byteLength;
         if (received > limit) {
+          detach();
           controller.error(new PayloadTooLargeError(limit));
           req.resume();
           return;
         }
-        controller.enqueue(chunk);
-      },
-    }),
-  );
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 1) <= 0) req.pause();
+      };
+      const onEnd = () => {
+        detach();
+        controller.close();
+      };
+      const onError = (error: Error) => {
+        detach();
+        controller.error(error);
+      };
+      const onClose = () => {
+        if (req.readableEnded) return;
+        detach();
+        controller.error(new Error('the request was aborted before its body ended'));
+      };
+      detach = () => {
+        req.off('data', onData);
+        req.off('end', onEnd);
+        req.off('error', onError);
+        req.off('close', onClose);
+      };
+      req.on('data', onData);
+      req.on('end', onEnd);
+      req.on('error', onError);
+      req.on('close', onClose);
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      // Nobody wants the rest: let it flow into nothing so the connection can be reused.
+      detach();
+      req.resume();
+    },
+  });
 };
 
 /**

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { PayloadTooLargeError, toNodeHandler, type FetchHandler } from '../../src/server/node-adapter.js';
@@ -68,6 +68,40 @@ describe('toNodeHandler on node:http', () => {
       req.end();
     });
     assert.equal(status, 413);
+  });
+
+  test('a handler that cancels an unread body answers, and the kept-alive connection serves the next request', async () => {
+    let uncaught: unknown;
+    const onUncaught = (error: unknown) => (uncaught = error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const base = await serve(
+        toNodeHandler(async (request) => {
+          if (request.method === 'POST') await request.body?.cancel();
+          return Response.json({ method: request.method });
+        }),
+      );
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const send = (method: string, body?: string) =>
+        new Promise<{ status: number; text: string; socket: unknown }>((resolve, reject) => {
+          const req = httpRequest(`${base}/x`, { method, agent }, (res) => {
+            let text = '';
+            res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, text, socket: req.socket }));
+          });
+          req.on('error', reject);
+          if (body) req.write(body);
+          req.end();
+        });
+      const first = await send('POST', 'z'.repeat(200_000));
+      const second = await send('GET');
+      agent.destroy();
+      assert.deepEqual([first.status, first.text], [200, '{"method":"POST"}']);
+      assert.deepEqual([second.status, second.text], [200, '{"method":"GET"}']);
+      assert.equal(uncaught, undefined);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
   });
 
   test('multiple Set-Cookie headers survive', async () => {

@@ -1,12 +1,25 @@
 /**
  * web-test-runner plugins and reporter of this project (see TOOLCHAIN.md, pitfalls 2 and 3).
  */
+import { createRequire } from 'node:module';
 import { build } from 'esbuild';
+
+const requireHere = createRequire(`${process.cwd()}/`);
+
+/** Names a CommonJS module exports (read in Node), to re-export them as ES named exports too. */
+const exportNames = (specifier) => {
+  try {
+    return Object.keys(requireHere(specifier)).filter((name) => name !== 'default' && /^[A-Za-z_$][\w$]*$/.test(name));
+  } catch {
+    return [];
+  }
+};
 
 const QR_PREFIX = '/__cjs/';
 
 /**
- * `qrcode` is CommonJS only, which web-test-runner's rollup CommonJS adapter cannot load.
+ * `qrcode` (and `@sinonjs/fake-timers`, for the tests) are CommonJS only, which
+ * web-test-runner's rollup CommonJS adapter cannot load.
  * Pre-bundle each imported `qrcode` entry to one ES module with esbuild (browser platform, so
  * the Node-only PNG renderer stays out) and serve it at a virtual path.
  */
@@ -27,10 +40,19 @@ export const commonJsPlugin = (packages = ['qrcode']) => {
         cache.set(
           specifier,
           build({
-            stdin: { contents: `import m from ${JSON.stringify(specifier)}; export default m;`, resolveDir: process.cwd() },
+            stdin: {
+              contents: [
+                `import m from ${JSON.stringify(specifier)};`,
+                'export default m;',
+                ...exportNames(specifier).map((name) => `export const ${name} = m.${name};`),
+              ].join('\n'),
+              resolveDir: process.cwd(),
+            },
             bundle: true,
             format: 'esm',
             platform: 'browser',
+            // `@sinonjs/fake-timers` requires Node's `util` only when `process` exists.
+            external: ['util'],
             write: false,
             logLevel: 'silent',
           }).then((result) => result.outputFiles[0].text),

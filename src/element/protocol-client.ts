@@ -1,0 +1,229 @@
+/**
+ * The checkout protocol as the browser speaks it (DESIGN.md, "The checkout protocol"): a
+ * small client the element is given (`client` property) or builds from `endpoint`. The
+ * element never calls `fetch` itself. Whatever a client returns is validated here with the
+ * shared schemas before the element sees it, so a merchant's own client cannot feed it junk.
+ */
+import { type CheckoutErrorCode, CheckoutErrorBodySchema, type StartDealRequest } from '../schemas/checkout.js';
+import type { CanceledInvoice, InvoiceLookup, PaymentVariant } from '../schemas/invoice.js';
+import { type SafeParseResult, safeParse } from '../schemas/primitives.js';
+import {
+  CancelInvoiceResponseSchema,
+  GetInvoiceResponseSchema,
+  PaymentVariantsResponseSchema,
+} from '../schemas/responses.js';
+
+export interface CheckoutRequestOptions {
+  /** Aborted when the element no longer needs the answer (another invoice, removed from the page). */
+  signal?: AbortSignal;
+}
+
+/** One answer of the protocol: the parsed JSON body and the server's `Date` header. */
+export interface CheckoutAnswer {
+  data: unknown;
+  /** The `Date` response header, used to correct the countdown for a wrong device clock. */
+  date?: string | null;
+}
+
+/**
+ * What the element needs from the merchant's side. The default (`createCheckoutClient`) speaks
+ * HTTP to `endpoint`; a merchant may pass any object with these methods. Failures should be
+ * thrown as `CheckoutError`; anything else thrown counts as a `network_error`.
+ */
+export interface CheckoutClient {
+  /** `GET /invoices/{id}` → InvoiceDTO. */
+  getInvoice(invoiceId: string, options?: CheckoutRequestOptions): Promise<CheckoutAnswer>;
+  /** `GET /invoices/{id}/available-payment-variants` → PaymentVariantDTO[]. */
+  getPaymentVariants(invoiceId: string, options?: CheckoutRequestOptions): Promise<CheckoutAnswer>;
+  /** `POST /invoices/{id}/cancel` → the cancel variant of the invoice. */
+  cancelInvoice(invoiceId: string, options?: CheckoutRequestOptions): Promise<CheckoutAnswer>;
+  /** `POST /invoices/{id}/deal` with `{ option, method }` → InvoiceDTO; 501 when the merchant has no such hook. */
+  startDeal(invoiceId: string, variant: StartDealRequest, options?: CheckoutRequestOptions): Promise<CheckoutAnswer>;
+}
+
+/** Codes of `checkout-error`: the proxy's own (DESIGN.md) or any other code a proxy sent. */
+export type CheckoutErrorKind = CheckoutErrorCode | (string & {});
+
+/** A failed protocol call, with what a payer-facing screen needs to know. */
+export class CheckoutError extends Error {
+  override name = 'CheckoutError';
+  readonly code: CheckoutErrorKind;
+  /** HTTP status of the answer, when there was one. */
+  readonly status: number | undefined;
+  /** Whether trying the same call again may succeed (network trouble, 5xx, timeouts). */
+  readonly retryable: boolean;
+
+  constructor(code: CheckoutErrorKind, message: string, options: { status?: number; retryable?: boolean } = {}) {
+    super(message);
+    this.code = code;
+    this.status = options.status;
+    this.retryable = options.retryable ?? false;
+  }
+}
+
+export const isAbortError = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError';
+
+/** Any failure as a `CheckoutError` (a custom client may throw anything). */
+export const toCheckoutError = (error: unknown): CheckoutError =>
+  error instanceof CheckoutError
+    ? error
+    : new CheckoutError('network_error', error instanceof Error ? error.message : String(error), { retryable: true });
+
+/** One signal aborted by whichever of `signals` aborts first. */
+export const anySignal = (signals: readonly (AbortSignal | undefined)[]): AbortSignal => {
+  const present = signals.filter((signal): signal is AbortSignal => signal !== undefined);
+  if (present.length === 1 && present[0]) return present[0];
+  if (typeof AbortSignal.any === 'function') return AbortSignal.any(present);
+  const controller = new AbortController();
+  for (const signal of present) {
+    if (signal.aborted) {
+      controller.abort(signal.reason);
+      break;
+    }
+    signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true, signal: controller.signal });
+  }
+  return controller.signal;
+};
+
+export interface CheckoutClientOptions {
+  /** Base URL of the merchant's checkout proxy, relative to the page or absolute. */
+  endpoint: string;
+  /** `fetch` to use (default: the global one, looked up at call time). */
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /** Milliseconds before a request counts as failed (`network_error`, retryable). Default 15000. */
+  timeoutMs?: number;
+  /** Extra request headers (e.g. a CSRF token); never needed by the protocol itself. */
+  headers?: Record<string, string>;
+  /** `credentials` of every request (default `same-origin`). */
+  credentials?: RequestCredentials;
+}
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+
+const retryableStatus = (status: number) => status >= 500 || status === 408 || status === 429;
+
+/**
+ * The default client: HTTP to `{endpoint}/invoices/{id}…`. Error answers become a
+ * `CheckoutError` with the code of the `{ "error": { "code", "message" } }` body (`http_error`
+ * when there is none); a request that fails or times out is a retryable `network_error`.
+ * For a cross-origin `endpoint` the proxy must expose the `Date` header to CORS
+ * (`Access-Control-Expose-Headers: Date`), or the countdown trusts the device clock.
+ */
+export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutClient => {
+  const base = options.endpoint.replace(/\/+$/, '');
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+
+  const call = async (
+    method: 'GET' | 'POST',
+    invoiceId: string,
+    suffix: string,
+    body: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<CheckoutAnswer> => {
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), timeoutMs);
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    try {
+      const response = await (options.fetch ?? fetch)(`${base}/invoices/${encodeURIComponent(invoiceId)}${suffix}`, {
+        method,
+        headers,
+        body: body === undefined ? null : JSON.stringify(body),
+        credentials: options.credentials ?? 'same-origin',
+        signal: anySignal([signal, timeout.signal]),
+      });
+      const text = await response.text();
+      if (!response.ok) {
+        const parsed = safeParse(CheckoutErrorBodySchema, parseJson(text));
+        throw new CheckoutError(
+          parsed.success ? parsed.data.error.code : 'http_error',
+          parsed.success ? parsed.data.error.message : `HTTP ${response.status}`,
+          { status: response.status, retryable: retryableStatus(response.status) },
+        );
+      }
+      const data = parseJson(text);
+      if (data === undefined) {
+        throw new CheckoutError('invalid_response', 'the answer is not JSON', { status: response.status, retryable: true });
+      }
+      return { data, date: response.headers.get('date') };
+    } catch (error) {
+      if (error instanceof CheckoutError) throw error;
+      if (signal?.aborted) throw signal.reason ?? error;
+      const message = timeout.signal.aborted ? `no answer within ${timeoutMs} ms` : 'the request failed';
+      throw new CheckoutError('network_error', message, { retryable: true });
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  return {
+    getInvoice: (id, { signal } = {}) => call('GET', id, '', undefined, signal),
+    getPaymentVariants: (id, { signal } = {}) => call('GET', id, '/available-payment-variants', undefined, signal),
+    cancelInvoice: (id, { signal } = {}) => call('POST', id, '/cancel', undefined, signal),
+    startDeal: (id, variant, { signal } = {}) =>
+      call('POST', id, '/deal', { option: variant.option, method: variant.method }, signal),
+  };
+};
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+};
+
+/** The validated answer, or an `invalid_response` error naming the bad field. */
+const valid = <T>(result: SafeParseResult<T>): T => {
+  if (result.success) return result.data;
+  throw new CheckoutError('invalid_response', result.message, { retryable: true });
+};
+
+/** The answer must be about the invoice asked for: a proxy that mixes invoices up is broken. */
+const sameInvoice = <T extends { id: string }>(invoice: T, invoiceId: string): T => {
+  if (invoice.id.toLowerCase() !== invoiceId.toLowerCase()) {
+    throw new CheckoutError('invalid_response', `id: the answer is about invoice ${invoice.id}`, { retryable: true });
+  }
+  return invoice;
+};
+
+export interface Validated<T> {
+  value: T;
+  date: string | null | undefined;
+}
+
+/** Calls the client and validates its answer; every failure is a `CheckoutError` (aborts stay aborts). */
+const validated = async <T>(request: () => Promise<CheckoutAnswer>, check: (data: unknown) => T): Promise<Validated<T>> => {
+  let answer: CheckoutAnswer;
+  try {
+    answer = await request();
+  } catch (error) {
+    throw isAbortError(error) ? error : toCheckoutError(error);
+  }
+  return { value: check(answer.data), date: answer.date };
+};
+
+export const readInvoice = (client: CheckoutClient, invoiceId: string, signal: AbortSignal) =>
+  validated<InvoiceLookup>(
+    () => client.getInvoice(invoiceId, { signal }),
+    (data) => sameInvoice(valid(safeParse(GetInvoiceResponseSchema, data)), invoiceId),
+  );
+
+export const readVariants = (client: CheckoutClient, invoiceId: string, signal: AbortSignal) =>
+  validated<PaymentVariant[]>(
+    () => client.getPaymentVariants(invoiceId, { signal }),
+    (data) => valid(safeParse(PaymentVariantsResponseSchema, data)),
+  );
+
+export const cancelInvoice = (client: CheckoutClient, invoiceId: string, signal: AbortSignal) =>
+  validated<CanceledInvoice>(
+    () => client.cancelInvoice(invoiceId, { signal }),
+    (data) => sameInvoice(valid(safeParse(CancelInvoiceResponseSchema, data)), invoiceId),
+  );
+
+export const startDeal = (client: CheckoutClient, invoiceId: string, variant: StartDealRequest, signal: AbortSignal) =>
+  validated<InvoiceLookup>(
+    () => client.startDeal(invoiceId, variant, { signal }),
+    (data) => sameInvoice(valid(safeParse(GetInvoiceResponseSchema, data)), invoiceId),
+  );

@@ -1,0 +1,34 @@
+/**
+ * What an invoice status means to the payer. The service names only `new` and `canceled`;
+ * the mock assumes `paid` and `expired`; everything else is an open question, so obvious
+ * synonyms are mapped and any other string is `other`: shown as written, never a crash.
+ */
+
+/**
+ * - `open`: the payer can still pay (a deal may be waiting for the transfer, or none yet);
+ * - `paid`, `canceled`, `expired`: final, nothing will change any more;
+ * - `other`: a status this element does not know; it is shown and still re-read, as it may
+ *   be an intermediate one (a dispute, a check in progress).
+ */
+export type StatusMeaning = 'open' | 'paid' | 'canceled' | 'expired' | 'other';
+
+// A Map, not an object: a status named `constructor` or `__proto__` must not find a prototype member.
+const MEANINGS = new Map<string, StatusMeaning>();
+const name = (meaning: StatusMeaning, statuses: string) => {
+  for (const status of statuses.split(' ')) MEANINGS.set(status, meaning);
+};
+name('open', 'new created pending waiting transfer_waiting awaiting_payment in_progress processing');
+name('paid', 'paid completed complete success succeeded successful done confirmed finished');
+name('canceled', 'canceled cancelled cancel');
+name('expired', 'expired timeout timed_out overdue');
+
+/** Case, spaces and dashes do not matter: `Transfer-Waiting` is `transfer_waiting`. */
+export const normalizeStatus = (status: string): string => status.trim().toLowerCase().replace(/[\s-]+/g, '_');
+
+export const statusMeaning = (status: string): StatusMeaning => MEANINGS.get(normalizeStatus(status)) ?? 'other';
+
+/** A final status never changes again: polling stops. */
+export const isFinalStatus = (status: string): boolean => {
+  const meaning = statusMeaning(status);
+  return meaning === 'paid' || meaning === 'canceled' || meaning === 'expired';
+};

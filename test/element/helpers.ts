@@ -1,0 +1,175 @@
+/**
+ * Test doubles for the element: a checkout client whose answers the test gives by hand, and
+ * fixtures with times relative to now.
+ */
+import { oneEvent, waitUntil } from '@open-wc/testing';
+import type { CheckoutAnswer, CheckoutClient, CheckoutRequestOptions } from '../../src/element/protocol-client.js';
+import type { MerchantCheckout } from '../../src/element/merchant-checkout.js';
+import { exampleCanceledInvoice, exampleLookupDeal, exampleLookupInvoice, exampleVariants, INVOICE_ID } from '../fixtures/dto.js';
+import '../../src/element/define.js';
+
+export { INVOICE_ID };
+export const OTHER_INVOICE_ID = '7a2b3c4d-5e6f-4a1b-8c2d-3e4f5a6b7c8d';
+
+export type Method = 'getInvoice' | 'getPaymentVariants' | 'cancelInvoice' | 'startDeal';
+
+export interface Call {
+  method: Method;
+  invoiceId: string;
+  variant: { option: string; method: string } | undefined;
+  signal: AbortSignal | undefined;
+  settled: boolean;
+  resolve: (answer: CheckoutAnswer) => void;
+  reject: (error: Error) => void;
+}
+
+/** A `CheckoutClient` that records every call and answers only when told (or by a reply rule). */
+export class FakeClient implements CheckoutClient {
+  readonly calls: Call[] = [];
+  readonly #replies = new Map<Method, (call: Call) => CheckoutAnswer | Error | undefined>();
+  #waiters: { method: Method; resolve: (call: Call) => void }[] = [];
+
+  /** Answers every later call of `method` at once (an `Error` is thrown; `undefined` leaves it pending). */
+  reply(method: Method, rule: (call: Call) => CheckoutAnswer | Error | undefined): this {
+    this.#replies.set(method, rule);
+    return this;
+  }
+
+  getInvoice(invoiceId: string, options?: CheckoutRequestOptions) {
+    return this.#call('getInvoice', invoiceId, undefined, options);
+  }
+  getPaymentVariants(invoiceId: string, options?: CheckoutRequestOptions) {
+    return this.#call('getPaymentVariants', invoiceId, undefined, options);
+  }
+  cancelInvoice(invoiceId: string, options?: CheckoutRequestOptions) {
+    return this.#call('cancelInvoice', invoiceId, undefined, options);
+  }
+  startDeal(invoiceId: string, variant: { option: string; method: string }, options?: CheckoutRequestOptions) {
+    return this.#call('startDeal', invoiceId, variant, options);
+  }
+
+  callsOf(method: Method): Call[] {
+    return this.calls.filter((call) => call.method === method);
+  }
+
+  pending(method: Method): Call[] {
+    return this.callsOf(method).filter((call) => !call.settled);
+  }
+
+  /**
+   * The oldest unanswered call of `method`, waiting for it if needed. Waits without timers, so
+   * it works under fake timers too (a call that never comes fails the test by its timeout).
+   */
+  next(method: Method): Promise<Call> {
+    const call = this.pending(method)[0];
+    if (call) return Promise.resolve(call);
+    return new Promise((resolve) => this.#waiters.push({ method, resolve }));
+  }
+
+  /** Answers the oldest unanswered call of `method` with `data` (and a `Date` header of now). */
+  async answer(method: Method, data: unknown, date: string | null = new Date().toUTCString()): Promise<Call> {
+    const call = await this.next(method);
+    call.resolve({ data, date });
+    return call;
+  }
+
+  async fail(method: Method, error: Error): Promise<Call> {
+    const call = await this.next(method);
+    call.reject(error);
+    return call;
+  }
+
+  #call(
+    method: Method,
+    invoiceId: string,
+    variant: Call['variant'],
+    options: CheckoutRequestOptions | undefined,
+  ): Promise<CheckoutAnswer> {
+    return new Promise<CheckoutAnswer>((resolve, reject) => {
+      const call: Call = {
+        method,
+        invoiceId,
+        variant,
+        signal: options?.signal,
+        settled: false,
+        resolve: (answer) => {
+          call.settled = true;
+          resolve(answer);
+        },
+        reject: (error) => {
+          call.settled = true;
+          reject(error);
+        },
+      };
+      this.calls.push(call);
+      options?.signal?.addEventListener('abort', () => call.reject(new DOMException('aborted', 'AbortError')), {
+        once: true,
+      });
+      const rule = this.#replies.get(method);
+      const outcome = rule?.(call);
+      if (outcome instanceof Error) call.reject(outcome);
+      else if (outcome) call.resolve(outcome);
+      else {
+        const waiter = this.#waiters.find((candidate) => candidate.method === method);
+        if (waiter) {
+          this.#waiters = this.#waiters.filter((candidate) => candidate !== waiter);
+          waiter.resolve(call);
+        }
+      }
+    });
+  }
+}
+
+const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+/** An invoice waiting for a transfer: an active deal, `expireAt` 30 minutes from now. */
+export const waitingInvoice = (overrides: Record<string, unknown> = {}) =>
+  exampleLookupInvoice({ expireAt: isoIn(30 * 60_000), ...overrides });
+
+/** An invoice without an active deal (the variant picker). */
+export const newInvoice = (overrides: Record<string, unknown> = {}) =>
+  waitingInvoice({ deals: [], paymentMethod: null, paymentOption: null, ...overrides });
+
+export const dealWith = (overrides: Record<string, unknown>) => exampleLookupDeal(overrides);
+
+export const canceledInvoice = (overrides: Record<string, unknown> = {}) => exampleCanceledInvoice(overrides);
+
+export const variants = exampleVariants;
+
+/** A client that answers the first load at once with `invoice` and the example variants. */
+export const readyClient = (invoice: unknown = waitingInvoice(), variantList: unknown = variants()) =>
+  new FakeClient()
+    .reply('getInvoice', () => ({ data: invoice, date: new Date().toUTCString() }))
+    .reply('getPaymentVariants', () => ({ data: variantList, date: new Date().toUTCString() }));
+
+export const part = (el: MerchantCheckout, name: string): HTMLElement | null =>
+  el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
+
+export const parts = (el: MerchantCheckout, name: string): HTMLElement[] => [
+  ...el.shadowRoot!.querySelectorAll<HTMLElement>(`[part~="${name}"]`),
+];
+
+export const screenOf = (el: MerchantCheckout): string | undefined => part(el, 'base')?.dataset.screen;
+
+export const text = (node: Element | null | undefined): string => (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
+
+/** Spaces of every kind (Intl uses U+00A0 and U+202F) as plain spaces. */
+export const plain = (value: string): string => value.replace(/[\u00a0\u202f]/g, ' ');
+
+export const liveRegion = (el: MerchantCheckout): string => text(el.shadowRoot!.querySelector('[role="status"][aria-live]'));
+
+/** The next `name` event of `target`, typed from `GlobalEventHandlersEventMap`. */
+export const nextEvent = <K extends keyof GlobalEventHandlersEventMap>(target: EventTarget, name: K) =>
+  oneEvent<GlobalEventHandlersEventMap[K]>(target, name);
+
+/** Lets pending promises and the element's update run (no timers: fine under fake timers). */
+export const settle = async (el: MerchantCheckout): Promise<void> => {
+  for (let turn = 0; turn < 20; turn++) await Promise.resolve();
+  await el.updateComplete;
+};
+
+/** Waits until the element shows `screen`. */
+export const untilScreen = async (el: MerchantCheckout, screen: string): Promise<void> => {
+  await waitUntil(() => screenOf(el) === screen, `screen is ${screenOf(el)}, expected ${screen}`);
+  await el.updateComplete;
+};

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { defaultReporter } from '@web/test-runner';
+import { checkoutIntegration, cspPage } from './test/support/middleware.js';
 import { commonJsPlugin, summaryReporter } from './test/support/wtr-plugins.js';
 
 export const CHROMIUM_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -21,10 +22,20 @@ export default {
   files: ['test/element/**/*.test.ts', 'test/react/**/*.test.ts'],
   nodeResolve: { browser: true, exportConditions: ['browser', 'development'] },
   concurrency: 2,
+  // The CSP test page, and the real proxy + mock for the integration tests.
+  middleware: [cspPage(), checkoutIntegration()],
   testFramework: { config: { timeout: 10000 } },
   browsers: [
     chromeLauncher({
       launchOptions: { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS },
+      // Each test file in a browser context (a window) of its own: tabs sharing a window are
+      // "hidden" while another is in front, which pauses polling, rAF and focus there.
+      createPage: async ({ browser }) => {
+        const context = await browser.createBrowserContext();
+        const page = await context.newPage();
+        page.once('close', () => void context.close().catch(() => undefined));
+        return page;
+      },
     }),
   ],
   plugins: [

@@ -384,7 +384,8 @@ export class MerchantCheckout extends LitElement {
   }
 
   #lang(): string | undefined {
-    return closestLang(this);
+    // The property first: a `lang` just set is reflected to the attribute only after render.
+    return this.lang || closestLang(this);
   }
 
   #translation(): Translation {

@@ -1,0 +1,242 @@
+import { assert } from '@open-wc/testing';
+import { formatDecimal, formatDuration, formatMoney, formatRequisites } from '../../src/element/format.js';
+import { en } from '../../src/element/i18n/en.js';
+import { intlLocale, translationFor } from '../../src/element/i18n/locale.js';
+import { ru } from '../../src/element/i18n/ru.js';
+import {
+  announcementStep,
+  clockOffset,
+  DEFAULT_POLL_INTERVAL,
+  MAX_BACKOFF,
+  MIN_POLL_INTERVAL,
+  nextPollDelay,
+  normalizeInterval,
+} from '../../src/element/poll-policy.js';
+import { QUIET_ZONE, qrMatrix, qrPath, safeQrLink } from '../../src/element/qr.js';
+import { isFinalStatus, normalizeStatus, statusMeaning } from '../../src/element/status.js';
+import { plain } from './helpers.js';
+
+describe('format', () => {
+  describe('formatMoney', () => {
+    const cases: [string, string, string, string][] = [
+      ['1500.00', 'RUB', 'ru', '1 500,00 ₽'],
+      ['1500.00', 'RUB', 'en', '₽1,500.00'],
+      ['0.50', 'RUB', 'ru', '0,50 ₽'],
+      ['1500', 'RUB', 'ru', '1 500 ₽'],
+      ['1234567.89', 'USD', 'en', '$1,234,567.89'],
+      ['1234567.89', 'USD', 'ru', '1 234 567,89 $'],
+      ['1500.5', 'RUB', 'en', '₽1,500.5'],
+      ['0012.50', 'RUB', 'en', '₽12.50'],
+    ];
+    for (const [amount, currency, locale, expected] of cases) {
+      it(`${amount} ${currency} in ${locale} → ${expected}`, () => {
+        assert.equal(plain(formatMoney({ amount, currency }, locale)), expected);
+      });
+    }
+
+    it('keeps every digit of an amount too large for a float', () => {
+      assert.equal(plain(formatMoney({ amount: '123456789012345678901234.56', currency: 'RUB' }, 'en')), '₽123,456,789,012,345,678,901,234.56');
+      assert.equal(plain(formatMoney({ amount: '9007199254740993.01', currency: 'RUB' }, 'ru')), '9 007 199 254 740 993,01 ₽');
+    });
+
+    it('keeps all fraction digits, even more than Intl allows', () => {
+      assert.equal(plain(formatMoney({ amount: '100.00000000', currency: 'BTC' }, 'en')), 'BTC 100.00000000');
+      const many = `1.${'1'.repeat(30)}`;
+      assert.equal(plain(formatMoney({ amount: many, currency: 'RUB' }, 'en')).replace(/\D/g, ''), many.replace('.', ''));
+    });
+
+    it('writes a code Intl does not accept after the number', () => {
+      assert.equal(plain(formatMoney({ amount: '100.00000000', currency: 'USDT' }, 'ru')), '100,00000000 USDT');
+      assert.equal(plain(formatMoney({ amount: '2500.10', currency: '<b>x</b>' }, 'en')), '2,500.10 <b>x</b>');
+    });
+
+    it('survives a malformed locale', () => {
+      assert.equal(plain(formatMoney({ amount: '1500.00', currency: 'RUB' }, '!!')), '1,500.00 RUB');
+    });
+  });
+
+  it('formatDecimal groups by hand exactly like Intl', () => {
+    assert.equal(plain(formatDecimal('1234567.5', 'ru')), '1 234 567,5');
+    assert.equal(plain(formatDecimal('1234567.5', 'en')), '1,234,567.5');
+  });
+
+  describe('formatRequisites', () => {
+    const cases: [string, string, string][] = [
+      ['2202206712345678', 'card', '2202 2067 1234 5678'],
+      ['2202 2067 1234 5678', 'card', '2202 2067 1234 5678'],
+      ['2202-2067-1234-5678', 'card', '2202 2067 1234 5678'],
+      ['2202206712345678901', 'card', '2202 2067 1234 5678 901'],
+      ['+79001234567', 'phone', '+7 900 123-45-67'],
+      ['79001234567', 'phone', '+7 900 123-45-67'],
+      ['89001234567', 'phone', '8 900 123-45-67'],
+      ['+7 (900) 123-45-67', 'phone', '+7 900 123-45-67'],
+      ['+447911123456', 'phone', '+447911123456'],
+      ['40817810099910004312', 'account', '40817810099910004312'],
+      ['TQrZ9wBzQ2V7ZxYkS9hA1mV1p7nWcX3e4F', 'account', 'TQrZ9wBzQ2V7ZxYkS9hA1mV1p7nWcX3e4F'],
+      ['<img src=x onerror=alert(1)>', 'account', '<img src=x onerror=alert(1)>'],
+    ];
+    for (const [raw, kind, text] of cases) {
+      it(`${raw} is a ${kind}: ${text}`, () => {
+        assert.deepEqual(formatRequisites(raw), { kind: kind as 'card', text });
+      });
+    }
+  });
+
+  it('formatDuration counts down like a clock, rounding up', () => {
+    assert.equal(formatDuration(30 * 60_000), '30:00');
+    assert.equal(formatDuration(29 * 60_000 + 59_001), '30:00');
+    assert.equal(formatDuration(61_000), '1:01');
+    assert.equal(formatDuration(999), '0:01');
+    assert.equal(formatDuration(0), '0:00');
+    assert.equal(formatDuration(-5000), '0:00');
+    assert.equal(formatDuration(3_723_000), '1:02:03');
+  });
+});
+
+describe('status', () => {
+  it('knows the statuses of the service, the mock and their obvious synonyms', () => {
+    const statuses = ['new', 'transfer_waiting', 'paid', 'Completed', 'success', 'canceled', 'CANCELLED', 'expired', 'timed-out'];
+    assert.deepEqual(statuses.map(statusMeaning), ['open', 'open', 'paid', 'paid', 'paid', 'canceled', 'canceled', 'expired', 'expired']);
+    assert.deepEqual(['dispute', '', 'constructor', '__proto__', 'toString'].map(statusMeaning), ['other', 'other', 'other', 'other', 'other']);
+  });
+
+  it('calls only paid, canceled and expired final', () => {
+    assert.deepEqual(
+      ['new', 'paid', 'canceled', 'expired', 'in_review'].map(isFinalStatus),
+      [false, true, true, true, false],
+    );
+    assert.equal(normalizeStatus('  Transfer-Waiting '), 'transfer_waiting');
+  });
+});
+
+describe('poll policy', () => {
+  it('waits the interval while all is well, and refuses silly intervals', () => {
+    assert.equal(nextPollDelay(5000, 0), 5000);
+    assert.equal(normalizeInterval(10), MIN_POLL_INTERVAL);
+    assert.equal(normalizeInterval(Number.NaN), DEFAULT_POLL_INTERVAL);
+    assert.equal(normalizeInterval(-1), DEFAULT_POLL_INTERVAL);
+    assert.equal(normalizeInterval(undefined), DEFAULT_POLL_INTERVAL);
+  });
+
+  it('backs off exponentially with equal jitter, capped', () => {
+    const low = () => 0;
+    const high = () => 1;
+    assert.deepEqual(
+      [1, 2, 3, 4].map((failures) => [nextPollDelay(5000, failures, low), nextPollDelay(5000, failures, high)]),
+      [
+        [5000, 10_000],
+        [10_000, 20_000],
+        [20_000, 40_000],
+        [30_000, 60_000],
+      ],
+    );
+    assert.equal(nextPollDelay(5000, 50, high), MAX_BACKOFF);
+    assert.equal(nextPollDelay(120_000, 3, high), 120_000, 'a long interval is its own cap');
+  });
+
+  it('reads the clock offset from a Date header, ignoring sub-second jitter', () => {
+    const received = Date.parse('2026-11-22T10:00:00.500Z');
+    assert.equal(clockOffset('Sun, 22 Nov 2026 11:00:00 GMT', received), 3_600_000);
+    assert.equal(clockOffset(null, received), undefined);
+    assert.equal(clockOffset('yesterday-ish', received, 42), 42);
+    assert.equal(clockOffset('Sun, 22 Nov 2026 11:00:01 GMT', received, 3_600_000), 3_600_000, 'within tolerance');
+    assert.equal(clockOffset('Sun, 22 Nov 2026 11:00:05 GMT', received, 3_600_000), 3_605_000);
+  });
+
+  it('changes the announcement step every 5 minutes, then every minute, then every 30 seconds', () => {
+    const changes: number[] = [];
+    let previous = announcementStep(20 * 60_000);
+    for (let seconds = 20 * 60; seconds >= 0; seconds--) {
+      const step = announcementStep(seconds * 1000);
+      if (step !== previous) changes.push(seconds);
+      previous = step;
+    }
+    assert.deepEqual(changes, [900, 600, 540, 480, 420, 360, 300, 240, 180, 120, 60, 30, 0]);
+  });
+});
+
+describe('qr', () => {
+  it('accepts only absolute https links', () => {
+    assert.equal(safeQrLink('https://qr.nspk.ru/AS1000?type=01'), 'https://qr.nspk.ru/AS1000?type=01');
+    for (const link of [
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      ' javascript:alert(1)',
+      'java\tscript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'http://qr.nspk.ru/AS1000',
+      'vbscript:msgbox(1)',
+      '//evil.example/x',
+      '/relative',
+      'https:',
+      '',
+      null,
+      42,
+    ]) {
+      assert.isUndefined(safeQrLink(link), String(link));
+    }
+  });
+
+  it('draws one path of the dark modules, runs merged, inside the quiet zone', () => {
+    const matrix = { size: 3, data: [1, 1, 0, 0, 0, 0, 1, 0, 1] };
+    const q = QUIET_ZONE;
+    assert.equal(qrPath(matrix), `M${q} ${q}h2v1h-2zM${q} ${q + 2}h1v1h-1zM${q + 2} ${q + 2}h1v1h-1z`);
+  });
+
+  it('builds the matrix of a payment link with qrcode and draws every dark module', () => {
+    const matrix = qrMatrix('https://qr.nspk.ru/AS1000670LSS7DN18SJQDNP4B05KLJL2?type=01&bank=100000000111')!;
+    assert.isAtLeast(matrix.size, 29);
+    const dark = Array.from(matrix.data).filter(Boolean).length;
+    const drawn = [...qrPath(matrix).matchAll(/h(\d+)v1/g)].reduce((sum, match) => sum + Number(match[1]), 0);
+    assert.equal(drawn, dark);
+    assert.isUndefined(qrMatrix('x'.repeat(5000)), 'too long for any QR version');
+  });
+});
+
+describe('i18n', () => {
+  it('falls back along the language tag, then to English', () => {
+    assert.equal(translationFor('ru-RU'), ru);
+    assert.equal(translationFor('RU'), ru);
+    assert.equal(translationFor('ru_RU'), ru);
+    assert.equal(translationFor('en-GB'), en);
+    assert.equal(translationFor('de'), en);
+    assert.equal(translationFor(''), en);
+    assert.equal(translationFor(undefined), en);
+    assert.equal(translationFor('constructor'), en);
+  });
+
+  it('formats numbers in the page locale of the same language', () => {
+    assert.equal(intlLocale('en-GB', en), 'en-GB');
+    assert.equal(intlLocale('de-DE', en), 'en');
+    assert.equal(intlLocale('ru-RU', ru), 'ru-RU');
+    assert.equal(intlLocale('not a tag!', en), 'en');
+  });
+
+  it('says the time left with the right plural forms', () => {
+    assert.deepEqual(
+      [1, 2, 5, 21, 22].map((minutes) => ru.timeLeftAnnouncement(minutes * 60_000)),
+      [
+        'Осталась 1 минута на оплату',
+        'Осталось 2 минуты на оплату',
+        'Осталось 5 минут на оплату',
+        'Осталась 21 минута на оплату',
+        'Осталось 22 минуты на оплату',
+      ],
+    );
+    assert.equal(ru.timeLeftAnnouncement(30_000), 'Осталось 30 секунд на оплату');
+    assert.equal(en.timeLeftAnnouncement(60_000), '1 minute left to pay');
+    assert.equal(en.timeLeftAnnouncement(30_000), '30 seconds left to pay');
+  });
+
+  it('has every entry in both languages', () => {
+    assert.deepEqual(Object.keys(ru).sort(), Object.keys(en).sort());
+    for (const translation of [en, ru]) {
+      for (const [key, value] of Object.entries(translation)) {
+        if (typeof value === 'string') assert.isNotEmpty(value, key);
+      }
+      assert.equal(translation.option('SOMETHING_NEW'), 'SOMETHING_NEW');
+      assert.equal(translation.option('constructor'), 'constructor');
+      assert.isString(translation.errorMessage('toString'));
+    }
+  });
+});

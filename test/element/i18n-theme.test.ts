@@ -1,0 +1,122 @@
+import { assert, expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { emulateMedia, sendKeys } from '@web/test-runner-commands';
+import type { MerchantCheckout } from '../../src/element/merchant-checkout.js';
+import { FakeClient, INVOICE_ID, canceledInvoice, liveRegion, part, plain, readyClient, text, untilScreen } from './helpers.js';
+
+const background = (el: MerchantCheckout) => getComputedStyle(part(el, 'base')!).backgroundColor;
+const WHITE = 'rgb(255, 255, 255)';
+const DARK = 'rgb(21, 24, 29)';
+
+describe('<merchant-checkout> language', () => {
+  afterEach(() => document.documentElement.setAttribute('lang', 'en'));
+
+  it('takes its own lang, falling back along the tag', async () => {
+    const el = await fixture<MerchantCheckout>(html`<merchant-checkout lang="ru-RU" invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout>`);
+    await untilScreen(el, 'waiting');
+    assert.equal(text(part(el, 'title')), 'Переведите деньги');
+    assert.equal(text(part(el, 'cancel-button')), 'Отменить платёж');
+    assert.equal(plain(text(part(el, 'amount')!.querySelector('.value'))), '1 500,00 ₽');
+    el.lang = 'de';
+    await el.updateComplete;
+    assert.equal(text(part(el, 'title')), 'Transfer the money');
+    assert.equal(el.getAttribute('lang'), 'de', 'a lang set as a property reaches the attribute, for screen readers');
+  });
+
+  it('takes the nearest ancestor’s lang, then <html lang>, and follows a change of <html lang>', async () => {
+    const wrapper = await fixture<HTMLDivElement>(html`<div lang="ru"><p><merchant-checkout invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout></p></div>`);
+    const el = wrapper.querySelector('merchant-checkout')!;
+    await untilScreen(el, 'waiting');
+    assert.equal(text(part(el, 'title')), 'Переведите деньги');
+
+    const bare = await fixture<MerchantCheckout>(html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout>`);
+    await untilScreen(bare, 'waiting');
+    assert.equal(text(part(bare, 'title')), 'Transfer the money');
+    document.documentElement.setAttribute('lang', 'ru');
+    await waitUntil(() => text(part(bare, 'title')) === 'Переведите деньги', 'the element follows <html lang>');
+  });
+
+  it('lets the page replace any string', async () => {
+    const el = await fixture<MerchantCheckout>(
+      html`<merchant-checkout
+        lang="en"
+        invoice-id=${INVOICE_ID}
+        .client=${readyClient()}
+        .strings=${{ cancel: 'Abort', guidance: (amount: string) => `Pay ${amount} at once` }}
+      ></merchant-checkout>`,
+    );
+    await untilScreen(el, 'waiting');
+    assert.equal(text(part(el, 'cancel-button')), 'Abort');
+    assert.equal(text(part(el, 'guidance')), 'Pay ₽1,500.00 at once');
+  });
+
+  it('announces status changes in the page language', async () => {
+    const client = readyClient();
+    const el = await fixture<MerchantCheckout>(html`<merchant-checkout lang="ru" invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`);
+    await untilScreen(el, 'waiting');
+    part(el, 'cancel-button')!.click();
+    await el.updateComplete;
+    client.reply('cancelInvoice', () => ({ data: canceledInvoice() }));
+    part(el, 'confirm-button')!.click();
+    await untilScreen(el, 'canceled');
+    assert.equal(liveRegion(el), 'Статус: отменено');
+  });
+});
+
+describe('<merchant-checkout> theme', () => {
+  afterEach(() => emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' }));
+
+  it('is light by default and dark with theme="dark"', async () => {
+    const el = await fixture<MerchantCheckout>(html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout>`);
+    await untilScreen(el, 'waiting');
+    assert.equal(background(el), WHITE);
+    el.theme = 'dark';
+    await el.updateComplete;
+    assert.equal(el.getAttribute('theme'), 'dark');
+    assert.equal(background(el), DARK);
+    await expect(el).to.be.accessible();
+  });
+
+  it('follows prefers-color-scheme unless theme="light"', async () => {
+    await emulateMedia({ colorScheme: 'dark' });
+    const el = await fixture<MerchantCheckout>(html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout>`);
+    await untilScreen(el, 'waiting');
+    assert.equal(background(el), DARK);
+    await expect(el).to.be.accessible();
+    el.theme = 'light';
+    await el.updateComplete;
+    assert.equal(background(el), WHITE);
+  });
+
+  it('lets --merchant-checkout-* properties win in both themes', async () => {
+    const el = await fixture<MerchantCheckout>(
+      html`<merchant-checkout
+        style="--merchant-checkout-background: rgb(1, 2, 3); --merchant-checkout-radius: 3px; --merchant-checkout-accent: rgb(200, 0, 100)"
+        invoice-id=${INVOICE_ID}
+        .client=${readyClient()}
+      ></merchant-checkout>`,
+    );
+    await untilScreen(el, 'waiting');
+    assert.equal(background(el), 'rgb(1, 2, 3)');
+    assert.equal(getComputedStyle(part(el, 'base')!).borderTopLeftRadius, '3px');
+    el.theme = 'dark';
+    await el.updateComplete;
+    assert.equal(background(el), 'rgb(1, 2, 3)');
+    part(el, 'cancel-button')!.focus();
+    await sendKeys({ press: 'Tab' });
+    await sendKeys({ down: 'Shift' });
+    await sendKeys({ press: 'Tab' });
+    await sendKeys({ up: 'Shift' });
+    const focused = el.shadowRoot!.activeElement!;
+    assert.equal(focused, part(el, 'cancel-button'));
+    assert.equal(getComputedStyle(focused).outlineColor, 'rgb(200, 0, 100)', 'a visible focus ring in the accent colour');
+    assert.equal(getComputedStyle(focused).outlineStyle, 'solid');
+  });
+
+  it('stills the loading shimmer for prefers-reduced-motion', async () => {
+    const el = await fixture<MerchantCheckout>(html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${new FakeClient()}></merchant-checkout>`);
+    const bar = el.shadowRoot!.querySelector('.bar')!;
+    assert.equal(getComputedStyle(bar).animationName, 'shimmer');
+    await emulateMedia({ reducedMotion: 'reduce' });
+    assert.equal(getComputedStyle(bar).animationName, 'none');
+  });
+});

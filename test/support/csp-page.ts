@@ -1,0 +1,78 @@
+/**
+ * The page behind `/__csp/page.html` (strict CSP, Trusted Types enforced): mounts the element
+ * with XSS payloads in the data, walks it through a deal and a cancel, then tells the parent
+ * window what happened and every violation the page saw.
+ */
+import type { MerchantCheckout } from '../../src/element/merchant-checkout.js';
+import type { CheckoutAnswer, CheckoutClient } from '../../src/element/protocol-client.js';
+import '../../src/element/define.js';
+import { exampleCanceledInvoice, exampleLookupDeal, exampleLookupInvoice, exampleVariants, INVOICE_ID } from '../fixtures/dto.js';
+
+export interface CspReport {
+  violations: string[];
+  screens: string[];
+  qrPaths: number;
+  holder: string;
+  /** Whether the page really enforces Trusted Types: a raw `innerHTML` write must throw. */
+  trustedTypesEnforced: boolean;
+  error?: string;
+}
+
+declare global {
+  interface Window {
+    cspViolations: string[];
+  }
+}
+
+const HOLDER = '<img src=x onerror="parent.postMessage(\'xss\', \'*\')">';
+const answer = (data: unknown): Promise<CheckoutAnswer> => Promise.resolve({ data, date: new Date().toUTCString() });
+const invoice = exampleLookupInvoice({
+  expireAt: new Date(Date.now() + 30 * 60_000).toISOString(),
+  deals: [exampleLookupDeal({ requisites: { requisites: '<svg onload=alert(1)>', holder: HOLDER } })],
+});
+const client: CheckoutClient = {
+  getInvoice: () => answer(invoice),
+  getPaymentVariants: () => answer(exampleVariants()),
+  cancelInvoice: () => answer(exampleCanceledInvoice()),
+  startDeal: () => answer(invoice),
+};
+
+const until = (test: () => boolean) =>
+  new Promise<void>((resolve) => {
+    const check = () => (test() ? resolve() : setTimeout(check, 10));
+    check();
+  });
+
+const run = async (): Promise<CspReport> => {
+  const el: MerchantCheckout = document.createElement('merchant-checkout');
+  el.client = client;
+  el.invoiceId = INVOICE_ID;
+  document.body.append(el);
+  const screen = () => el.shadowRoot?.querySelector<HTMLElement>('[part~="base"]')?.dataset.screen ?? '';
+  const screens: string[] = [];
+  const part = (name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
+  await until(() => screen() === 'waiting' && part('variants') !== null);
+  screens.push(screen());
+  const qrPaths = el.shadowRoot!.querySelectorAll('[part~="qr"] path').length;
+  const holder = part('holder')?.querySelector('.value')?.textContent ?? '';
+  part('cancel-button')!.click();
+  await el.updateComplete;
+  part('confirm-button')!.click();
+  await until(() => screen() === 'canceled');
+  screens.push(screen());
+  return { violations: [...window.cspViolations], screens, qrPaths, holder, trustedTypesEnforced: false };
+};
+
+const probeTrustedTypes = (): boolean => {
+  try {
+    document.createElement('div').innerHTML = '<b>probe</b>';
+    return false;
+  } catch (error) {
+    return error instanceof TypeError;
+  }
+};
+
+void run()
+  .then((report) => ({ ...report, trustedTypesEnforced: probeTrustedTypes() }))
+  .catch((error: unknown) => ({ violations: [...window.cspViolations], screens: [], qrPaths: 0, holder: '', trustedTypesEnforced: false, error: String(error) }))
+  .then((report: CspReport) => parent.postMessage({ cspReport: report }, location.origin));

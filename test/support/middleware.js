@@ -1,0 +1,116 @@
+/**
+ * Test-server middleware of the browser suite (web-test-runner `middleware`, Koa style):
+ *
+ * - `/__csp/page.html`: a page served with a strict Content-Security-Policy and Trusted Types
+ *   enforced, which mounts the element and reports every violation to its parent window;
+ * - `/checkout-api/…`: the real checkout proxy (`createCheckoutHandler`) in front of the real
+ *   mock service (`createMockService`), talking through a real `MerchantClient`;
+ * - `/__mock/…`: the mock's test controls (make an invoice paid, expire it, …);
+ * - `POST /__test/invoices`: creates an invoice through the client, as a merchant's server
+ *   would, and registers it with the proxy's `resolveInternalId`.
+ *
+ * The server side is TypeScript, loaded with tsx on the first request that needs it, so a
+ * broken mock fails the integration tests only.
+ */
+import { readFile } from 'node:fs/promises';
+import { tsImport } from 'tsx/esm/api';
+
+export const CSP_PAGE_PATH = '/__csp/page.html';
+
+/** What the CSP page is served with: no inline script or style anywhere, Trusted Types on. */
+export const STRICT_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "require-trusted-types-for 'script'",
+  'trusted-types lit-html',
+].join('; ');
+
+export const cspPage = () => async (context, next) => {
+  if (context.path !== CSP_PAGE_PATH) return next();
+  context.set('content-security-policy', STRICT_CSP);
+  context.set('cache-control', 'no-store');
+  context.type = 'html';
+  context.body = await readFile(new URL('./csp-page.html', import.meta.url), 'utf8');
+};
+
+const MERCHANT = { apiKey: 'wtr-api-key', secretKey: 'wtr-secret-key', storeId: 7, storeName: 'Integration Shop' };
+/** The mock is reached in-process; this base URL only takes part in the signatures. */
+const SERVICE_URL = 'https://payments.mock.invalid';
+
+let integration;
+
+const createIntegration = async () => {
+  const root = import.meta.url;
+  const { createMockService } = await tsImport('../../src/mock/index.ts', root);
+  const { MerchantClient, createCheckoutHandler, toNodeHandler } = await tsImport('../../src/server/index.ts', root);
+  const service = createMockService({ merchants: [MERCHANT], publicBaseUrl: SERVICE_URL, controls: true });
+  const client = new MerchantClient({ baseUrl: SERVICE_URL, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey, fetch: service.fetch });
+  /** The merchant's own table: invoice id → order id. */
+  const orders = new Map();
+  let order = 0;
+
+  const proxy = createCheckoutHandler({
+    client,
+    basePath: '/checkout-api',
+    resolveInternalId: (id) => orders.get(id),
+    startDeal: async ({ id, internalId, option, method, signal }) => {
+      service.startDeal(id, { option, method });
+      return client.getInvoiceByInternalId(internalId, { signal });
+    },
+  });
+
+  const createInvoice = async (request) => {
+    if (request.method !== 'POST' || new URL(request.url).pathname !== '/__test/invoices') {
+      return Response.json({ error: { code: 'not_found', message: 'only POST /__test/invoices' } }, { status: 404 });
+    }
+    const options = await request.json();
+    const internalId = `wtr-order-${++order}`;
+    const invoice = await client.createInvoice({
+      type: 'in',
+      amount: options.amount ?? '1500.00',
+      currency: options.currency ?? 'RUB',
+      notificationUrl: 'https://shop.example/notify',
+      notificationToken: 'wtr-token',
+      internalId,
+      startDeal: options.startDeal ?? true,
+    });
+    orders.set(invoice.id, internalId);
+    return Response.json(invoice);
+  };
+
+  return [
+    toNodeHandler(proxy, { basePath: '/checkout-api' }),
+    toNodeHandler(service.fetch, { basePath: '/__mock' }),
+    toNodeHandler(createInvoice, { basePath: '/__test' }),
+  ];
+};
+
+const PREFIXES = ['/checkout-api/', '/__mock/', '/__test/'];
+
+/** The proxy, the mock's controls and the invoice-creating route, as one Koa middleware. */
+export const checkoutIntegration = () => async (context, next) => {
+  if (!PREFIXES.some((prefix) => context.path.startsWith(prefix))) return next();
+  integration ??= createIntegration();
+  const handlers = await integration;
+  // The node handlers answer on `res` themselves; a status other than Koa's default 404 keeps
+  // the test runner from listing these requests as missing files.
+  context.respond = false;
+  context.status = 200;
+  const { req, res } = context;
+  const done = new Promise((resolve) => res.once('close', resolve));
+  const run = (index) => {
+    if (index >= handlers.length) {
+      res.statusCode = 404;
+      res.end();
+      return;
+    }
+    handlers[index](req, res, () => run(index + 1));
+  };
+  run(0);
+  await done;
+};

@@ -65,6 +65,9 @@ if (existsSync(cdnEntry)) {
       minify: true,
       sourcemap: true,
       lib: { entry: { 'merchant-checkout': cdnEntry }, formats: ['es'] },
+      // Library mode keeps the whitespace and `@__PURE__` notes of ES output for a later
+      // bundler; this file is final, so minify it whole (about 10% smaller gzipped).
+      rolldownOptions: { output: { minify: true, comments: { annotation: false } } },
     },
   });
 }

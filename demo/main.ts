@@ -1,0 +1,632 @@
+/**
+ * The demo shop's checkout page: the payer's side (the order and the live `<merchant-checkout>`)
+ * beside the merchant's side (create an invoice, the invoice list, the mock service's controls,
+ * the element's events, the QA deep links). Rendered with lit-html into the light DOM.
+ */
+import 'merchant-checkout/define';
+import { formatMoney, statusMeaning } from 'merchant-checkout';
+import { positiveDecimalString, safeParse } from 'merchant-checkout/schemas';
+import { html, nothing, render, type TemplateResult } from 'lit';
+import { isLang, TEXT, type Lang, type PageText } from './i18n.js';
+import { demoApi, DemoApiError, type CreateOrderInput, type DemoOrder, type Fault, type InvoiceAction } from './shared/demo-api.js';
+import { listenToCheckout, logEntry, type LoggedEvent } from './shared/events.js';
+import { isScenario, SCENARIOS, type Scenario } from './shared/scenarios.js';
+
+type Theme = 'auto' | 'light' | 'dark';
+const isTheme = (value: unknown): value is Theme => value === 'auto' || value === 'light' || value === 'dark';
+
+/** Banks the mock knows (src/mock/assumptions.ts); the service's real list is not published. */
+const BANKS = [
+  ['sberbank', 'Сбербанк'],
+  ['tinkoff', 'Т-Банк'],
+  ['alfabank', 'Альфа-Банк'],
+  ['vtb', 'ВТБ'],
+  ['raiffeisen', 'Райффайзенбанк'],
+  ['gazprombank', 'Газпромбанк'],
+  ['ozonbank', 'Озон Банк'],
+] as const;
+const OPTIONS = ['TO_CARD', 'SBP'] as const;
+const CURRENCIES = ['RUB', 'KZT', 'USD', 'EUR', 'USDT'] as const;
+const ORDERS_REFRESH_MS = 4000;
+/** Faster than the element's default (5 s), so the mock's controls show quickly. */
+const POLL_INTERVAL_MS = 2000;
+
+interface LogLine extends LoggedEvent {
+  orderId: string | undefined;
+}
+
+interface Notice {
+  text: string;
+  error: boolean;
+}
+
+class DemoPage {
+  readonly #root: HTMLElement;
+  #lang: Lang = 'en';
+  #theme: Theme = 'auto';
+  #orders: DemoOrder[] = [];
+  #selected: string | undefined;
+  /** The selected order as last seen, so a list that does not hold it (yet) keeps the checkout on screen. */
+  #selectedOrder: DemoOrder | undefined;
+  /** Only the answer of the latest list request is used: an older one may miss a new order. */
+  #refreshTicket = 0;
+  #preparing = false;
+  #events: LogLine[] = [];
+  #formType: 'in' | 'out' = 'in';
+  #formError: { message: string; field: string | undefined } | undefined;
+  #creating = false;
+  #busy = false;
+  #notice: Notice | undefined;
+
+  constructor(root: HTMLElement) {
+    this.#root = root;
+  }
+
+  get #t(): PageText {
+    return TEXT[this.#lang];
+  }
+
+  get #order(): DemoOrder | undefined {
+    const listed = this.#orders.find((order) => order.invoiceId === this.#selected);
+    if (listed) this.#selectedOrder = listed;
+    return this.#selectedOrder?.invoiceId === this.#selected ? this.#selectedOrder : undefined;
+  }
+
+  async start(): Promise<void> {
+    const params = new URLSearchParams(location.search);
+    const lang = params.get('lang');
+    const theme = params.get('theme');
+    if (isLang(lang)) this.#lang = lang;
+    else if (navigator.language.toLowerCase().startsWith('ru')) this.#lang = 'ru';
+    if (isTheme(theme)) this.#theme = theme;
+    this.#applyLangAndTheme();
+
+    listenToCheckout(this.#root, (event) => {
+      this.#events = [{ ...logEntry(event), orderId: this.#order?.orderId }, ...this.#events].slice(0, 200);
+      if (event.type !== 'checkout-copy' && event.type !== 'checkout-variant-select') void this.#refreshOrders();
+      this.update();
+    });
+    setInterval(() => {
+      if (!document.hidden) void this.#refreshOrders();
+    }, ORDERS_REFRESH_MS);
+
+    const scenario = params.get('scenario');
+    if (isScenario(scenario)) {
+      await this.#runScenario(scenario);
+      return;
+    }
+    await this.#refreshOrders();
+    const wanted = params.get('invoice');
+    const order = this.#orders.find((each) => each.invoiceId === wanted) ?? this.#orders[0];
+    if (order) this.#select(order);
+    else await this.#runScenario('waiting');
+  }
+
+  // ── State changes ──────────────────────────────────────────────────────────────
+
+  async #runScenario(scenario: Scenario): Promise<void> {
+    this.#preparing = true;
+    this.#selected = undefined;
+    this.update();
+    try {
+      const order = await demoApi.scenario(scenario);
+      this.#preparing = false;
+      this.#select(order);
+      await this.#refreshOrders();
+    } catch (error) {
+      this.#preparing = false;
+      this.#say(this.#messageOf(error), true);
+    }
+  }
+
+  #select(order: DemoOrder): void {
+    this.#selected = order.invoiceId;
+    this.#selectedOrder = order;
+    this.#writeUrl();
+    this.update();
+  }
+
+  async #refreshOrders(): Promise<void> {
+    const ticket = ++this.#refreshTicket;
+    try {
+      const orders = await demoApi.listOrders();
+      if (ticket !== this.#refreshTicket) return;
+      this.#orders = orders;
+      this.update();
+    } catch {
+      // The server went away (Ctrl-C); the next refresh tries again.
+    }
+  }
+
+  #applyLangAndTheme(): void {
+    document.documentElement.lang = this.#lang;
+    if (this.#theme === 'auto') delete document.documentElement.dataset.theme;
+    else document.documentElement.dataset.theme = this.#theme;
+  }
+
+  #writeUrl(): void {
+    const params = new URLSearchParams();
+    if (this.#selected) params.set('invoice', this.#selected);
+    params.set('lang', this.#lang);
+    if (this.#theme !== 'auto') params.set('theme', this.#theme);
+    history.replaceState(null, '', `?${params.toString()}`);
+  }
+
+  #setLang(value: string): void {
+    if (!isLang(value)) return;
+    this.#lang = value;
+    this.#applyLangAndTheme();
+    this.#writeUrl();
+    this.update();
+  }
+
+  #setTheme(value: string): void {
+    if (!isTheme(value)) return;
+    this.#theme = value;
+    this.#applyLangAndTheme();
+    this.#writeUrl();
+    this.update();
+  }
+
+  #say(text: string, error = false): void {
+    this.#notice = { text, error };
+    this.update();
+  }
+
+  #messageOf(error: unknown): string {
+    return error instanceof Error ? error.message : String(error);
+  }
+
+  async #create(form: HTMLFormElement): Promise<void> {
+    const data = new FormData(form);
+    const text = (name: string) => {
+      const value = data.get(name);
+      return typeof value === 'string' ? value : '';
+    };
+    const input: CreateOrderInput = {
+      type: this.#formType,
+      amount: text('amount'),
+      currency: text('currency'),
+      paymentMethod: text('paymentMethod'),
+      paymentOption: text('paymentOption'),
+    };
+    if (this.#formType === 'in') input.startDeal = data.get('startDeal') === 'on';
+    else Object.assign(input, { requisites: text('requisites'), holder: text('holder') });
+    // The shared schema, the same the server's MerchantClient checks again: no round trip for a typo.
+    const amount = safeParse(positiveDecimalString(), input.amount.trim());
+    if (!amount.success) {
+      this.#formError = { message: `amount: ${amount.issues[0]?.message ?? amount.message}`, field: 'amount' };
+      this.update();
+      return;
+    }
+    this.#creating = true;
+    this.#formError = undefined;
+    this.update();
+    try {
+      const order = await demoApi.createOrder(input);
+      this.#select(order);
+      await this.#refreshOrders();
+      this.#say(this.#t.created_(order.orderId));
+    } catch (error) {
+      this.#formError = { message: this.#messageOf(error), field: error instanceof DemoApiError ? error.field : undefined };
+    } finally {
+      this.#creating = false;
+      this.update();
+    }
+  }
+
+  async #act(action: InvoiceAction, body: Record<string, string> = {}): Promise<void> {
+    const invoiceId = this.#selected;
+    if (!invoiceId || this.#busy) return;
+    this.#busy = true;
+    this.update();
+    try {
+      await demoApi.invoiceAction(invoiceId, action, body);
+      this.#say(this.#t.done[action]);
+      await this.#refreshOrders();
+    } catch (error) {
+      this.#say(this.#messageOf(error), true);
+    } finally {
+      this.#busy = false;
+      this.update();
+    }
+  }
+
+  async #fault(fault: Fault): Promise<void> {
+    try {
+      await demoApi.fault(fault);
+      this.#say(this.#t.done[fault.kind]);
+    } catch (error) {
+      this.#say(this.#messageOf(error), true);
+    }
+  }
+
+  #faultFrom(event: SubmitEvent, kind: Fault['kind']): void {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget as HTMLFormElement);
+    const count = Number(data.get('count') ?? 1);
+    switch (kind) {
+      case 'latency':
+        void this.#fault({ kind, ms: Number(data.get('ms') ?? 0) });
+        break;
+      case 'fail':
+        void this.#fault({ kind, count, status: Number(data.get('status') ?? 500) });
+        break;
+      case 'hang':
+      case 'malform':
+        void this.#fault({ kind, count });
+        break;
+      case 'reset':
+        void this.#fault({ kind });
+        break;
+    }
+  }
+
+  #scenarioHref(scenario: Scenario): string {
+    const params = new URLSearchParams({ scenario, lang: this.#lang });
+    if (this.#theme !== 'auto') params.set('theme', this.#theme);
+    return `/?${params.toString()}`;
+  }
+
+  #pageHref(page: 'react' | 'vue'): string {
+    const params = new URLSearchParams({ lang: this.#lang });
+    if (this.#selected) params.set('invoice', this.#selected);
+    if (this.#theme !== 'auto') params.set('theme', this.#theme);
+    return `/${page}/?${params.toString()}`;
+  }
+
+  // ── Rendering ─────────────────────────────────────────────────────────────────
+
+  update(): void {
+    render(this.#render(), this.#root);
+  }
+
+  #money(order: DemoOrder): string {
+    return formatMoney(order.sum, this.#t.locale);
+  }
+
+  #time(iso: string): string {
+    return new Intl.DateTimeFormat(this.#t.locale, { dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso));
+  }
+
+  #statusPill(status: string): TemplateResult {
+    return html`<span class="pill" data-meaning=${statusMeaning(status)}>${status}</span>`;
+  }
+
+  #render(): TemplateResult {
+    const t = this.#t;
+    return html`
+      <header class="topbar">
+        <a class="brand" href="/" aria-label="Samovar Tea">
+          <img src="/favicon.svg" alt="" width="32" height="32" />
+          <span class="brand-name">Samovar Tea</span>
+          <span class="brand-tagline">${t.tagline}</span>
+        </a>
+        <div class="switches">
+          <label>
+            <span>${t.language}</span>
+            <select id="lang-switch" @change=${(event: Event) => this.#setLang((event.target as HTMLSelectElement).value)}>
+              <option value="en" ?selected=${this.#lang === 'en'}>English</option>
+              <option value="ru" ?selected=${this.#lang === 'ru'}>Русский</option>
+            </select>
+          </label>
+          <label>
+            <span>${t.theme}</span>
+            <select id="theme-switch" @change=${(event: Event) => this.#setTheme((event.target as HTMLSelectElement).value)}>
+              ${(['auto', 'light', 'dark'] as const).map(
+                (theme) => html`<option value=${theme} ?selected=${this.#theme === theme}>${t.themes[theme]}</option>`,
+              )}
+            </select>
+          </label>
+        </div>
+      </header>
+      <p class="demo-badge">${t.demoBadge}</p>
+      <main class="layout">
+        ${this.#renderPayer(t)}
+        <section class="merchant" aria-labelledby="merchant-heading">
+          <div class="merchant-head">
+            <h2 id="merchant-heading">${t.merchantHeading}</h2>
+            <p>${t.merchantIntro}</p>
+          </div>
+          ${this.#renderCreate(t)} ${this.#renderOrders(t)} ${this.#renderMock(t)} ${this.#renderEvents(t)}
+          ${this.#renderScenarios(t)}
+        </section>
+      </main>
+      <footer class="footer"><p>${t.footer}</p></footer>
+    `;
+  }
+
+  #renderPayer(t: PageText): TemplateResult {
+    const order = this.#order;
+    return html`
+      <section class="payer" aria-labelledby="payer-heading">
+        <ol class="steps">
+          ${t.steps.map(
+            (step, index) =>
+              html`<li class=${index < 2 ? 'done' : 'current'} aria-current=${index === 2 ? 'step' : nothing}>${step}</li>`,
+          )}
+        </ol>
+        <h1 id="payer-heading">${t.payerHeading}</h1>
+        ${order
+          ? html`
+              <div class="order-card" id="order-summary">
+                <p class="order-title">${t.orderLabel(order.orderId)}</p>
+                <dl>
+                  <div>
+                    <dt>${t.amount}</dt>
+                    <dd class="order-amount">${this.#money(order)}</dd>
+                  </div>
+                  <div>
+                    <dt>${t.created}</dt>
+                    <dd>${this.#time(order.createdAt)}</dd>
+                  </div>
+                  <div>
+                    <dt>${t.shopStatus} <span class="hint">${t.shopStatusHint}</span></dt>
+                    <dd>${this.#statusPill(order.status)}</dd>
+                  </div>
+                </dl>
+              </div>
+              <merchant-checkout
+                invoice-id=${order.invoiceId}
+                endpoint="/checkout-api"
+                poll-interval=${POLL_INTERVAL_MS}
+                theme=${this.#theme === 'auto' ? nothing : this.#theme}
+              ></merchant-checkout>
+            `
+          : html`<p class="placeholder" aria-busy=${this.#preparing ? 'true' : 'false'}>
+              ${this.#preparing ? t.preparing : t.noOrder}
+            </p>`}
+      </section>
+    `;
+  }
+
+  #renderCreate(t: PageText): TemplateResult {
+    const error = this.#formError;
+    const invalid = (field: string) => (error?.field?.startsWith(field) ? 'true' : 'false');
+    return html`
+      <section class="panel" aria-labelledby="create-heading">
+        <h3 id="create-heading">${t.createHeading}</h3>
+        <form
+          id="create-form"
+          class="form-grid"
+          @submit=${(event: SubmitEvent) => {
+            event.preventDefault();
+            void this.#create(event.currentTarget as HTMLFormElement);
+          }}
+        >
+          <fieldset class="segmented full">
+            <legend>${t.direction}</legend>
+            ${(['in', 'out'] as const).map(
+              (type) => html`
+                <label>
+                  <input
+                    type="radio"
+                    name="type"
+                    value=${type}
+                    .checked=${this.#formType === type}
+                    @change=${() => {
+                      this.#formType = type;
+                      this.update();
+                    }}
+                  />
+                  <span>${type === 'in' ? t.payIn : t.payOut}</span>
+                </label>
+              `,
+            )}
+          </fieldset>
+          <label class="field">
+            <span>${t.amount}</span>
+            <input
+              name="amount"
+              inputmode="decimal"
+              autocomplete="off"
+              required
+              value="1500.00"
+              aria-describedby="amount-hint"
+              aria-invalid=${invalid('amount')}
+            />
+            <small id="amount-hint">${t.amountHint}</small>
+          </label>
+          <label class="field">
+            <span>${t.currency}</span>
+            <select name="currency" aria-invalid=${invalid('currency')}>
+              ${CURRENCIES.map((currency) => html`<option value=${currency}>${currency}</option>`)}
+            </select>
+          </label>
+          <label class="field">
+            <span>${t.bank}</span>
+            <select name="paymentMethod" aria-invalid=${invalid('paymentMethod')}>
+              <option value="">${t.anyChoice}</option>
+              ${BANKS.map(([code, name]) => html`<option value=${code}>${name}</option>`)}
+            </select>
+          </label>
+          <label class="field">
+            <span>${t.option}</span>
+            <select name="paymentOption" aria-invalid=${invalid('paymentOption')}>
+              <option value="">${t.anyChoice}</option>
+              ${OPTIONS.map((option) => html`<option value=${option}>${t.options[option]}</option>`)}
+            </select>
+          </label>
+          ${this.#formType === 'in'
+            ? html`
+                <label class="check full">
+                  <input type="checkbox" name="startDeal" checked />
+                  <span>${t.startDeal} <small>${t.startDealHint}</small></span>
+                </label>
+              `
+            : html`
+                <label class="field">
+                  <span>${t.payeeRequisites}</span>
+                  <input name="requisites" autocomplete="off" required aria-invalid=${invalid('paymentRequisites')} />
+                </label>
+                <label class="field">
+                  <span>${t.payeeHolder}</span>
+                  <input name="holder" autocomplete="off" required />
+                </label>
+              `}
+          <div class="full form-actions">
+            <button class="primary" type="submit" ?disabled=${this.#creating}>${this.#creating ? t.creating : t.create}</button>
+          </div>
+          ${error ? html`<p class="form-error full" role="alert">${error.message}</p>` : nothing}
+        </form>
+      </section>
+    `;
+  }
+
+  #renderOrders(t: PageText): TemplateResult {
+    return html`
+      <section class="panel" aria-labelledby="orders-heading">
+        <h3 id="orders-heading">${t.ordersHeading}</h3>
+        ${this.#orders.length === 0
+          ? html`<p class="muted">${t.noOrders}</p>`
+          : html`
+              <ul class="orders" id="orders">
+                ${this.#orders.map(
+                  (order) => html`
+                    <li>
+                      <button
+                        type="button"
+                        class="order"
+                        aria-pressed=${order.invoiceId === this.#selected ? 'true' : 'false'}
+                        data-invoice-id=${order.invoiceId}
+                        @click=${() => this.#select(order)}
+                      >
+                        <span class="order-id">${order.orderId}</span>
+                        <span class="order-sum">${this.#money(order)}</span>
+                        ${this.#statusPill(order.status)}
+                        <span class="order-meta">${t.directions[order.type]} · ${this.#time(order.createdAt)}</span>
+                      </button>
+                    </li>
+                  `,
+                )}
+              </ul>
+            `}
+      </section>
+    `;
+  }
+
+  #renderMock(t: PageText): TemplateResult {
+    const order = this.#order;
+    const disabled = !order || this.#busy;
+    const notice = this.#notice;
+    return html`
+      <section class="panel" aria-labelledby="mock-heading" id="mock-controls">
+        <h3 id="mock-heading">${t.mockHeading}</h3>
+        <p class="muted">${t.mockIntro}</p>
+        <p class="selected">${order ? t.selected(order.orderId) : t.nothingSelected}</p>
+        <div class="button-row">
+          <button type="button" data-action="paid" ?disabled=${disabled} @click=${() => void this.#act('paid')}>${t.markPaid}</button>
+          <button type="button" data-action="expire" ?disabled=${disabled} @click=${() => void this.#act('expire')}>${t.expire}</button>
+          <span class="joined">
+            <select id="deal-option" aria-label=${t.option}>
+              <option value="">${t.anyChoice}</option>
+              ${OPTIONS.map((option) => html`<option value=${option}>${t.options[option]}</option>`)}
+            </select>
+            <button
+              type="button"
+              data-action="deal"
+              ?disabled=${disabled}
+              @click=${() => {
+                const option = this.#root.querySelector<HTMLSelectElement>('#deal-option')?.value ?? '';
+                void this.#act('deal', option ? { option } : {});
+              }}
+            >
+              ${t.startDealNow}
+            </button>
+          </span>
+          <button type="button" data-action="unknown-status" ?disabled=${disabled} @click=${() => void this.#act('unknown-status')}>
+            ${t.unknownStatus}
+          </button>
+        </div>
+        <h4>${t.networkHeading}</h4>
+        <div class="faults">
+          <form class="fault" data-fault="latency" @submit=${(event: SubmitEvent) => this.#faultFrom(event, 'latency')}>
+            <label>${t.latency} <input name="ms" type="number" min="0" max="600000" step="100" value="0" /></label>
+            <button type="submit">${t.setLatency}</button>
+          </form>
+          <form class="fault" data-fault="fail" @submit=${(event: SubmitEvent) => this.#faultFrom(event, 'fail')}>
+            <label>${t.failNext} <input name="count" type="number" min="1" max="100" value="1" /></label>
+            <label>${t.withStatus} <input name="status" type="number" min="400" max="599" value="500" /></label>
+            <button type="submit">${t.fail}</button>
+          </form>
+          <form class="fault" data-fault="hang" @submit=${(event: SubmitEvent) => this.#faultFrom(event, 'hang')}>
+            <label>${t.hangNext} <input name="count" type="number" min="1" max="100" value="1" /> ${t.requests}</label>
+            <button type="submit">${t.hang}</button>
+          </form>
+          <form class="fault" data-fault="malform" @submit=${(event: SubmitEvent) => this.#faultFrom(event, 'malform')}>
+            <label>${t.malformNext} <input name="count" type="number" min="1" max="100" value="1" /> ${t.requests}</label>
+            <button type="submit">${t.malform}</button>
+          </form>
+          <form class="fault" data-fault="reset" @submit=${(event: SubmitEvent) => this.#faultFrom(event, 'reset')}>
+            <button type="submit">${t.reset}</button>
+          </form>
+        </div>
+        <p class="notice ${notice?.error ? 'error' : ''}" role="status" id="mock-notice">${notice?.text ?? ''}</p>
+      </section>
+    `;
+  }
+
+  #renderEvents(t: PageText): TemplateResult {
+    return html`
+      <section class="panel" aria-labelledby="events-heading">
+        <div class="panel-head">
+          <h3 id="events-heading">${t.eventsHeading}</h3>
+          <button
+            type="button"
+            class="small"
+            ?disabled=${this.#events.length === 0}
+            @click=${() => {
+              this.#events = [];
+              this.update();
+            }}
+          >
+            ${t.clear}
+          </button>
+        </div>
+        ${this.#events.length === 0
+          ? html`<p class="muted">${t.noEvents}</p>`
+          : html`
+              <ol class="event-log" id="event-log">
+                ${this.#events.map(
+                  (entry) => html`
+                    <li data-event=${entry.name}>
+                      <time>${entry.time}</time>
+                      <code>${entry.name}</code>
+                      <span class="event-order">${entry.orderId ?? ''}</span>
+                      <span class="event-detail">${entry.summary}</span>
+                    </li>
+                  `,
+                )}
+              </ol>
+            `}
+      </section>
+    `;
+  }
+
+  #renderScenarios(t: PageText): TemplateResult {
+    return html`
+      <section class="panel" aria-labelledby="scenarios-heading">
+        <h3 id="scenarios-heading">${t.scenariosHeading}</h3>
+        <p class="muted">${t.scenariosIntro}</p>
+        <ul class="scenarios" id="scenarios">
+          ${SCENARIOS.map(
+            (scenario) => html`
+              <li>
+                <a href=${this.#scenarioHref(scenario)} data-scenario=${scenario}><code>?scenario=${scenario}</code></a>
+                <span>${t.scenarios[scenario]}</span>
+              </li>
+            `,
+          )}
+        </ul>
+        <h4>${t.pagesHeading}</h4>
+        <p class="button-row">
+          <a class="link-button" href=${this.#pageHref('react')} id="react-link">${t.reactPage}</a>
+          <a class="link-button" href=${this.#pageHref('vue')} id="vue-link">${t.vuePage}</a>
+        </p>
+      </section>
+    `;
+  }
+}
+
+const root = document.querySelector<HTMLElement>('#app');
+if (root) void new DemoPage(root).start();

@@ -1,0 +1,358 @@
+/**
+ * The demo shop's server side, as Fetch handlers: the mock payment service (in process), the
+ * signing proxy the element talks to, the shop's notification receiver, and the shop's small
+ * order API that the demo page uses. It imports the package's sources (not `dist/`), so the
+ * demo runs without a build; a real shop imports `merchant-checkout/server` instead.
+ */
+import { randomUUID } from 'node:crypto';
+import * as z from 'zod/mini';
+import { createMockService, MockControlError, type MockService } from '../../src/mock/index.js';
+import { safeParse } from '../../src/schemas/index.js';
+import {
+  CheckoutHttpError,
+  createCheckoutHandler,
+  createNotificationHandler,
+  MerchantApiError,
+  MerchantClient,
+  MerchantClientError,
+  MerchantTimeoutError,
+  MerchantValidationError,
+  type CreateInvoiceRequest,
+} from '../../src/server/index.js';
+import type { CreateOrderInput, DemoOrder, InvoiceAction } from '../shared/demo-api.js';
+import { ERROR_FAILURES, isScenario, SLOW_LATENCY_MS, UNKNOWN_STATUS, type Scenario } from '../shared/scenarios.js';
+
+/** The shop's keys at the mock: obviously not secret, and nothing to configure. */
+export const DEMO_MERCHANT = {
+  apiKey: 'demo-api-key',
+  secretKey: 'demo-secret-key-not-secret',
+  storeId: 1,
+  storeName: 'Samovar Tea',
+} as const;
+
+/** The service's `{base_url}` as the client signs it; never dialled, the client's `fetch` is the mock's. */
+const SERVICE_URL = 'https://pay.mock.invalid';
+/** Where the mock "sends" notifications; they are handed to the receiver in process. */
+const NOTIFICATION_URL = 'http://localhost/demo-api/notify';
+
+export const CHECKOUT_BASE_PATH = '/checkout-api';
+export const DEMO_API_BASE_PATH = '/demo-api';
+
+export interface DemoBackendOptions {
+  /** Failures the payer only sees as a generic error (upstream errors, injected faults), for the console. */
+  log?: (message: string) => void;
+  /** Passed to the mock (tests make the draws of requisites repeatable with it). */
+  random?: () => number;
+}
+
+export interface DemoBackend {
+  /** The signing proxy, mounted at `/checkout-api`: what `<merchant-checkout endpoint>` calls. */
+  checkout: (request: Request) => Promise<Response>;
+  /** The shop's order API at `/demo-api`. */
+  api: (request: Request) => Promise<Response>;
+  /** The mock service itself; the server mounts its `/__mock` controls. */
+  mock: MockService;
+  close(this: void): void;
+}
+
+const CreateOrderSchema = z.strictObject({
+  type: z.enum(['in', 'out']),
+  amount: z.string(),
+  currency: z.string(),
+  startDeal: z.optional(z.boolean()),
+  paymentMethod: z.optional(z.string()),
+  paymentOption: z.optional(z.string()),
+  requisites: z.optional(z.string()),
+  holder: z.optional(z.string()),
+});
+const DealSchema = z.strictObject({ option: z.optional(z.string()), method: z.optional(z.string()) });
+const EmptySchema = z.strictObject({});
+
+const json = (status: number, body: unknown): Response =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  });
+
+class DemoHttpError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly field: string | undefined;
+  constructor(status: number, code: string, message: string, field?: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.field = field;
+  }
+}
+
+const readJson = async <Schema extends z.ZodMiniType>(request: Request, schema: Schema): Promise<z.output<Schema>> => {
+  const text = await request.text();
+  let value: unknown = {};
+  if (text.trim() !== '') {
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new DemoHttpError(400, 'bad_request', 'the body is not JSON');
+    }
+  }
+  const parsed = safeParse(schema, value);
+  if (!parsed.success) throw new DemoHttpError(400, 'bad_request', parsed.message, parsed.issues[0]?.field);
+  return parsed.data;
+};
+
+/** The invoice of a lookup answer (one object or a one-element array), if it is one. */
+const lookedUpInvoice = (data: unknown): { id?: unknown; status?: unknown; deals?: unknown } | undefined => {
+  const value: unknown = Array.isArray(data) ? data[0] : data;
+  return typeof value === 'object' && value !== null ? value : undefined;
+};
+
+export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend => {
+  const log = options.log ?? (() => undefined);
+  const notificationToken = randomUUID();
+  /** The shop's database: its orders by invoice id, oldest first. */
+  const orders = new Map<string, DemoOrder>();
+  /**
+   * Invoices the demo shows with a status the mock never sends ("other status" screen). The
+   * reference lists only `new` and `canceled`, so a real service may well send others.
+   */
+  const unknownStatus = new Map<string, string>();
+  let nextOrderNumber = 1001;
+
+  const notifications = createNotificationHandler({
+    token: notificationToken,
+    onNotification: (invoice) => {
+      const order = orders.get(invoice.id);
+      if (order) order.status = invoice.status;
+    },
+  });
+
+  const mock: MockService = createMockService({
+    merchants: [{ ...DEMO_MERCHANT }],
+    publicBaseUrl: SERVICE_URL,
+    controls: true,
+    notificationFetch: (request) => notifications(request),
+    notificationAllowed: () => true,
+    ...(options.random ? { random: options.random } : {}),
+  });
+
+  /** The mock's `fetch`, with the demo's unknown status laid over its lookups while the invoice is still `new`. */
+  const serviceFetch = async (request: Request): Promise<Response> => {
+    const response = await mock.fetch(request);
+    const path = new URL(request.url).pathname;
+    if (unknownStatus.size === 0 || !response.ok || !path.startsWith('/api/merchant/invoices/internal-id/')) return response;
+    const text = await response.text();
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      return new Response(text, { status: response.status, headers: response.headers });
+    }
+    const invoice = lookedUpInvoice(data);
+    const status = typeof invoice?.id === 'string' ? unknownStatus.get(invoice.id) : undefined;
+    if (invoice && status !== undefined && invoice.status === 'new') {
+      invoice.status = status;
+      if (Array.isArray(invoice.deals)) {
+        invoice.deals = invoice.deals.map((deal: unknown) => (typeof deal === 'object' && deal !== null ? { ...deal, isActive: false } : deal));
+      }
+    }
+    return new Response(JSON.stringify(data), { status: response.status, headers: { 'content-type': 'application/json' } });
+  };
+
+  const client = new MerchantClient({ baseUrl: SERVICE_URL, ...DEMO_MERCHANT, fetch: serviceFetch });
+
+  const checkout = createCheckoutHandler({
+    client,
+    basePath: CHECKOUT_BASE_PATH,
+    // What a shop's database lookup does: only its own orders are served. (A real shop also
+    // checks that this visitor owns the order: session, cookie or a signed link.)
+    resolveInternalId: (invoiceId) => orders.get(invoiceId)?.orderId,
+    // The service shows no operation for it; the mock's control stands in for the service.
+    startDeal: async ({ id, internalId, option, method, signal }) => {
+      try {
+        mock.startDeal(id, { option, method });
+      } catch (error) {
+        if (error instanceof MockControlError) throw new CheckoutHttpError('bad_request', 'This payment cannot start a transfer now.');
+        throw error;
+      }
+      unknownStatus.delete(id);
+      return client.getInvoiceByInternalId(internalId, { signal });
+    },
+    timeoutMs: 8000,
+    onError: (error, request) => {
+      const what = error instanceof Error ? error.message : String(error);
+      log(`${request.method} ${new URL(request.url).pathname}: ${what}`);
+    },
+  });
+
+  const orderOf = (invoiceId: string): DemoOrder => {
+    const order = orders.get(invoiceId);
+    if (!order) throw new DemoHttpError(404, 'not_found', 'no such order in this shop');
+    return order;
+  };
+
+  /** Lets the notifications of what just happened reach the orders (in process: milliseconds). */
+  const settle = async () => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([mock.notificationsSettled(), new Promise((resolve) => (timer = setTimeout(resolve, 1000)))]);
+    clearTimeout(timer);
+  };
+
+  const createOrder = async (input: CreateOrderInput, scenario?: Scenario): Promise<DemoOrder> => {
+    const orderId = `SMV-${nextOrderNumber++}`;
+    const request: CreateInvoiceRequest = {
+      type: input.type,
+      amount: input.amount.trim(),
+      currency: input.currency.trim().toUpperCase(),
+      notificationUrl: NOTIFICATION_URL,
+      notificationToken,
+      internalId: orderId,
+    };
+    if (input.startDeal) request.startDeal = true;
+    if (input.paymentMethod) request.paymentMethod = input.paymentMethod;
+    if (input.paymentOption) request.paymentOption = input.paymentOption;
+    if (input.type === 'out') request.paymentRequisites = { requisites: input.requisites?.trim() ?? '', holder: input.holder?.trim() ?? '' };
+    const invoice = await client.createInvoice(request);
+    const order: DemoOrder = {
+      invoiceId: invoice.id,
+      orderId,
+      type: invoice.type,
+      sum: { amount: invoice.sum.amount, currency: invoice.sum.currency, subunit: invoice.sum.subunit },
+      status: invoice.status,
+      createdAt: invoice.createdAt,
+      ...(scenario ? { scenario } : {}),
+    };
+    orders.set(invoice.id, order);
+    return order;
+  };
+
+  const waitingOrder = (amount: string, scenario: Scenario) =>
+    createOrder({ type: 'in', amount, currency: 'RUB', startDeal: true, paymentMethod: 'sberbank', paymentOption: 'SBP' }, scenario);
+
+  /** Creates an order in the state the scenario names, from a clean mock (no faults, no latency). */
+  const setUpScenario = async (scenario: Scenario): Promise<DemoOrder> => {
+    mock.reset();
+    let order: DemoOrder;
+    switch (scenario) {
+      case 'waiting':
+        order = await waitingOrder('1500.00', scenario);
+        break;
+      case 'no-deal':
+        order = await createOrder({ type: 'in', amount: '2490.00', currency: 'RUB' }, scenario);
+        break;
+      case 'canceled':
+        order = await waitingOrder('990.00', scenario);
+        await client.cancelInvoice(order.invoiceId);
+        break;
+      case 'expired':
+        order = await waitingOrder('3200.00', scenario);
+        mock.expire(order.invoiceId);
+        break;
+      case 'paid':
+        order = await waitingOrder('1250.50', scenario);
+        mock.markPaid(order.invoiceId);
+        break;
+      case 'other':
+        order = await waitingOrder('4100.00', scenario);
+        unknownStatus.set(order.invoiceId, UNKNOWN_STATUS);
+        order.status = UNKNOWN_STATUS;
+        break;
+      case 'error':
+        order = await waitingOrder('1500.00', scenario);
+        mock.failNext(ERROR_FAILURES, 503);
+        break;
+      case 'slow':
+        order = await waitingOrder('1500.00', scenario);
+        mock.setLatency(SLOW_LATENCY_MS);
+        break;
+    }
+    await settle();
+    return order;
+  };
+
+  const invoiceAction = async (invoiceId: string, action: InvoiceAction, request: Request): Promise<DemoOrder> => {
+    const order = orderOf(invoiceId);
+    switch (action) {
+      case 'paid':
+        await readJson(request, EmptySchema);
+        mock.markPaid(invoiceId);
+        break;
+      case 'expire':
+        await readJson(request, EmptySchema);
+        mock.expire(invoiceId);
+        break;
+      case 'deal': {
+        const { option, method } = await readJson(request, DealSchema);
+        mock.startDeal(invoiceId, { ...(option ? { option } : {}), ...(method ? { method } : {}) });
+        break;
+      }
+      case 'unknown-status': {
+        await readJson(request, EmptySchema);
+        if (mock.getInvoice(invoiceId)?.status !== 'new') {
+          throw new DemoHttpError(409, 'invalid_state', 'only a new invoice can be given another status');
+        }
+        unknownStatus.set(invoiceId, UNKNOWN_STATUS);
+        order.status = UNKNOWN_STATUS;
+        return order;
+      }
+    }
+    unknownStatus.delete(invoiceId);
+    await settle();
+    return order;
+  };
+
+  const route = async (request: Request): Promise<Response> => {
+    const path = new URL(request.url).pathname.slice(DEMO_API_BASE_PATH.length);
+    const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
+    const method = request.method.toUpperCase();
+    const want = (allowed: string) => {
+      if (method !== allowed) throw new DemoHttpError(405, 'method_not_allowed', `use ${allowed}`);
+    };
+    const [first, second, third, ...rest] = segments;
+    if (rest.length === 0 && first === 'notify' && second === undefined) return notifications(request);
+    if (first === 'orders' && second === undefined) {
+      if (method === 'GET') return json(200, { orders: [...orders.values()].reverse() });
+      want('POST');
+      const input = await readJson(request, CreateOrderSchema);
+      return json(201, { order: await createOrder(input) });
+    }
+    if (first === 'orders' && second !== undefined && rest.length === 0) {
+      if (third === undefined) {
+        want('GET');
+        return json(200, { order: orderOf(second) });
+      }
+      const action = third as InvoiceAction;
+      if (!['paid', 'expire', 'deal', 'unknown-status'].includes(action)) throw new DemoHttpError(404, 'not_found', `no action ${third}`);
+      want('POST');
+      return json(200, { order: await invoiceAction(second, action, request) });
+    }
+    if (first === 'scenarios' && second !== undefined && third === undefined) {
+      want('POST');
+      if (!isScenario(second)) throw new DemoHttpError(404, 'not_found', `no scenario ${second}`);
+      return json(200, { order: await setUpScenario(second) });
+    }
+    throw new DemoHttpError(404, 'not_found', `nothing at ${DEMO_API_BASE_PATH}${path}`);
+  };
+
+  const api = async (request: Request): Promise<Response> => {
+    try {
+      return await route(request);
+    } catch (error) {
+      const answer = (status: number, code: string, message: string, field?: string) =>
+        json(status, { error: { code, message, ...(field ? { field } : {}) } });
+      if (error instanceof DemoHttpError) return answer(error.status, error.code, error.message, error.field);
+      if (error instanceof MockControlError) return answer(error.status, error.code, error.message);
+      if (error instanceof MerchantValidationError) return answer(400, 'validation_failed', error.message, error.field);
+      if (error instanceof MerchantApiError) {
+        return answer(502, 'upstream_error', `The payment service answered ${error.status}: ${error.bodyExcerpt}`);
+      }
+      if (error instanceof MerchantTimeoutError) return answer(504, 'upstream_timeout', 'The payment service did not answer in time.');
+      if (error instanceof MerchantClientError) return answer(502, 'upstream_error', error.message);
+      if (error instanceof URIError) return answer(400, 'bad_request', 'bad percent-encoding in the path');
+      log(`${request.method} ${request.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return answer(500, 'internal_error', 'the demo server failed');
+    }
+  };
+
+  return { checkout, api, mock, close: () => mock.close() };
+};

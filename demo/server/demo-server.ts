@@ -1,0 +1,95 @@
+/**
+ * The whole demo in one Node process and on one origin: Vite's dev server for the pages in
+ * `demo/` (JS API, middleware mode, HMR on the same port), and in front of it the signing
+ * proxy (`/checkout-api`), the shop's order API (`/demo-api`) and the mock's test controls
+ * (`/__mock`). `npm run demo` (demo/server/main.ts) and the end-to-end test both start it here.
+ */
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createServer as createViteServer, mergeConfig, type InlineConfig } from 'vite';
+import { toNodeHandler } from '../../src/server/index.js';
+import viteConfig from '../../vite.config.js';
+import { CHECKOUT_BASE_PATH, createDemoBackend, DEMO_API_BASE_PATH, type DemoBackendOptions } from './backend.js';
+
+export const DEFAULT_DEMO_PORT = 5173;
+const MOCK_CONTROLS_PATH = '/__mock';
+
+export interface DemoServerOptions extends DemoBackendOptions {
+  /** Default 5173; 0 picks a free port. */
+  port?: number;
+  /** Default `localhost`. */
+  host?: string;
+  /** Vite's cache of pre-bundled dependencies (default `node_modules/.vite`); tests use their own. */
+  cacheDir?: string;
+  /** Vite's log level (default `info`). */
+  logLevel?: InlineConfig['logLevel'];
+}
+
+export interface DemoServer {
+  /** `http://host:port/`, with a trailing slash. */
+  url: string;
+  port: number;
+  /** Stops Vite, the mock (its timers and hanging requests) and the HTTP server. */
+  close(this: void): Promise<void>;
+}
+
+const under = (path: string, base: string) => path === base || path.startsWith(`${base}/`);
+
+export const startDemoServer = async (options: DemoServerOptions = {}): Promise<DemoServer> => {
+  const { port = DEFAULT_DEMO_PORT, host = 'localhost', cacheDir, logLevel = 'info', ...backendOptions } = options;
+  const httpServer = createHttpServer();
+  const backend = createDemoBackend(backendOptions);
+  const vite = await createViteServer(
+    mergeConfig(viteConfig, {
+      configFile: false,
+      logLevel,
+      ...(cacheDir ? { cacheDir } : {}),
+      server: { middlewareMode: true, ws: { server: httpServer } },
+    } satisfies InlineConfig),
+  );
+
+  const checkout = toNodeHandler(backend.checkout);
+  const api = toNodeHandler(backend.api);
+  const controls = toNodeHandler(backend.mock.fetch);
+  httpServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    if (under(path, CHECKOUT_BASE_PATH)) return void checkout(req, res);
+    if (under(path, DEMO_API_BASE_PATH)) return void api(req, res);
+    if (under(path, MOCK_CONTROLS_PATH)) return void controls(req, res);
+    // demo/server/ is this code, not a page.
+    if (under(path, '/server')) {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found');
+      return;
+    }
+    vite.middlewares(req, res);
+  });
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      httpServer.once('error', reject);
+      httpServer.listen(port, host, () => {
+        httpServer.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    backend.close();
+    await vite.close();
+    throw error;
+  }
+
+  const address = httpServer.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${shownHost}:${address.port}/`,
+    port: address.port,
+    close: () =>
+      (closing ??= (async () => {
+        backend.close();
+        await vite.close();
+        httpServer.closeAllConnections();
+        await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      })()),
+  };
+};

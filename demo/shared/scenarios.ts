@@ -1,0 +1,30 @@
+/**
+ * The QA deep links: `/?scenario=<name>` creates what the state needs and shows it at once.
+ * Shared by the demo server (which sets them up) and the pages (which list them).
+ */
+export const SCENARIOS = ['waiting', 'no-deal', 'canceled', 'expired', 'paid', 'other', 'error', 'slow'] as const;
+export type Scenario = (typeof SCENARIOS)[number];
+
+export const isScenario = (value: unknown): value is Scenario =>
+  typeof value === 'string' && (SCENARIOS as readonly string[]).includes(value);
+
+/** The `data-screen` of the element's `base` part that each scenario shows first. */
+export const SCENARIO_SCREEN: Record<Scenario, string> = {
+  waiting: 'waiting',
+  'no-deal': 'picker',
+  canceled: 'canceled',
+  expired: 'expired',
+  paid: 'paid',
+  other: 'other',
+  error: 'error',
+  slow: 'loading',
+};
+
+/** How long every answer of the service is delayed in the `slow` scenario. */
+export const SLOW_LATENCY_MS = 2500;
+
+/** How many requests to the service fail in the `error` scenario: the element's first invoice and variants reads. */
+export const ERROR_FAILURES = 2;
+
+/** The status the `other` scenario shows: one the reference does not list and the element does not know. */
+export const UNKNOWN_STATUS = 'dispute';

@@ -1,0 +1,189 @@
+/**
+ * `npm run demo` end to end: the demo server (Vite, the signing proxy and the mock service in
+ * this process, as demo/server/main.ts starts them) on a free port, driven in Debian's
+ * Chromium. Walks what QA and a merchant developer do with it, with no console error anywhere.
+ * Inside the element, blocks are found by their `part` names (CSS pierces open shadow roots).
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, afterEach, before, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startDemoServer, type DemoServer } from '../../demo/server/demo-server.js';
+import { SCENARIO_SCREEN, SCENARIOS } from '../../demo/shared/scenarios.js';
+import { ConsoleWatch, launchChromium } from './support/browser.js';
+
+const DOCS = new URL('../../docs/', import.meta.url);
+/** README screenshots are rewritten only on request (they change with every run: times, requisites). */
+const UPDATE_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1';
+
+let server: DemoServer;
+let browser: Browser;
+let context: BrowserContext;
+let watch: ConsoleWatch;
+let page: Page;
+let cacheDir: string;
+
+const url = (path: string) => new URL(path, server.url).href;
+const base = (p: Page = page) => p.locator('merchant-checkout [part~="base"]');
+const screen = (name: string, p: Page = page) => p.locator(`merchant-checkout [part~="base"][data-screen="${name}"]`);
+const part = (name: string, p: Page = page) => p.locator(`merchant-checkout [part~="${name}"]`);
+const loggedEvent = (name: string, p: Page = page) => p.locator(`#event-log li[data-event="${name}"]`);
+
+before(async () => {
+  cacheDir = await mkdtemp(join(tmpdir(), 'merchant-checkout-demo-vite-'));
+  [server, browser] = await Promise.all([
+    startDemoServer({ port: 0, host: '127.0.0.1', cacheDir, logLevel: 'warn' }),
+    launchChromium(),
+  ]);
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+  context.setDefaultTimeout(10_000);
+  watch = new ConsoleWatch(context);
+  page = await context.newPage();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  if (cacheDir) await rm(cacheDir, { recursive: true, force: true });
+});
+
+afterEach(() => {
+  assert.deepEqual(watch.take(), [], 'no console error and no uncaught error on any page');
+});
+
+test('a waiting invoice shows the requisites and the QR code, and cancels after a confirmation', async () => {
+  await page.goto(url('/?scenario=waiting'));
+  await screen('waiting').waitFor();
+  assert.match(await part('amount').innerText(), /₽1,500\.00/);
+  assert.match(await part('requisites').innerText(), /\+7 9\d\d \d{3}-\d{2}-\d{2}/, 'an SBP phone number, grouped');
+  assert.notEqual((await part('holder').innerText()).trim(), '');
+  assert.ok((await part('qr').locator('svg path, svg rect').count()) > 0, 'the QR code is drawn as SVG');
+  await loggedEvent('checkout-ready').waitFor();
+
+  await part('cancel-button').click();
+  await part('confirm-button').waitFor();
+  assert.equal(await base().getAttribute('data-screen'), 'waiting', 'nothing is canceled before the confirmation');
+  await part('confirm-button').click();
+  await screen('canceled').waitFor();
+  await loggedEvent('checkout-canceled').waitFor();
+  // The shop learns it from the service's notification, not from the browser.
+  await page.locator('#order-summary .pill', { hasText: 'canceled' }).waitFor();
+});
+
+test('an invoice created from the form, paid through the mock control, shows the paid screen', async () => {
+  await page.goto(url('/?lang=en'));
+  const form = page.locator('#create-form');
+  await form.locator('[name="amount"]').fill('12,50');
+  await form.getByRole('button', { name: 'Create invoice' }).click();
+  await form.getByRole('alert').filter({ hasText: 'amount' }).waitFor();
+  assert.equal(await form.locator('[name="amount"]').getAttribute('aria-invalid'), 'true');
+
+  await form.locator('[name="amount"]').fill('2750.50');
+  await form.locator('[name="paymentMethod"]').selectOption('tinkoff');
+  await form.locator('[name="paymentOption"]').selectOption('TO_CARD');
+  await form.getByRole('button', { name: 'Create invoice' }).click();
+  const created = page.locator('#orders button[aria-pressed="true"]');
+  await created.filter({ hasText: '₽2,750.50' }).waitFor();
+  await screen('waiting').waitFor();
+  assert.match(await part('requisites').innerText(), /(^|\n)2200 70\d\d \d{4} \d{4}(\n|$)/, 'a card number in groups of four');
+  assert.match(await part('bank').innerText(), /Т-Банк/);
+  assert.match(await part('amount').innerText(), /₽2,750\.50/);
+
+  await page.locator('#mock-controls [data-action="paid"]').click();
+  await screen('paid').waitFor();
+  await page
+    .locator('#event-log li[data-event="checkout-status"]', { hasText: 'new → paid' })
+    .waitFor()
+    .catch(async (error: unknown) => {
+      console.log('EVENT LOG', await page.locator('#event-log').innerText());
+      throw error;
+    });
+  await created.locator('.pill', { hasText: 'paid' }).waitFor();
+});
+
+test('every QA scenario link reaches its state', async () => {
+  await page.goto(url('/?lang=en&theme=light'));
+  for (const scenario of SCENARIOS) {
+    const expected = SCENARIO_SCREEN[scenario];
+    if (scenario === 'error') watch.expectFailedResources(/\/checkout-api\//);
+    // A new document each time, so the previous scenario's screen cannot pass for this one.
+    await Promise.all([page.waitForEvent('load'), page.locator(`#scenarios a[data-scenario="${scenario}"]`).click()]);
+    await screen(expected).waitFor();
+    switch (scenario) {
+      case 'no-deal':
+        // The picker starts a deal through the proxy's startDeal hook.
+        await part('variant').first().click();
+        await screen('waiting').waitFor();
+        await loggedEvent('checkout-variant-select').waitFor();
+        break;
+      case 'other':
+        assert.match(await part('status').innerText(), /dispute/);
+        break;
+      case 'error':
+        await part('retry-button').click();
+        await screen('waiting').waitFor();
+        watch.expectFailedResources(undefined);
+        break;
+      case 'slow':
+        await screen('waiting', page).waitFor({ timeout: 15_000 });
+        break;
+      default:
+        break;
+    }
+  }
+
+  await page.goto(url('/?scenario=paid&lang=ru&theme=dark'));
+  await screen('paid').waitFor();
+  assert.equal(await page.locator('html').getAttribute('lang'), 'ru');
+  assert.equal(await page.locator('merchant-checkout').getAttribute('theme'), 'dark');
+  assert.equal((await part('title').innerText()).trim(), 'Платёж получен');
+});
+
+test('the Vue page shows the checkout and keeps its events in Vue state', async () => {
+  const vue = await context.newPage();
+  try {
+    await vue.goto(url('/vue/'));
+    await screen('waiting', vue).waitFor();
+    await loggedEvent('checkout-ready', vue).waitFor();
+    await vue.locator('#status-line', { hasText: 'new' }).waitFor();
+    await vue.locator('#mark-paid').click();
+    await screen('paid', vue).waitFor();
+    await vue.locator('#status-line', { hasText: 'paid' }).waitFor();
+    await loggedEvent('checkout-status', vue).waitFor();
+  } finally {
+    await vue.close();
+  }
+});
+
+test('the page is readable on a 360 px phone, and the README screenshots are taken', async () => {
+  const phone = await context.newPage();
+  try {
+    await phone.setViewportSize({ width: 360, height: 780 });
+    await phone.goto(url('/?scenario=waiting&lang=ru'));
+    await screen('waiting', phone).waitFor();
+    const widths = await phone.evaluate(() => ({ page: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+    assert.ok(widths.page <= widths.viewport, `no sideways scrolling at 360 px (page ${widths.page} px wide)`);
+    const amount = await part('amount', phone).boundingBox();
+    assert.ok(amount && amount.x >= 0 && amount.x + amount.width <= 360, 'the amount is fully on screen');
+  } finally {
+    await phone.close();
+  }
+
+  await page.setViewportSize({ width: 1280, height: 1180 });
+  for (const theme of ['light', 'dark'] as const) {
+    await page.goto(url(`/?scenario=waiting&lang=en&theme=${theme}`));
+    await screen('waiting').waitFor();
+    await part('qr').waitFor();
+    await page.evaluate(() => document.fonts.ready);
+    const png = await page.screenshot({ fullPage: false });
+    assert.ok(png.length > 20_000, `a real ${theme} screenshot`);
+    const file = new URL(`demo-${theme}.png`, DOCS);
+    if (UPDATE_SCREENSHOTS || !existsSync(file)) {
+      await mkdir(DOCS, { recursive: true });
+      await writeFile(file, png);
+    }
+  }
+});

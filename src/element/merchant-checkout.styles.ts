@@ -36,88 +36,86 @@ const base = css`
     --_radius: var(--merchant-checkout-radius, 12px);
     --_font: var(--merchant-checkout-font, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
     --_spacing: var(--merchant-checkout-spacing, 16px);
+    --_half: calc(var(--_spacing) / 2);
+    --_inner-radius: calc(var(--_radius) / 1.5);
     display: block;
     max-width: 28rem;
     color: var(--_text);
-    font-family: var(--_font);
-    font-size: 1rem;
-    line-height: 1.45;
+    font: 1rem/1.45 var(--_font);
   }
 
   :host([hidden]) {
     display: none;
   }
 
-  *,
-  *::before,
-  *::after {
+  * {
     box-sizing: border-box;
+    margin: 0;
+  }
+
+  /* Stacks: each block below the previous, at its own distance. */
+  .base,
+  header,
+  dl,
+  .field,
+  .qr,
+  .variants,
+  .variant-group,
+  .skeleton,
+  [part~='error'] {
+    display: grid;
+    gap: var(--_gap, var(--_half));
   }
 
   .base {
-    display: grid;
-    gap: var(--_spacing);
+    --_gap: var(--_spacing);
     padding: calc(var(--_spacing) * 1.25);
     background: var(--_background);
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
   }
 
+  header,
+  .field {
+    --_gap: 2px;
+  }
+
+  dl,
+  .skeleton,
+  [part~='error'] {
+    --_gap: calc(var(--_spacing) * 0.75);
+  }
+
+  [part~='error'] {
+    justify-items: start;
+  }
+
   .sr-only {
     position: absolute;
     width: 1px;
     height: 1px;
-    margin: -1px;
-    padding: 0;
     overflow: hidden;
     clip: rect(0 0 0 0);
     white-space: nowrap;
-    border: 0;
-  }
-
-  header {
-    display: grid;
-    gap: calc(var(--_spacing) / 4);
-  }
-
-  h2,
-  h3,
-  p,
-  dl,
-  dd,
-  figure,
-  ul {
-    margin: 0;
   }
 
   h2 {
     font-size: 1.375rem;
     line-height: 1.25;
-  }
-
-  h2:focus {
     outline: none;
-  }
-
-  h2:focus-visible {
-    outline: 3px solid var(--_accent);
-    outline-offset: 2px;
   }
 
   h3 {
     font-size: 1rem;
   }
 
-  .payee,
   .label,
+  .payee,
   dt,
-  .hint {
+  figcaption,
+  .notice {
     color: var(--_muted);
     font-size: 0.875rem;
-  }
-
-  [part~='status'] {
-    font-size: 0.9375rem;
   }
 
   .status-value {
@@ -128,24 +126,18 @@ const base = css`
     color: var(--_success);
   }
 
-  dl {
-    display: grid;
-    gap: calc(var(--_spacing) * 0.75);
-  }
-
-  .field {
-    display: grid;
-    gap: 2px;
-  }
-
-  dd {
+  dd,
+  .actions,
+  [part~='timer'],
+  ul {
     display: flex;
     flex-wrap: wrap;
     align-items: center;
-    gap: calc(var(--_spacing) / 2);
+    gap: var(--_half);
   }
 
-  .value {
+  .value,
+  .time {
     overflow-wrap: anywhere;
     font-variant-numeric: tabular-nums;
   }
@@ -153,60 +145,34 @@ const base = css`
   .amount {
     font-size: 1.75rem;
     font-weight: 700;
-    line-height: 1.2;
   }
 
-  .requisites {
+  .requisites,
+  .time {
     font-size: 1.25rem;
     font-weight: 600;
-    letter-spacing: 0.02em;
+  }
+
+  .note {
+    flex-basis: 100%;
   }
 
   .guidance {
     padding: calc(var(--_spacing) * 0.75);
     background: var(--_surface);
-    border-radius: calc(var(--_radius) / 1.5);
-    font-size: 0.9375rem;
+    border-radius: var(--_inner-radius);
   }
 
   .qr {
-    display: grid;
     justify-items: center;
-    gap: calc(var(--_spacing) / 2);
   }
 
   .qr svg {
     width: min(12rem, 100%);
-    height: auto;
-    border-radius: calc(var(--_radius) / 1.5);
+    border-radius: var(--_inner-radius);
   }
 
-  [part~='timer'] {
-    display: flex;
-    align-items: baseline;
-    gap: calc(var(--_spacing) / 2);
-  }
-
-  .time {
-    font-size: 1.25rem;
-    font-weight: 600;
-    font-variant-numeric: tabular-nums;
-  }
-
-  .variants {
-    display: grid;
-    gap: calc(var(--_spacing) / 2);
-  }
-
-  .variant-group {
-    display: grid;
-    gap: calc(var(--_spacing) / 4);
-  }
-
-  .variant-group ul {
-    display: flex;
-    flex-wrap: wrap;
-    gap: calc(var(--_spacing) / 2);
+  ul {
     padding: 0;
     list-style: none;
   }
@@ -226,48 +192,43 @@ const base = css`
   .badge {
     margin-inline-start: 6px;
     color: var(--_muted);
-    font-weight: 400;
   }
 
   button,
-  .link-button {
+  a {
     display: inline-flex;
     align-items: center;
-    justify-content: center;
     min-height: 44px;
     padding: 0 calc(var(--_spacing) * 0.875);
     border: 1px solid var(--_border);
-    border-radius: calc(var(--_radius) / 1.5);
+    border-radius: var(--_inner-radius);
     background: var(--_surface);
     color: var(--_text);
     font: inherit;
     font-weight: 600;
     text-decoration: none;
     cursor: pointer;
-    transition:
-      background-color 120ms ease,
-      border-color 120ms ease;
+    transition: border-color 0.12s;
   }
 
   button:hover,
-  .link-button:hover {
+  a:hover {
     border-color: var(--_accent);
   }
 
-  button:focus-visible,
-  .link-button:focus-visible {
+  :focus-visible {
     outline: 3px solid var(--_accent);
     outline-offset: 2px;
   }
 
-  button[aria-disabled='true'] {
+  [aria-disabled='true'] {
     cursor: progress;
     opacity: 0.7;
   }
 
   .small {
     min-height: 36px;
-    padding: 0 calc(var(--_spacing) * 0.625);
+    padding: 0 var(--_half);
     font-size: 0.875rem;
   }
 
@@ -283,70 +244,37 @@ const base = css`
     color: var(--_danger);
   }
 
-  .actions {
-    display: flex;
-    flex-wrap: wrap;
-    align-items: center;
-    gap: calc(var(--_spacing) / 2);
-  }
-
-  .notice {
-    color: var(--_muted);
-    font-size: 0.875rem;
-  }
-
-  .note {
-    flex-basis: 100%;
-  }
-
-  .notice.alert,
+  .alert,
   [part~='error'] p {
     color: var(--_danger);
-  }
-
-  [part~='error'] {
-    display: grid;
-    gap: calc(var(--_spacing) * 0.75);
-    justify-items: start;
-  }
-
-  .skeleton {
-    display: grid;
-    gap: calc(var(--_spacing) * 0.75);
   }
 
   .bar {
     height: 1.25rem;
     border-radius: 6px;
-    background: linear-gradient(90deg, var(--_surface) 0%, var(--_border) 50%, var(--_surface) 100%);
-    background-size: 200% 100%;
+    background: linear-gradient(90deg, var(--_surface), var(--_border), var(--_surface)) 0 0 / 200% 100%;
     animation: shimmer 1.4s ease-in-out infinite;
   }
 
-  .bar.wide {
+  .wide {
     height: 2rem;
     width: 70%;
   }
 
-  .bar.short {
+  .short {
     width: 40%;
   }
 
   @keyframes shimmer {
-    from {
-      background-position: 100% 0;
-    }
     to {
-      background-position: -100% 0;
+      background-position: -200% 0;
     }
   }
 
   @media (prefers-reduced-motion: reduce) {
-    .bar,
-    button,
-    .link-button {
-      animation: none;
-      transition: none;
+    * {
+      animation: none !important;
+      transition: none !important;
     }
   }
 `;

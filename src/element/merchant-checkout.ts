@@ -43,6 +43,18 @@ const COPIED_FOR = 2000;
 
 const activeDeal = (invoice: InvoiceLookup): DealLookup | undefined => invoice.deals.find((deal) => deal.isActive);
 
+/**
+ * The screen an invoice calls for: a final status first (a late payment beats the local
+ * countdown), then expiry, a deal waiting for the transfer, the picker, or an unknown status.
+ */
+const screenFor = (invoice: InvoiceLookup, expiredLocally: boolean): Screen => {
+  const meaning = statusMeaning(invoice.status);
+  if (meaning === 'paid' || meaning === 'canceled' || meaning === 'expired') return meaning;
+  if (expiredLocally) return 'expired';
+  if (activeDeal(invoice)) return 'waiting';
+  return meaning === 'open' ? 'picker' : 'other';
+};
+
 /** The `lang` of the element or its nearest ancestor, crossing shadow roots; `<html lang>` last. */
 const closestLang = (start: Element): string | undefined => {
   let node: Node | null = start;
@@ -407,25 +419,12 @@ export class MerchantCheckout extends LitElement {
       case TaskStatus.ERROR:
         return isAbortError(this.#invoiceTask.error) ? 'loading' : 'error';
     }
-    const invoice = this.invoice;
-    if (!invoice) return 'loading';
-    const meaning = statusMeaning(invoice.status);
-    if (meaning === 'paid' || meaning === 'canceled' || meaning === 'expired') return meaning;
-    if (this.#expiredLocally) return 'expired';
-    if (activeDeal(invoice)) return 'waiting';
-    return meaning === 'open' ? 'picker' : 'other';
+    return this.invoice ? screenFor(this.invoice, this.#expiredLocally) : 'loading';
   }
 
+  /** The status line: the screen in words, or the service's own word for a status unknown here. */
   #statusText(invoice: InvoiceLookup, t: Translation): string {
-    const screen = this.#screenOf(invoice);
-    return statusMeaning(invoice.status) === 'other' ? invoice.status : t.status(screen, invoice.status);
-  }
-
-  #screenOf(invoice: InvoiceLookup): Screen {
-    const meaning = statusMeaning(invoice.status);
-    if (meaning === 'paid' || meaning === 'canceled' || meaning === 'expired') return meaning;
-    if (activeDeal(invoice)) return 'waiting';
-    return meaning === 'open' ? 'picker' : 'other';
+    return statusMeaning(invoice.status) === 'other' ? invoice.status : t.status(screenFor(invoice, false), invoice.status);
   }
 
   #qrFor(link: string): QrMatrix | undefined {
@@ -574,7 +573,7 @@ export class MerchantCheckout extends LitElement {
       <p part="guidance" class="guidance">${t.guidance(amount)}</p>
       ${matrix ? qrCode({ matrix, label: t.qrLabel, hint: t.qrHint }) : nothing}
       ${link && touch
-        ? html`<a part="bank-link" class="link-button primary" href=${link} target="_blank" rel="noopener noreferrer"
+        ? html`<a part="bank-link" class="primary" href=${link} target="_blank" rel="noopener noreferrer"
             >${t.openInBankApp}</a
           >`
         : nothing}

@@ -63,7 +63,7 @@ export const qrCode = ({ matrix, label, hint }: QrView): TemplateResult => {
         <rect width=${extent} height=${extent} fill="#ffffff"></rect>
         <path d=${qrPath(matrix)} fill="#000000"></path>
       </svg>
-      <figcaption class="hint">${hint}</figcaption>
+      <figcaption>${hint}</figcaption>
     </figure>
   `;
 };

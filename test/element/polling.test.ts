@@ -170,6 +170,20 @@ describe('<merchant-checkout> polling and time', () => {
     assert.equal(client.calls.length, calls, 'no request after removal');
   });
 
+  it('reads at once and polls again when put back on the page', async () => {
+    const clock = install();
+    const { el, client } = await mountWaiting();
+    const parent = el.parentElement!;
+    el.remove();
+    await clock.tickAsync(10 * MINUTE);
+    assert.equal(client.callsOf('getInvoice').length, 1);
+    parent.append(el);
+    assert.equal(client.callsOf('getInvoice').length, 2, 'an immediate read: the screen may be stale');
+    await client.answer('getInvoice', waitingInvoice({ status: 'paid', deals: [] }));
+    await settle(el);
+    assert.equal(screenOf(el), 'paid');
+  });
+
   it('aborts everything of the old invoice when invoice-id changes', async () => {
     const client = new FakeClient();
     const el = await fixture<MerchantCheckout>(html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`);

@@ -140,6 +140,7 @@ class DemoPage {
 
   #applyLangAndTheme(): void {
     document.documentElement.lang = this.#lang;
+    document.title = `Samovar Tea · ${this.#t.payerHeading}`;
     if (this.#theme === 'auto') delete document.documentElement.dataset.theme;
     else document.documentElement.dataset.theme = this.#theme;
   }

@@ -4,6 +4,7 @@ import { chromeLauncher } from '@web/test-runner-chrome';
 import { defaultReporter } from '@web/test-runner';
 import { checkoutIntegration, cspPage } from './test/support/middleware.js';
 import { commonJsPlugin, summaryReporter } from './test/support/wtr-plugins.js';
+import { reactPlugin } from './test/react/react-plugin.js';
 
 export const CHROMIUM_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -40,6 +41,8 @@ export default {
   ],
   plugins: [
     commonJsPlugin(['qrcode', '@sinonjs/fake-timers']),
+    // React (CommonJS) as ES modules, one copy, for test/react.
+    reactPlugin(),
     // esbuild's transform API reads the file as raw JSON and does not follow `extends`: point it
     // at the file that holds the decorator settings (TOOLCHAIN.md, pitfall 1).
     esbuildPlugin({ ts: true, tsx: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.base.json', import.meta.url)) }),

@@ -19,7 +19,7 @@ const src = (path) => `${root}src/${path}`;
 const present = (entries) => Object.fromEntries(Object.entries(entries).filter(([, path]) => existsSync(path)));
 
 /** Packages a merchant's bundler resolves itself (listed in `dependencies`/`peerDependencies`). */
-const isExternal = (id) => /^(lit|@lit\/|qrcode|zod|react|react-dom)(\/|$)/.test(id) || id.startsWith('node:');
+const isExternal = (id) => /^(lit|@lit\/[^/]+|qrcode|zod|react|react-dom)(\/|$)/.test(id) || id.startsWith('node:');
 
 const browserEntries = present({
   index: src('element/index.ts'),

@@ -91,4 +91,11 @@ const tsc = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc
   stdio: 'inherit',
 });
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+
+// custom-elements.json (package.json `customElements`), from custom-elements-manifest.config.js.
+const cem = spawnSync(process.execPath, [`${root}node_modules/@custom-elements-manifest/analyzer/cem.js`, 'analyze', '--quiet'], {
+  cwd: root,
+  stdio: 'inherit',
+});
+if (cem.status !== 0) process.exit(cem.status ?? 1);
 console.log('built dist/');

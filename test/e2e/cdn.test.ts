@@ -1,0 +1,171 @@
+/**
+ * The script-tag embedding: a static page whose only script is `dist/cdn/merchant-checkout.js`
+ * (the README's two lines), served under a strict Content-Security-Policy with Trusted Types,
+ * beside a real checkout proxy (`createCheckoutHandler`) in front of the mock service. Chromium
+ * must show the invoice's amount, requisites and QR code, load nothing else, and log no error.
+ */
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
+import { build } from 'esbuild';
+import type { Browser } from 'playwright-core';
+import { createMockService, type MockService } from '../../src/mock/index.js';
+import { MerchantClient, createCheckoutHandler, toNodeHandler, type Invoice } from '../../src/server/index.js';
+import { launchChromium } from './support/browser.js';
+
+const CDN_FILE = new URL('../../dist/cdn/merchant-checkout.js', import.meta.url);
+const MERCHANT = { apiKey: 'cdn-test-key', secretKey: 'cdn-test-secret', storeId: 5, storeName: 'Script Tag Shop' };
+const BASE_URL = 'https://pay.mock.test';
+const INTERNAL_ID = 'order-cdn-1';
+
+/** No inline script or style, only this origin, and Trusted Types for every DOM sink. */
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "connect-src 'self'",
+  "style-src 'self'",
+  'img-src data:',
+  "base-uri 'none'",
+  "require-trusted-types-for 'script'",
+  'trusted-types lit-html',
+].join('; ');
+
+const page = (invoiceId: string): string => `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <title>Pay for your order</title>
+    <link rel="icon" href="data:,">
+    <script type="module" src="/merchant-checkout.js"></script>
+  </head>
+  <body>
+    <merchant-checkout invoice-id="${invoiceId}" endpoint="/checkout-api"></merchant-checkout>
+  </body>
+</html>
+`;
+
+let mock: MockService;
+let invoice: Invoice;
+let server: Server;
+let origin: string;
+let browser: Browser;
+
+before(async () => {
+  mock = createMockService({ merchants: [MERCHANT], publicBaseUrl: BASE_URL });
+  const client = new MerchantClient({ baseUrl: BASE_URL, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey, fetch: mock.fetch });
+  invoice = await client.createInvoice({
+    type: 'in',
+    amount: '1500',
+    currency: 'RUB',
+    notificationUrl: 'http://127.0.0.1:9/notify',
+    notificationToken: 'cdn-test-token',
+    internalId: INTERNAL_ID,
+    startDeal: true,
+    paymentOption: 'SBP',
+  });
+  const checkout = toNodeHandler(
+    createCheckoutHandler({
+      client,
+      basePath: '/checkout-api',
+      resolveInternalId: (id) => (id === invoice.id ? INTERNAL_ID : undefined),
+    }),
+  );
+  const script = await readFile(CDN_FILE);
+  server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (path.startsWith('/checkout-api/')) {
+      checkout(request, response);
+    } else if (path === '/') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP });
+      response.end(page(invoice.id));
+    } else if (path === '/merchant-checkout.js') {
+      response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
+      response.end(script);
+    } else {
+      response.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  mock?.close();
+});
+
+test('the CDN file is one self-contained ES module: no bare import left', async () => {
+  const code = await readFile(CDN_FILE, 'utf8');
+  // esbuild parses the file and lists every import it has; with packages left external, any
+  // bare import (`lit`, `zod/mini`, …) would show up here instead of being resolved.
+  const { metafile } = await build({
+    entryPoints: [fileURLToPath(CDN_FILE)],
+    bundle: true,
+    packages: 'external',
+    format: 'esm',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const imports = Object.values(metafile.inputs).flatMap((input) => input.imports.map((entry) => entry.path));
+  assert.deepEqual(imports, []);
+  const gzip = gzipSync(code, { level: 9 }).length;
+  const brotli = brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+  console.log(`dist/cdn/merchant-checkout.js: ${code.length} B, gzip -9 ${gzip} B, brotli ${brotli} B`);
+});
+
+test('a plain page with only the script tag shows the checkout under a strict CSP', async () => {
+  const context = await browser.newContext();
+  try {
+    const tab = await context.newPage();
+    const problems: string[] = [];
+    tab.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+    });
+    tab.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    const requested: string[] = [];
+    tab.on('request', (request) => {
+      if (request.url().startsWith('http')) requested.push(`${request.method()} ${request.url().replace(origin, '')}`);
+    });
+
+    await tab.goto(`${origin}/`);
+    // A string, not a function: tsx's helpers (`__name`) do not exist in the page.
+    const shown = await tab.waitForFunction(
+      `(() => {
+        const root = document.querySelector('merchant-checkout')?.shadowRoot;
+        const text = (part) => root?.querySelector('[part~="' + part + '"]')?.textContent?.replace(/\\s+/g, ' ').trim();
+        const requisites = text('requisites');
+        const qr = root?.querySelector('[part~="qr"] svg path');
+        return requisites && qr ? { requisites, amount: text('amount'), holder: text('holder'), qr: qr.getAttribute('d')?.length ?? 0 } : undefined;
+      })()`,
+      undefined,
+      { timeout: 10_000 },
+    );
+    const view = (await shown.jsonValue()) as { requisites: string; amount?: string; holder?: string; qr: number };
+
+    const deal = invoice.deals.find((candidate) => candidate.isActive)!;
+    const digits = (text: string) => text.replace(/\D/g, '');
+    assert.ok(digits(view.requisites).includes(digits(deal.requisites.requisites)), `${view.requisites} shows ${deal.requisites.requisites}`);
+    assert.match(view.amount ?? '', /1[\s\u00a0\u202f,]?500/);
+    assert.ok(view.holder?.includes(deal.requisites.holder), `holder ${deal.requisites.holder}`);
+    assert.ok(view.qr > 100, 'the QR code is drawn');
+    const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    assert.equal(await tab.evaluate("customElements.get('merchant-checkout')?.version"), version, 'this package registered the tag');
+
+    assert.deepEqual(requested.filter((line) => !line.startsWith('GET /checkout-api/')), ['GET /', 'GET /merchant-checkout.js']);
+    assert.deepEqual(
+      [...new Set(requested.filter((line) => line.startsWith('GET /checkout-api/')))].sort(),
+      [`GET /checkout-api/invoices/${invoice.id}`, `GET /checkout-api/invoices/${invoice.id}/available-payment-variants`],
+    );
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

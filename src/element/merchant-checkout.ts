@@ -3,7 +3,7 @@ import { property, state } from 'lit/decorators.js';
 import { initialState, Task, TaskStatus } from '@lit/task';
 import type { StartDealRequest } from '../schemas/checkout.js';
 import type { CanceledInvoice, DealLookup, InvoiceLookup, PaymentVariant } from '../schemas/invoice.js';
-import { UUID_PATTERN } from '../schemas/primitives.js';
+import { UUID_PATTERN } from '../schemas/patterns.js';
 import { CountdownController } from './controllers/countdown-controller.js';
 import { PollController } from './controllers/poll-controller.js';
 import { copyText } from './copy.js';

@@ -3,15 +3,21 @@
  * small client the element is given (`client` property) or builds from `endpoint`. The
  * element never calls `fetch` itself. Whatever a client returns is validated here with the
  * shared schemas before the element sees it, so a merchant's own client cannot feed it junk.
+ *
+ * The browser validates with the JSON Schemas generated from the shared zod schemas
+ * (`src/schemas/browser.generated.ts`) rather than with zod itself: the same definitions, held
+ * to zod's verdicts by a property test, for about 2 KB gzip instead of 9.
  */
-import { type CheckoutErrorCode, CheckoutErrorBodySchema, type StartDealRequest } from '../schemas/checkout.js';
-import type { CanceledInvoice, InvoiceLookup, PaymentVariant } from '../schemas/invoice.js';
-import { type SafeParseResult, safeParse } from '../schemas/primitives.js';
 import {
-  CancelInvoiceResponseSchema,
-  GetInvoiceResponseSchema,
-  PaymentVariantsResponseSchema,
-} from '../schemas/responses.js';
+  canceledInvoiceJsonSchema,
+  checkoutErrorJsonSchema,
+  invoiceJsonSchema,
+  paymentVariantsJsonSchema,
+} from '../schemas/browser.generated.js';
+import type { CheckoutErrorBody, CheckoutErrorCode, StartDealRequest } from '../schemas/checkout.js';
+import type { CanceledInvoice, InvoiceLookup, PaymentVariant } from '../schemas/invoice.js';
+import { validateJson } from '../schemas/json-schema.js';
+import { type SafeParseResult, unwrapSingleton, unwrapVariantList } from '../schemas/patterns.js';
 
 export interface CheckoutRequestOptions {
   /** Aborted when the element no longer needs the answer (another invoice, removed from the page). */
@@ -135,7 +141,7 @@ export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutCl
       });
       const text = await response.text();
       if (!response.ok) {
-        const parsed = safeParse(CheckoutErrorBodySchema, parseJson(text));
+        const parsed = validateJson<CheckoutErrorBody>(checkoutErrorJsonSchema, parseJson(text));
         throw new CheckoutError(
           parsed.success ? parsed.data.error.code : 'http_error',
           parsed.success ? parsed.data.error.message : `HTTP ${response.status}`,
@@ -207,23 +213,23 @@ const validated = async <T>(request: () => Promise<CheckoutAnswer>, check: (data
 export const readInvoice = (client: CheckoutClient, invoiceId: string, signal: AbortSignal) =>
   validated<InvoiceLookup>(
     () => client.getInvoice(invoiceId, { signal }),
-    (data) => sameInvoice(valid(safeParse(GetInvoiceResponseSchema, data)), invoiceId),
+    (data) => sameInvoice(valid(validateJson<InvoiceLookup>(invoiceJsonSchema, unwrapSingleton(data))), invoiceId),
   );
 
 export const readVariants = (client: CheckoutClient, invoiceId: string, signal: AbortSignal) =>
   validated<PaymentVariant[]>(
     () => client.getPaymentVariants(invoiceId, { signal }),
-    (data) => valid(safeParse(PaymentVariantsResponseSchema, data)),
+    (data) => valid(validateJson<PaymentVariant[]>(paymentVariantsJsonSchema, unwrapVariantList(data))),
   );
 
 export const cancelInvoice = (client: CheckoutClient, invoiceId: string, signal: AbortSignal) =>
   validated<CanceledInvoice>(
     () => client.cancelInvoice(invoiceId, { signal }),
-    (data) => sameInvoice(valid(safeParse(CancelInvoiceResponseSchema, data)), invoiceId),
+    (data) => sameInvoice(valid(validateJson<CanceledInvoice>(canceledInvoiceJsonSchema, unwrapSingleton(data))), invoiceId),
   );
 
 export const startDeal = (client: CheckoutClient, invoiceId: string, variant: StartDealRequest, signal: AbortSignal) =>
   validated<InvoiceLookup>(
     () => client.startDeal(invoiceId, variant, { signal }),
-    (data) => sameInvoice(valid(safeParse(GetInvoiceResponseSchema, data)), invoiceId),
+    (data) => sameInvoice(valid(validateJson<InvoiceLookup>(invoiceJsonSchema, unwrapSingleton(data))), invoiceId),
   );

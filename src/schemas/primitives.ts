@@ -4,12 +4,17 @@
  * the server and the mock import the very same schemas.
  */
 import * as z from 'zod/mini';
+import {
+  DECIMAL_PATTERN,
+  UUID_PATTERN,
+  describeIssues,
+  issuePath,
+  unwrapSingleton,
+  type FieldIssue,
+  type SafeParseResult,
+} from './patterns.js';
 
-/**
- * Decimal number as text: digits, optionally a point and more digits. No sign, no exponent,
- * no comma, no spaces: `"1500.00"`, `"0.5"`, `"12"`. Money never travels as a JS number.
- */
-export const DECIMAL_PATTERN = /^\d{1,30}(?:\.\d{1,30})?$/;
+export * from './patterns.js';
 
 const describeReceived = (value: unknown): string =>
   typeof value === 'string' ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) : typeof value;
@@ -20,7 +25,8 @@ export const decimalString = () =>
     error: (issue) =>
       `must be a decimal number as text like "1500.00", got ${describeReceived(issue.input)}`,
   }).check(
-    z.refine((value) => DECIMAL_PATTERN.test(value), {
+    // A regex check, not a refine: it carries over to the JSON Schema the browser validates with.
+    z.regex(DECIMAL_PATTERN, {
       error: (issue) =>
         `must be a decimal number as text like "1500.00" (digits and one point, no sign, exponent or comma), got ${describeReceived(issue.input)}`,
       abort: true,
@@ -33,14 +39,9 @@ export const positiveDecimalString = () =>
     z.refine((value) => /[1-9]/.test(value), { error: 'must be greater than zero' }),
   );
 
-/** Any 8-4-4-4-12 hexadecimal identifier. Deliberately not RFC-version strict: the service's ids are opaque. */
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export const uuidString = () =>
   z.string({ error: (issue) => `must be a UUID, got ${describeReceived(issue.input)}` }).check(
-    z.refine((value) => UUID_PATTERN.test(value), {
-      error: (issue) => `must be a UUID, got ${describeReceived(issue.input)}`,
-    }),
+    z.regex(UUID_PATTERN, { error: (issue) => `must be a UUID, got ${describeReceived(issue.input)}` }),
   );
 
 /** ISO 8601 timestamp with a UTC offset (`Z` or `+03:00`), as the service writes them. */
@@ -96,10 +97,7 @@ export const openEnum = <const Known extends readonly string[]>(known: Known) =>
  * keeps the messages of the inner schema with their field paths.)
  */
 export const oneOrSingleton = <Schema extends z.ZodMiniType>(schema: Schema) =>
-  z.pipe(
-    z.transform((value: unknown) => (Array.isArray(value) && value.length === 1 ? (value[0] as unknown) : value)),
-    schema,
-  );
+  z.pipe(z.transform(unwrapSingleton), schema);
 
 /**
  * Messages for the generic issue kinds, which `zod/mini` leaves as "Invalid input" unless a
@@ -125,10 +123,6 @@ export const issueMessage = (issue: z.core.$ZodRawIssue): string | undefined => 
   }
 };
 
-export type SafeParseResult<T> =
-  | { success: true; data: T }
-  | { success: false; issues: FieldIssue[]; message: string };
-
 /** Parses with field-naming messages; the one way every part of the product validates. */
 export const safeParse = <Schema extends z.ZodMiniType>(
   schema: Schema,
@@ -138,14 +132,8 @@ export const safeParse = <Schema extends z.ZodMiniType>(
   const result = schema.safeParse(value, { error: issueMessage });
   if (result.success) return { success: true, data: result.data };
   const issues = fieldIssues(result.error, prefix);
-  return { success: false, issues, message: issues.map((issue) => `${issue.field || '(root)'}: ${issue.message}`).join('; ') };
+  return { success: false, issues, message: describeIssues(issues) };
 };
-
-export interface FieldIssue {
-  /** Dotted path of the offending field (`sum.amount`, `deals[0].requisites`), `''` for the root. */
-  field: string;
-  message: string;
-}
 
 /** The issues of a zod error as `{ field, message }` pairs, so every message names its field. */
 export const fieldIssues = (error: z.core.$ZodError, prefix?: string): FieldIssue[] =>
@@ -154,12 +142,3 @@ export const fieldIssues = (error: z.core.$ZodError, prefix?: string): FieldIssu
       ? issue.keys.map((key) => ({ field: issuePath([...issue.path, key], prefix), message: issue.message }))
       : [{ field: issuePath(issue.path, prefix), message: issue.message }],
   );
-
-export const issuePath = (path: readonly PropertyKey[], prefix?: string): string => {
-  let out = prefix ?? '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out ? `.${String(key)}` : String(key);
-  }
-  return out;
-};

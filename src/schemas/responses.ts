@@ -9,6 +9,7 @@ import {
   InvoiceSchema,
   PaymentVariantListSchema,
 } from './invoice.js';
+import { unwrapVariantList } from './patterns.js';
 import { oneOrSingleton } from './primitives.js';
 import { WithdrawalSchema } from './withdrawal.js';
 
@@ -16,11 +17,6 @@ export const CreateInvoiceResponseSchema = oneOrSingleton(InvoiceSchema);
 export const CancelInvoiceResponseSchema = oneOrSingleton(CanceledInvoiceSchema);
 export const GetInvoiceResponseSchema = oneOrSingleton(InvoiceLookupSchema);
 /** Already an array of variants; a response wrapped in one more array is unwrapped too. */
-export const PaymentVariantsResponseSchema = z.pipe(
-  z.transform((value: unknown) =>
-    Array.isArray(value) && value.length === 1 && Array.isArray(value[0]) ? (value[0] as unknown) : value,
-  ),
-  PaymentVariantListSchema,
-);
+export const PaymentVariantsResponseSchema = z.pipe(z.transform(unwrapVariantList), PaymentVariantListSchema);
 export const CreateWithdrawalResponseSchema = oneOrSingleton(WithdrawalSchema);
 export const GetWithdrawalResponseSchema = oneOrSingleton(WithdrawalSchema);

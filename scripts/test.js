@@ -2,10 +2,11 @@
 /**
  * `npm test`: every check of the project, in order, with one summary line at the very end.
  *
- *   1. typecheck (tsc, with and without the DOM library) and lint (ESLint, lit-analyzer)
- *   2. the Node suite (node:test through tsx): schemas, server, mock
- *   3. the browser suite (web-test-runner in headless Chromium): the element
- *   4. the end-to-end suite (node:test driving Chromium with playwright-core) on a fresh build
+ *   1. build (`dist/`: the demo, the e2e tests and the type checks import the package by name)
+ *   2. typecheck (tsc, with and without the DOM library) and lint (ESLint, lit-analyzer)
+ *   3. the Node suite (node:test through tsx): schemas, server, mock
+ *   4. the browser suite (web-test-runner in headless Chromium): the element, the React wrapper
+ *   5. the end-to-end suite (node:test driving Chromium with playwright-core) against the build
  *
  * Each suite's own output streams through; the last line is `N passed, N failed` over the
  * whole run (a check counts as one test). Exit code 1 on any failure, or when a suite ran no
@@ -91,7 +92,10 @@ const nodeSuite = async (name, files) => {
   results.push({ name, passed, failed });
 };
 
-if (wanted('checks')) {
+if (wanted('checks') || wanted('e2e')) await check('build', 'npm', ['run', '--silent', 'build']);
+const built = !results.some((result) => result.name === 'build' && result.failed);
+
+if (wanted('checks') && built) {
   await check('typecheck', 'npm', ['run', '--silent', 'typecheck']);
   await check('lint', 'npm', ['run', '--silent', 'lint']);
 }
@@ -113,13 +117,7 @@ if (wanted('browser')) {
   results.push({ name: 'browser', passed, failed });
 }
 
-if (wanted('e2e')) {
-  const files = findTests(E2E_DIR);
-  if (files.length > 0) {
-    await check('build (for e2e)', 'npm', ['run', '--silent', 'build']);
-    if (results.at(-1).failed === 0) await nodeSuite('e2e', files);
-  }
-}
+if (wanted('e2e') && built) await nodeSuite('e2e', findTests(E2E_DIR));
 
 const passed = results.reduce((sum, result) => sum + result.passed, 0);
 const failed = results.reduce((sum, result) => sum + result.failed, 0);

@@ -31,7 +31,9 @@ export default defineConfig({
     }),
   ],
   optimizeDeps: {
-    // Known up front, so the first visit of a page never finds a new dependency and reloads.
+    // Every dependency the pages import, bundled once at start. No discovery while pages load,
+    // so a first visit never finds a new dependency and reloads the page under the payer.
+    noDiscovery: true,
     include: [
       'lit',
       'lit/decorators.js',

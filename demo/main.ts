@@ -297,31 +297,33 @@ class DemoPage {
   #render(): TemplateResult {
     const t = this.#t;
     return html`
-      <header class="topbar">
-        <a class="brand" href="/" aria-label="Samovar Tea">
-          <img src="/favicon.svg" alt="" width="32" height="32" />
-          <span class="brand-name">Samovar Tea</span>
-          <span class="brand-tagline">${t.tagline}</span>
-        </a>
-        <div class="switches">
-          <label>
-            <span>${t.language}</span>
-            <select id="lang-switch" @change=${(event: Event) => this.#setLang((event.target as HTMLSelectElement).value)}>
-              <option value="en" ?selected=${this.#lang === 'en'}>English</option>
-              <option value="ru" ?selected=${this.#lang === 'ru'}>Русский</option>
-            </select>
-          </label>
-          <label>
-            <span>${t.theme}</span>
-            <select id="theme-switch" @change=${(event: Event) => this.#setTheme((event.target as HTMLSelectElement).value)}>
-              ${(['auto', 'light', 'dark'] as const).map(
-                (theme) => html`<option value=${theme} ?selected=${this.#theme === theme}>${t.themes[theme]}</option>`,
-              )}
-            </select>
-          </label>
+      <header>
+        <div class="topbar">
+          <a class="brand" href="/">
+            <img src="/favicon.svg" alt="" width="32" height="32" />
+            <span class="brand-name">Samovar Tea</span>
+            <span class="brand-tagline">${t.tagline}</span>
+          </a>
+          <div class="switches">
+            <label>
+              <span>${t.language}</span>
+              <select id="lang-switch" @change=${(event: Event) => this.#setLang((event.target as HTMLSelectElement).value)}>
+                <option value="en" ?selected=${this.#lang === 'en'}>English</option>
+                <option value="ru" ?selected=${this.#lang === 'ru'}>Русский</option>
+              </select>
+            </label>
+            <label>
+              <span>${t.theme}</span>
+              <select id="theme-switch" @change=${(event: Event) => this.#setTheme((event.target as HTMLSelectElement).value)}>
+                ${(['auto', 'light', 'dark'] as const).map(
+                  (theme) => html`<option value=${theme} ?selected=${this.#theme === theme}>${t.themes[theme]}</option>`,
+                )}
+              </select>
+            </label>
+          </div>
         </div>
+        <p class="demo-badge">${t.demoBadge}</p>
       </header>
-      <p class="demo-badge">${t.demoBadge}</p>
       <main class="layout">
         ${this.#renderPayer(t)}
         <section class="merchant" aria-labelledby="merchant-heading">

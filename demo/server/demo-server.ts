@@ -23,6 +23,11 @@ export interface DemoServerOptions extends DemoBackendOptions {
   cacheDir?: string;
   /** Vite's log level (default `info`). */
   logLevel?: InlineConfig['logLevel'];
+  /**
+   * Reload the pages when a file changes (default true). Tests turn it off: a file saved
+   * while they run (another editor in the same checkout) must not reload the page under them.
+   */
+  watch?: boolean;
 }
 
 export interface DemoServer {
@@ -36,7 +41,7 @@ export interface DemoServer {
 const under = (path: string, base: string) => path === base || path.startsWith(`${base}/`);
 
 export const startDemoServer = async (options: DemoServerOptions = {}): Promise<DemoServer> => {
-  const { port = DEFAULT_DEMO_PORT, host = 'localhost', cacheDir, logLevel = 'info', ...backendOptions } = options;
+  const { port = DEFAULT_DEMO_PORT, host = 'localhost', cacheDir, logLevel = 'info', watch = true, ...backendOptions } = options;
   const httpServer = createHttpServer();
   const backend = createDemoBackend(backendOptions);
   const vite = await createViteServer(
@@ -44,7 +49,7 @@ export const startDemoServer = async (options: DemoServerOptions = {}): Promise<
       configFile: false,
       logLevel,
       ...(cacheDir ? { cacheDir } : {}),
-      server: { middlewareMode: true, ws: { server: httpServer } },
+      server: { middlewareMode: true, ws: { server: httpServer }, ...(watch ? {} : { watch: null }) },
     } satisfies InlineConfig),
   );
 

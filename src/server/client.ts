@@ -313,7 +313,12 @@ class ResponseTooLarge extends Error {}
 
 /** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
 export const abortable = <T>(promise: Promise<T>, signal: AbortSignal): Promise<T> => {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  if (signal.aborted) {
+    // Nobody waits for `promise` any more; its own rejection (fetch rejects with the same
+    // abort reason) must not go unhandled, which would end the whole process.
+    promise.catch(() => undefined);
+    return Promise.reject(signal.reason as Error);
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason as Error);
     signal.addEventListener('abort', onAbort, { once: true });

@@ -5,6 +5,8 @@
  * Inside the element, blocks are found by their `part` names (CSS pierces open shadow roots).
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -52,6 +54,50 @@ after(async () => {
 
 afterEach(() => {
   assert.deepEqual(watch.take(), [], 'no console error and no uncaught error on any page');
+});
+
+test('npm run demo starts in one process, prints its URL, serves the page and stops on Ctrl-C', async () => {
+  // What `npm run demo` runs (tsx demo/server/main.ts), without npm in between, on a free port.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'demo/server/main.ts'], {
+    cwd: new URL('../../', import.meta.url),
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  try {
+    let output = '';
+    const printed = await new Promise<string>((resolve, reject) => {
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        output += chunk;
+        const found = /merchant-checkout demo\s+(http:\/\/127\.0\.0\.1:\d+\/)/.exec(output);
+        if (found?.[1]) resolve(found[1]);
+      });
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+      void exited.then((code) => reject(new Error(`the demo exited (${code}) before printing its URL:\n${output}`)));
+    });
+    const home = await fetch(printed);
+    assert.equal(home.status, 200);
+    assert.match(await home.text(), /<div id="app">/);
+    const orders = await fetch(new URL('demo-api/orders', printed));
+    assert.deepEqual(await orders.json(), { orders: [] });
+  } finally {
+    child.kill('SIGINT');
+  }
+  const stuck = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  const code = await exited;
+  clearTimeout(stuck);
+  assert.equal(code, 0, 'Ctrl-C stops it cleanly');
+});
+
+test('the checkout proxy serves only invoices the demo shop created, and the server code is not served', async () => {
+  const order = (await (await fetch(url('/demo-api/scenarios/waiting'), { method: 'POST' })).json()) as { order: { invoiceId: string } };
+  const own = await fetch(url(`/checkout-api/invoices/${order.order.invoiceId}`));
+  assert.equal(own.status, 200);
+  assert.equal(((await own.json()) as { id: string }).id, order.order.invoiceId);
+  const foreign = await fetch(url(`/checkout-api/invoices/${randomUUID()}`));
+  assert.equal(foreign.status, 404);
+  assert.equal(((await foreign.json()) as { error: { code: string } }).error.code, 'not_found');
+  assert.equal((await fetch(url('/server/backend.ts'))).status, 404);
 });
 
 test('a waiting invoice shows the requisites and the QR code, and cancels after a confirmation', async () => {

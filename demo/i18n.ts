@@ -17,6 +17,7 @@ export interface PageText {
   created: string;
   shopStatus: string;
   shopStatusHint: string;
+  payoutNote: string;
   noOrder: string;
   preparing: string;
   merchantHeading: string;
@@ -37,7 +38,7 @@ export interface PageText {
   payeeHolder: string;
   create: string;
   creating: string;
-  created_: (orderId: string) => string;
+  orderCreated: (orderId: string) => string;
   ordersHeading: string;
   noOrders: string;
   directions: { in: string; out: string };
@@ -89,6 +90,7 @@ export const TEXT: Record<Lang, PageText> = {
     created: 'Created',
     shopStatus: 'Shop status',
     shopStatusHint: 'as the shop’s notifications report it',
+    payoutNote: 'A pay-out: the service sends the money to the payee, so a payer has nothing to do here. Shown for QA.',
     noOrder: 'No order selected. Create an invoice on the merchant side or open a QA scenario.',
     preparing: 'Preparing the scenario…',
     merchantHeading: 'Merchant side',
@@ -109,7 +111,7 @@ export const TEXT: Record<Lang, PageText> = {
     payeeHolder: 'Payee name',
     create: 'Create invoice',
     creating: 'Creating…',
-    created_: (orderId) => `Order ${orderId} created`,
+    orderCreated: (orderId) => `Order ${orderId} created`,
     ordersHeading: 'Invoices',
     noOrders: 'No invoices yet.',
     directions: { in: 'pay-in', out: 'pay-out' },
@@ -178,6 +180,7 @@ export const TEXT: Record<Lang, PageText> = {
     created: 'Создан',
     shopStatus: 'Статус в магазине',
     shopStatusHint: 'по уведомлениям сервиса',
+    payoutNote: 'Выплата: деньги получателю отправляет сервис, плательщику здесь делать нечего. Показано для QA.',
     noOrder: 'Заказ не выбран. Создайте счёт в панели магазина или откройте сценарий.',
     preparing: 'Готовим сценарий…',
     merchantHeading: 'Сторона магазина',
@@ -198,7 +201,7 @@ export const TEXT: Record<Lang, PageText> = {
     payeeHolder: 'Имя получателя',
     create: 'Создать счёт',
     creating: 'Создаём…',
-    created_: (orderId) => `Заказ ${orderId} создан`,
+    orderCreated: (orderId) => `Заказ ${orderId} создан`,
     ordersHeading: 'Счета',
     noOrders: 'Счетов пока нет.',
     directions: { in: 'приём', out: 'выплата' },

@@ -207,7 +207,7 @@ class DemoPage {
       const order = await demoApi.createOrder(input);
       this.#select(order);
       await this.#refreshOrders();
-      this.#say(this.#t.created_(order.orderId));
+      this.#say(this.#t.orderCreated(order.orderId));
     } catch (error) {
       this.#formError = { message: this.#messageOf(error), field: error instanceof DemoApiError ? error.field : undefined };
     } finally {
@@ -369,6 +369,7 @@ class DemoPage {
                   </div>
                 </dl>
               </div>
+              ${order.type === 'out' ? html`<p class="payout-note" role="note">${t.payoutNote}</p>` : nothing}
               <merchant-checkout
                 invoice-id=${order.invoiceId}
                 endpoint="/checkout-api"

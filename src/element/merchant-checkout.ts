@@ -45,12 +45,14 @@ const activeDeal = (invoice: InvoiceLookup): DealLookup | undefined => invoice.d
 
 /**
  * The screen an invoice calls for: a final status first (a late payment beats the local
- * countdown), then expiry, a deal waiting for the transfer, the picker, or an unknown status.
+ * countdown), then expiry, a pay-out (its deal's requisites are the receiver's own: nothing to
+ * send, nothing to pick), a deal waiting for the transfer, the picker, or an unknown status.
  */
 const screenFor = (invoice: InvoiceLookup, expiredLocally: boolean): Screen => {
   const meaning = statusMeaning(invoice.status);
   if (meaning === 'paid' || meaning === 'canceled' || meaning === 'expired') return meaning;
   if (expiredLocally) return 'expired';
+  if (invoice.type === 'out' && meaning === 'open') return 'payout';
   if (activeDeal(invoice)) return 'waiting';
   return meaning === 'open' ? 'picker' : 'other';
 };
@@ -82,7 +84,7 @@ const closestLang = (start: Element): string | undefined => {
  * @event {CheckoutCopyEvent} checkout-copy - A value was copied to the clipboard. `detail: { field: 'amount' | 'requisites', value }` (the raw value).
  * @event {CheckoutErrorEvent} checkout-error - A request failed or its answer was invalid. `detail: { code, message, retryable }`.
  *
- * @csspart base - The card around every screen; `data-screen` names the screen (`idle`, `loading`, `waiting`, `picker`, `paid`, `canceled`, `expired`, `other`, `error`).
+ * @csspart base - The card around every screen; `data-screen` names the screen (`idle`, `loading`, `waiting`, `picker`, `payout`, `paid`, `canceled`, `expired`, `other`, `error`).
  * @csspart skeleton - The loading screen's placeholder.
  * @csspart payee - Who is being paid (the store name).
  * @csspart title - The heading of each screen (focused when the screen changes under the payer's focus).

@@ -103,6 +103,18 @@ describe('<merchant-checkout> screens', () => {
     assert.equal(items.filter((item) => item.tagName === 'BUTTON').length, 0, 'beside a deal, variants are not buttons');
   });
 
+  it('shows a pay-out as money on its way to the payer: no requisites to pay, no picker, no cancel', async () => {
+    const payout = waitingInvoice({ type: 'out', deals: [dealWith({ type: 'out' })] });
+    const el = await mount(readyClient(payout, []));
+    await untilScreen(el, 'payout');
+    assert.equal(text(part(el, 'title')), 'Payout in progress');
+    assert.include(text(part(el, 'status')), 'being paid out to you');
+    assert.include(text(part(el, 'explanation')), 'there is nothing to pay');
+    assert.equal(plain(text(part(el, 'amount')?.querySelector('.value'))), '₽1,500.00');
+    for (const name of ['requisites', 'qr', 'variants', 'cancel-button', 'timer']) expect(part(el, name), name).to.not.exist;
+    await expect(el).to.be.accessible();
+  });
+
   it('offers the variants as a picker when there is no active deal', async () => {
     const el = await mount(readyClient(newInvoice()));
     await untilScreen(el, 'picker');

@@ -8,6 +8,7 @@ const TITLES = {
   loading: 'Loading the payment…',
   waiting: 'Transfer the money',
   picker: 'Choose how to pay',
+  payout: 'Payout in progress',
   paid: 'Payment received',
   canceled: 'Payment canceled',
   expired: 'Time to pay is up',
@@ -17,11 +18,13 @@ const TITLES = {
 const STATUSES: Record<string, string> = {
   waiting: 'waiting for your transfer',
   picker: 'choose how to pay',
+  payout: 'being paid out to you',
   paid: 'paid',
   canceled: 'canceled',
   expired: 'expired',
 };
 const EXPLANATIONS: Record<string, string> = {
+  payout: 'The shop is sending this money to you: there is nothing to pay. This page updates by itself.',
   paid: 'Thank you! The shop has received your payment.',
   canceled: 'This payment was canceled. Do not send money for it.',
   expired: 'If you have already sent the money, contact the shop: it will be credited.',

@@ -6,7 +6,7 @@
 import type { RequisitesKind } from '../format.js';
 
 /** The screens the element has; also the value of `data-screen` on its base part. */
-export type Screen = 'idle' | 'loading' | 'waiting' | 'picker' | 'paid' | 'canceled' | 'expired' | 'other' | 'error';
+export type Screen = 'idle' | 'loading' | 'waiting' | 'picker' | 'payout' | 'paid' | 'canceled' | 'expired' | 'other' | 'error';
 
 /** What a copy button copies. */
 export type CopyField = 'amount' | 'requisites';

@@ -1,0 +1,102 @@
+/**
+ * What the browser benchmarks load: a page, the CDN file and the page helpers, beside the real
+ * checkout proxy (`createCheckoutHandler` + `toNodeHandler`) in front of the in-process mock,
+ * all on loopback. `latency` delays every proxy request by a fixed time before it is handled:
+ * the network between the payer and the merchant's server.
+ */
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { createMockService } from '../src/mock/index.js';
+import { MerchantClient, createCheckoutHandler, toNodeHandler } from '../src/server/index.js';
+import { CDN_FILE } from './bundle.js';
+import { INTERNAL_ID, MERCHANT, createBenchInvoice } from './fixtures.js';
+import { sleep } from './lib.js';
+
+const BASE_URL = 'https://pay.mock.test';
+const PAGE_SCRIPT = fileURLToPath(new URL('./page/bench-page.js', import.meta.url));
+
+export const ENDPOINT = '/checkout-api';
+
+const PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <title>bench</title>
+    <link rel="icon" href="data:,">
+    <script type="module" src="/merchant-checkout.js"></script>
+    <script type="module" src="/bench-page.js"></script>
+  </head>
+  <body></body>
+</html>
+`;
+
+export interface CheckoutServer {
+  origin: string;
+  /** An SBP invoice with an active deal: requisites and a QR code. */
+  invoiceId: string;
+  /** Milliseconds added before each proxy request is handled. */
+  setLatency(ms: number): void;
+  /** Proxy requests received and not yet answered (or given up by the browser). */
+  inFlight(): number;
+  /** Proxy requests received so far. */
+  received(): number;
+  close(): Promise<void>;
+}
+
+export const startCheckoutServer = async (): Promise<CheckoutServer> => {
+  const mock = createMockService({ merchants: [MERCHANT], publicBaseUrl: BASE_URL });
+  const client = new MerchantClient({ baseUrl: BASE_URL, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey, fetch: mock.fetch });
+  const invoice = await createBenchInvoice(client);
+  const checkout = toNodeHandler(
+    createCheckoutHandler({ client, basePath: ENDPOINT, resolveInternalId: (id) => (id === invoice.id ? INTERNAL_ID : undefined) }),
+  );
+  const [script, pageScript] = await Promise.all([readFile(CDN_FILE), readFile(PAGE_SCRIPT)]);
+  let latency = 0;
+  let inFlight = 0;
+  let received = 0;
+
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (path.startsWith(`${ENDPOINT}/`)) {
+      received++;
+      inFlight++;
+      response.once('close', () => inFlight--);
+      const delay = latency;
+      void (delay > 0 ? sleep(delay) : Promise.resolve()).then(() => checkout(request, response));
+      return;
+    }
+    const asset =
+      path === '/'
+        ? { type: 'text/html', body: PAGE }
+        : path === '/merchant-checkout.js'
+          ? { type: 'text/javascript', body: script }
+          : path === '/bench-page.js'
+            ? { type: 'text/javascript', body: pageScript }
+            : undefined;
+    if (!asset) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': `${asset.type}; charset=utf-8`, 'cache-control': 'no-store' });
+    response.end(asset.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    origin,
+    invoiceId: invoice.id,
+    setLatency: (ms) => {
+      latency = ms;
+    },
+    inFlight: () => inFlight,
+    received: () => received,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      mock.close();
+    },
+  };
+};

@@ -1,0 +1,247 @@
+/** BENCHMARKS.md from the results of one `npm run bench`. */
+import { BROTLI_GOAL, GZIP_LIMIT, type BundleResult } from './bundle.js';
+import { HEAP_GROWTH_GOAL, MOUNTS, RUNS, TTR_GOAL_ROUND_TRIPS, type LeakResult, type TimeToRequisitesResult } from './browser.js';
+import { fixed, int, type Machine } from './lib.js';
+import { ADDED_P99_GOAL_MS, THROUGHPUT_GOAL_RATIO, type ProxyResult } from './proxy.js';
+
+export type BenchName = 'bundle' | 'ttr' | 'proxy' | 'leaks';
+
+export type Outcome<T> =
+  | { ok: true; value: T; seconds: number; loadBefore: number; loadAfter: number }
+  | { ok: false; error: string; seconds: number; loadBefore: number; loadAfter: number };
+
+export interface Results {
+  bundle?: Outcome<BundleResult> | undefined;
+  ttr?: Outcome<TimeToRequisitesResult> | undefined;
+  proxy?: Outcome<ProxyResult> | undefined;
+  leaks?: Outcome<LeakResult> | undefined;
+}
+
+/**
+ * The changes made for issue 7, with the figures measured right before and after each (one run
+ * each, same machine); the tables above are what this run measured.
+ */
+const IMPROVEMENTS: { change: string; before: string; after: string }[] = [
+  {
+    change:
+      'Proxy: a payer leaving while the upstream request was being signed made `fetch` reject with nobody listening; Node ended the process (`abortable` in `src/server/client.ts` now handles the abandoned promise)',
+    before: 'the proxy process died at the end of the first load round: 0 req/s and 216,200 errors after it',
+    after: 'no crash; 533–711 req/s in the same short run, 0 errors',
+  },
+];
+
+const mark = (met: boolean): string => (met ? '**met**' : '**not met**');
+const kb = (bytes: number): string => `${int(bytes)} B`;
+
+interface Goal {
+  what: string;
+  figure: string;
+  goal: string;
+  met: boolean | undefined;
+}
+
+const goals = (results: Results): Goal[] => {
+  const list: Goal[] = [];
+  const bundle = results.bundle?.ok ? results.bundle.value : undefined;
+  list.push({
+    what: 'CDN file, brotli',
+    figure: bundle ? kb(bundle.cdn.brotli) : 'not measured',
+    goal: `≤ ${kb(BROTLI_GOAL)}`,
+    met: bundle ? bundle.cdn.brotli <= BROTLI_GOAL : undefined,
+  });
+  list.push({
+    what: 'CDN file, gzip -9 (hard limit, also a test in `npm test`)',
+    figure: bundle ? kb(bundle.cdn.gzip) : 'not measured',
+    goal: `≤ ${kb(GZIP_LIMIT)}`,
+    met: bundle ? bundle.cdn.gzip <= GZIP_LIMIT : undefined,
+  });
+  const slowest = results.ttr?.ok ? results.ttr.value.latencies.at(-1) : undefined;
+  list.push({
+    what: `Time to requisites at ${slowest?.latencyMs ?? 150} ms latency, median of ${RUNS}`,
+    figure: slowest ? `${fixed(slowest.requisitesRoundTrips, 2)} round trips (${fixed(slowest.requisites)} ms)` : 'not measured',
+    goal: `≤ ${TTR_GOAL_ROUND_TRIPS} round trips`,
+    met: slowest ? slowest.requisitesRoundTrips <= TTR_GOAL_ROUND_TRIPS : undefined,
+  });
+  const proxy = results.proxy?.ok ? results.proxy.value : undefined;
+  list.push({
+    what: 'Proxy throughput ÷ bare node:http passthrough',
+    figure: proxy ? `${fixed(proxy.throughputRatio, 2)}× (${int(proxy.targets.proxy.requestsPerSecond)} vs ${int(proxy.targets.passthrough.requestsPerSecond)} req/s)` : 'not measured',
+    goal: `≥ ${THROUGHPUT_GOAL_RATIO}×`,
+    met: proxy ? proxy.throughputRatio >= THROUGHPUT_GOAL_RATIO : undefined,
+  });
+  list.push({
+    what: 'Proxy p99 latency added (proxy − mock direct, same fixed rate)',
+    figure: proxy ? `${fixed(proxy.addedP99VsDirect, 2)} ms` : 'not measured',
+    goal: `≤ ${ADDED_P99_GOAL_MS} ms`,
+    met: proxy ? proxy.addedP99VsDirect <= ADDED_P99_GOAL_MS : undefined,
+  });
+  const leaks = results.leaks?.ok ? results.leaks.value : undefined;
+  const timers = leaks ? leaks.after.timeouts + leaks.after.intervals + leaks.after.animationFrames : undefined;
+  const requests = leaks ? leaks.after.fetchPending + leaks.after.bodiesUnread + leaks.serverInFlight : undefined;
+  const listeners = leaks ? leaks.after.listeners.window + leaks.after.listeners.document + leaks.after.listeners.element : undefined;
+  list.push({ what: `Live timers after ${MOUNTS} mounts`, figure: timers === undefined ? 'not measured' : String(timers), goal: '0', met: timers === undefined ? undefined : timers === 0 });
+  list.push({ what: 'Pending requests', figure: requests === undefined ? 'not measured' : String(requests), goal: '0', met: requests === undefined ? undefined : requests === 0 });
+  list.push({ what: 'Event listeners left', figure: listeners === undefined ? 'not measured' : String(listeners), goal: '0', met: listeners === undefined ? undefined : listeners === 0 });
+  list.push({
+    what: 'JS heap growth after GC',
+    figure: leaks ? kb(leaks.heapGrowth) : 'not measured',
+    goal: `< ${kb(HEAP_GROWTH_GOAL)}`,
+    met: leaks ? leaks.heapGrowth < HEAP_GROWTH_GOAL : undefined,
+  });
+  return list;
+};
+
+const failure = (outcome: Outcome<unknown> | undefined): string =>
+  outcome === undefined ? 'Not run.\n' : outcome.ok ? '' : `Failed: ${outcome.error}\n`;
+
+const loadLine = (outcome: Outcome<unknown> | undefined): string =>
+  outcome ? `_${fixed(outcome.seconds, 0)} s; load average ${outcome.loadBefore} before, ${outcome.loadAfter} after._\n` : '';
+
+const bundleSection = (outcome: Outcome<BundleResult> | undefined): string => {
+  if (!outcome?.ok) return failure(outcome);
+  const b = outcome.value;
+  const row = (name: string, s: { raw: number; gzip: number; brotli: number }) => `| ${name} | ${int(s.raw)} | ${int(s.gzip)} | ${int(s.brotli)} |`;
+  return [
+    '| file | raw B | gzip -9 B | brotli -q11 B |',
+    '|---|---:|---:|---:|',
+    row('`dist/cdn/merchant-checkout.js` (as built)', b.cdn),
+    row('`merchant-checkout/define` (ESM entry) bundled with its dependencies, minified', b.esmDefine),
+    row('baseline: Lit alone with an empty element', b.litBaseline),
+    '',
+    'What each part adds (compression does not add up exactly; "CDN − CDN without it" builds the CDN file again with that part replaced by a stub):',
+    '',
+    '| part | measured as | raw B | gzip B | brotli B |',
+    '|---|---|---:|---:|---:|',
+    ...b.contributions.map((c) => `| ${c.part} | ${c.how} | ${int(c.sizes.raw)} | ${int(c.sizes.gzip)} | ${int(c.sizes.brotli)} |`),
+    `| the element itself (logic, templates, English strings, events, formatters) | the rest | ${int(b.rest.raw)} | ${int(b.rest.gzip)} | ${int(b.rest.brotli)} |`,
+    '',
+    `The CDN file built again here for those comparisons: ${int(b.cdnRebuilt.raw)} / ${int(b.cdnRebuilt.gzip)} / ${int(b.cdnRebuilt.brotli)} B (raw / gzip / brotli).`,
+    '',
+    loadLine(outcome),
+  ].join('\n');
+};
+
+const ttrSection = (outcome: Outcome<TimeToRequisitesResult> | undefined): string => {
+  if (!outcome?.ok) return failure(outcome);
+  const { latencies, mainThread } = outcome.value;
+  return [
+    `Medians of ${RUNS} runs per latency (after 3 warm-up runs), each from inserting the element into a page that has already loaded the CDN file.`,
+    'The round trip is one `fetch` of the same `GET /invoices/{id}` from the same page, body read: the floor, since the element reads invoice and variants in parallel.',
+    '',
+    '| added latency | round trip | requisites in the DOM | p90 | QR code in the DOM | `checkout-ready` | requisites ÷ round trip | QR ÷ round trip |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...latencies.map(
+      (l) =>
+        `| ${l.latencyMs} ms | ${fixed(l.roundTrip)} ms | ${fixed(l.requisites)} ms | ${fixed(l.requisitesP90)} ms | ${fixed(l.qr)} ms | ${fixed(l.ready)} ms | ${fixed(l.requisitesRoundTrips, 2)} | ${fixed(l.qrRoundTrips, 2)} |`,
+    ),
+    '',
+    `Main-thread time of one mount at ${mainThread.latencyMs} ms (Chromium's \`Performance.getMetrics\`, thread time, from insertion until the QR code is in the DOM and two frames have passed, minus an idle interval as long): **${fixed(mainThread.task)} ms** of tasks, of which ${fixed(mainThread.script)} ms script and ${fixed(mainThread.styleAndLayout)} ms style and layout (the idle interval itself: ${fixed(mainThread.idleTask)} ms).`,
+    '',
+    loadLine(outcome),
+  ].join('\n');
+};
+
+const proxySection = (outcome: Outcome<ProxyResult> | undefined): string => {
+  if (!outcome?.ok) return failure(outcome);
+  const p = outcome.value;
+  const names: Record<keyof ProxyResult['targets'], string> = {
+    direct: 'mock service, direct (the upstream lookup, pre-signed)',
+    passthrough: 'bare node:http passthrough (keep-alive agent, piped)',
+    fetchPassthrough: 'passthrough with `fetch` (the proxy\'s HTTP client)',
+    proxy: '**`createCheckoutHandler` + `toNodeHandler`**',
+  };
+  return [
+    `autocannon on loopback, ${p.options.connections} connections, ${p.options.rounds} rounds of ${p.options.throughputSeconds} s per target at saturation (interleaved; median of the rounds), then ${p.options.rounds} rounds of ${p.options.latencySeconds} s at a fixed ${p.options.rate} req/s with 4 connections for the latency (percentiles of every response time). The mock, the proxy and each passthrough run in their own Node process; the load generator in another; all share the 2 cores.`,
+    '',
+    '| target | req/s | rounds | p50 | p99 | errors |',
+    '|---|---:|---|---:|---:|---:|',
+    ...Object.values(p.targets).map(
+      (t) => `| ${names[t.target]} | ${int(t.requestsPerSecond)} | ${t.rounds.map((r) => int(r)).join(', ')} | ${fixed(t.p50, 2)} ms | ${fixed(t.p99, 2)} ms | ${t.errors} |`,
+    ),
+    '',
+    `Proxy ÷ bare passthrough: **${fixed(p.throughputRatio, 2)}×**; proxy ÷ \`fetch\` passthrough: ${fixed(p.throughputRatioVsFetch, 2)}×. Latency the proxy adds: ${fixed(p.addedP50VsDirect, 2)} ms at p50 and **${fixed(p.addedP99VsDirect, 2)} ms at p99** over the mock direct (${fixed(p.addedP99VsPassthrough, 2)} ms at p99 over the bare passthrough).`,
+    '',
+    `\`signRequest\`: ${int(p.sign.sequentialPerSecond)} per second awaited one by one, ${int(p.sign.concurrentPerSecond)} per second 64 at a time.`,
+    '',
+    loadLine(outcome),
+  ].join('\n');
+};
+
+const leaksSection = (outcome: Outcome<LeakResult> | undefined): string => {
+  if (!outcome?.ok) return failure(outcome);
+  const l = outcome.value;
+  const row = (what: string, pick: (counts: LeakResult['after']) => number, server?: number) =>
+    `| ${what} | ${pick(l.whileMounted)} | ${pick(l.after)}${server === undefined ? '' : ` (server: ${server})`} | 0 | ${mark(pick(l.after) === 0 && (server ?? 0) === 0)} |`;
+  return [
+    `${int(l.mounts)} mounts and removals in ${fixed(l.seconds)} s against the proxy and the mock (latency 0), after 50 warm-up mounts; every 4th element (${l.midFlight}) is removed as soon as its first render is done, its requests still in flight, the others once requisites and QR code are shown. Counted by bench/page/instrument.js, installed before any page script: wrapped \`setTimeout\`/\`setInterval\`/\`requestAnimationFrame\`, \`fetch\` (and the reading of each answer's body), and \`addEventListener\`/\`removeEventListener\` on \`window\`, \`document\` and every \`<merchant-checkout>\`.`,
+    '',
+    '| what | while one is shown | left after all removals | goal | |',
+    '|---|---:|---:|---:|---|',
+    row('timeouts', (c) => c.timeouts),
+    row('intervals', (c) => c.intervals),
+    row('animation frames', (c) => c.animationFrames),
+    row('`fetch` calls not settled', (c) => c.fetchPending, l.serverInFlight),
+    row('answers whose body was not read', (c) => c.bodiesUnread),
+    row('listeners on `window`', (c) => c.listeners.window),
+    row('listeners on `document`', (c) => c.listeners.document),
+    row('listeners on the elements', (c) => c.listeners.element),
+    '',
+    `JS heap after GC (CDP \`HeapProfiler.collectGarbage\` ×3, \`Runtime.getHeapUsage\`): ${kb(l.heapBefore)} before, ${kb(l.heapAfter)} after, growth **${kb(l.heapGrowth)}** (goal < ${kb(HEAP_GROWTH_GOAL)}: ${mark(l.heapGrowth < HEAP_GROWTH_GOAL)}). \`MerchantCheckout\` instances still reachable (\`Runtime.queryObjects\`): ${l.instancesAlive}. The page made ${int(l.after.fetches)} requests; the proxy served ${int(l.requestsServed)} in this run (both benchmarks).`,
+    '',
+    loadLine(outcome),
+  ].join('\n');
+};
+
+export interface ReportInput {
+  results: Results;
+  machine: Machine;
+  date: Date;
+  loadAtStart: number;
+  totalSeconds: number;
+}
+
+export const renderReport = ({ results, machine, date, loadAtStart, totalSeconds }: ReportInput): string => {
+  const list = goals(results);
+  return `# Benchmarks
+
+Written by \`npm run bench\` (bench/run.ts); do not edit by hand, run it again. Benchmarks are not
+tests: \`npm test\` asserts no timing (only the deterministic gzip limit of the CDN file, in
+\`test/e2e/bundle-size.test.ts\`). Figures are medians and ratios from this one run; the machine
+has ${machine.cores} cores and may be busy with other work, so compare ratios more than absolute times.
+
+- **Date:** ${date.toISOString()}
+- **Command:** \`npm run bench\` (build, then all four benchmarks, ${fixed(totalSeconds, 0)} s)
+- **Machine:** ${machine.cpu}, ${machine.cores} cores, ${machine.os}; Node ${machine.node}; ${machine.chromium} (headless, through playwright-core)
+- **Load average** (1 min) at the start: ${loadAtStart}; per benchmark below.
+- 1 KB = 1,000 bytes.
+
+## Goals
+
+| figure | this run | goal | |
+|---|---|---|---|
+${list.map((g) => `| ${g.what} | ${g.figure} | ${g.goal} | ${g.met === undefined ? 'not measured' : mark(g.met)} |`).join('\n')}
+
+**${list.filter((g) => g.met).length} of ${list.length} goals met.**
+
+## 1. Bundle size
+
+${bundleSection(results.bundle)}
+## 2. Time to requisites (headless Chromium)
+
+${ttrSection(results.ttr)}
+## 3. Proxy throughput and latency
+
+${proxySection(results.proxy)}
+## 4. Leaks: ${int(MOUNTS)} mounts and removals
+
+${leaksSection(results.leaks)}
+## Changes made for these figures
+
+Each was measured right before and after the change (one run each, on this kind of machine); the
+tables above are this run's.
+
+| change | before | after |
+|---|---|---|
+${IMPROVEMENTS.map((item) => `| ${item.change} | ${item.before} | ${item.after} |`).join('\n')}
+`;
+};

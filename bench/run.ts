@@ -1,0 +1,89 @@
+/**
+ * `npm run bench`: builds, runs the four benchmarks (bundle, time to requisites, proxy, leaks)
+ * and rewrites BENCHMARKS.md with the figures, their goals and the machine they came from.
+ *
+ *   npm run bench                       everything, then BENCHMARKS.md
+ *   npm run bench -- --only proxy,ttr   some of them, printed only (BENCHMARKS.md untouched)
+ *   npm run bench -- --no-build         use the dist/ that is there
+ *
+ * Each benchmark bounds its own time; the whole run takes about three minutes on 2 cores.
+ * Benchmarks are not tests: nothing here fails on a timing; the exit code is 1 only when a
+ * benchmark could not run.
+ */
+import { spawnSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { launchChromium } from '../test/e2e/support/browser.js';
+import { runLeaks, runTimeToRequisites } from './browser.js';
+import { runBundle } from './bundle.js';
+import { startCheckoutServer } from './checkout-server.js';
+import { load, log, machine, waitForQuiet, withinTime } from './lib.js';
+import { runProxy } from './proxy.js';
+import { renderReport, type BenchName, type Outcome, type Results } from './report.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const NAMES: BenchName[] = ['bundle', 'ttr', 'proxy', 'leaks'];
+
+const argument = (name: string): string | undefined => {
+  const index = process.argv.indexOf(name);
+  return index === -1 ? undefined : process.argv[index + 1];
+};
+const only = argument('--only')?.split(',') as BenchName[] | undefined;
+const wanted = only ?? NAMES;
+const writeReport = only === undefined;
+const started = new Date();
+const clock = Date.now();
+
+if (!process.argv.includes('--no-build')) {
+  log('building dist/ (npm run build)');
+  const build = spawnSync(process.execPath, [`${root}scripts/build.js`], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], timeout: 120_000 });
+  if (build.status !== 0) {
+    log('the build failed');
+    process.exit(1);
+  }
+}
+
+// Other work on the machine skews every timing: wait a little for it to calm down, and say how busy it was.
+const loadAtStart = await waitForQuiet(1.5, 20_000);
+log(`load average ${loadAtStart}`);
+
+const results: Results = {};
+const run = async <T>(name: BenchName, limitMs: number, work: () => Promise<T>): Promise<Outcome<T> | undefined> => {
+  if (!wanted.includes(name)) return undefined;
+  const loadBefore = load();
+  const begun = Date.now();
+  log(`${name}: running (at most ${limitMs / 1000} s)`);
+  try {
+    const value = await withinTime(name, limitMs, work());
+    return { ok: true, value, seconds: (Date.now() - begun) / 1000, loadBefore, loadAfter: load() };
+  } catch (error) {
+    log(`${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return { ok: false, error: error instanceof Error ? error.message : String(error), seconds: (Date.now() - begun) / 1000, loadBefore, loadAfter: load() };
+  }
+};
+
+results.bundle = await run('bundle', 60_000, runBundle);
+results.proxy = await run('proxy', 120_000, () => runProxy());
+
+if (wanted.includes('ttr') || wanted.includes('leaks')) {
+  const server = await startCheckoutServer();
+  const browser = await launchChromium();
+  try {
+    results.ttr = await run('ttr', 90_000, () => runTimeToRequisites(browser, server));
+    results.leaks = await run('leaks', 90_000, () => runLeaks(browser, server));
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+const totalSeconds = (Date.now() - clock) / 1000;
+const report = renderReport({ results, machine: machine(), date: started, loadAtStart, totalSeconds });
+if (writeReport) {
+  await writeFile(`${root}BENCHMARKS.md`, report);
+  log(`BENCHMARKS.md written (${totalSeconds.toFixed(0)} s)`);
+} else {
+  process.stdout.write(report);
+}
+const failed = [results.bundle, results.ttr, results.proxy, results.leaks].some((outcome) => outcome !== undefined && !outcome.ok);
+process.exitCode = failed ? 1 : 0;

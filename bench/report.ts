@@ -28,6 +28,12 @@ const IMPROVEMENTS: { change: string; before: string; after: string }[] = [
     before: 'the proxy process died at the end of the first load round: 0 req/s and 216,200 errors after it',
     after: 'no crash; 533–711 req/s in the same short run, 0 errors',
   },
+  {
+    change:
+      '`signRequest`/`verifySignature`: `node:crypto` HMAC where the runtime has it (`process.getBuiltinModule`), Web Crypto elsewhere; same signatures (property test on both paths)',
+    before: '`signRequest` 18,902/s one by one, 93,215/s 64 at a time; proxy 1,383 req/s (0.26× the bare passthrough), p99 19.47 ms (+12.21 ms over the mock)',
+    after: '`signRequest` 285,308/s one by one, 419,406/s 64 at a time; proxy 1,496 req/s (0.27×: the mock verifies faster too, direct 5,098 → 5,635 req/s), p99 9.09 ms (+3.26 ms)',
+  },
 ];
 
 const mark = (met: boolean): string => (met ? '**met**' : '**not met**');

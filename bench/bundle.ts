@@ -32,6 +32,10 @@ export const bundle = async (entry: { file: string } | { code: string }, stubs: 
     enforce: 'pre',
     async resolveId(id, importer) {
       if ('code' in entry && id.endsWith(entryId)) return `${VIRTUAL}entry.js`;
+      // As scripts/build.js does for the CDN file: qrcode's text splitter replaced by ours.
+      if ((id === './segments' || id === './regex') && importer?.replace(/\\/g, '/').includes('/qrcode/lib/core/')) {
+        return `${root}src/element/qr-segments.ts`;
+      }
       if (id.startsWith(VIRTUAL) || Object.keys(stubs).length === 0) return undefined;
       const resolved = (await this.resolve(id, importer, { skipSelf: true }))?.id ?? id;
       const stub = Object.keys(stubs).find((end) => resolved.endsWith(`/${end}`));

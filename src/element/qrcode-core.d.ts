@@ -12,3 +12,23 @@ declare module 'qrcode/lib/core/qrcode.js' {
   const core: QRCodeCore;
   export default core;
 }
+
+/** The data segments of `qrcode`'s core, for the CDN build's own splitter (qr-segments.ts). */
+declare module 'qrcode/lib/core/numeric-data.js' {
+  export default class NumericData {
+    constructor(data: string);
+    getBitsLength(): number;
+  }
+}
+declare module 'qrcode/lib/core/alphanumeric-data.js' {
+  export default class AlphanumericData {
+    constructor(data: string);
+    getBitsLength(): number;
+  }
+}
+declare module 'qrcode/lib/core/byte-data.js' {
+  export default class ByteData {
+    constructor(data: string);
+    getBitsLength(): number;
+  }
+}

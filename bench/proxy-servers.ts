@@ -13,6 +13,7 @@
  */
 import { Agent, createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createInterface } from 'node:readline';
 import { startMockServer } from '../src/mock/index.js';
 import { MerchantClient, createCheckoutHandler, signRequest, toNodeHandler } from '../src/server/index.js';
 import { INTERNAL_ID, MERCHANT, createBenchInvoice } from './fixtures.js';
@@ -124,7 +125,11 @@ const main = async () => {
   };
   process.on('SIGTERM', stop);
   process.stdin.on('close', stop);
-  process.stdin.resume();
+  // Each line on stdin asks for the CPU time this process has used so far (µs, user + system).
+  createInterface({ input: process.stdin }).on('line', () => {
+    const { user, system } = process.cpuUsage();
+    process.stdout.write(`${JSON.stringify({ cpu: user + system })}\n`);
+  });
   process.stdout.write(`${JSON.stringify({ url: started.url, info: started.info })}\n`);
 };
 

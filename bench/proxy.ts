@@ -43,6 +43,9 @@ export interface TargetResult {
   /** Median over the rounds of the 2xx answers per second. */
   requestsPerSecond: number;
   rounds: number[];
+  /** Median over the rounds of the CPU time (µs) the server under test used per answer, and the mock's. */
+  cpuPerRequest: number;
+  mockCpuPerRequest: number;
   /** Of every response time of all latency rounds, in ms. */
   p50: number;
   p99: number;
@@ -67,6 +70,8 @@ interface Child {
   process: ChildProcess;
   url: string;
   info?: MockInfo;
+  /** CPU time (µs) the process has used so far. */
+  cpu(): Promise<number>;
 }
 
 const startChild = (role: string, config?: MockInfo): Promise<Child> =>
@@ -75,9 +80,16 @@ const startChild = (role: string, config?: MockInfo): Promise<Child> =>
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     const lines = createInterface({ input: child.stdout });
-    lines.once('line', (line) => {
+    const waiting: ((line: string) => void)[] = [];
+    lines.on('line', (line) => waiting.shift()?.(line));
+    waiting.push((line) => {
       const { url, info } = JSON.parse(line) as { url: string; info?: MockInfo };
-      resolve({ process: child, url, ...(info ? { info } : {}) });
+      const cpu = () =>
+        new Promise<number>((answer) => {
+          waiting.push((reply) => answer((JSON.parse(reply) as { cpu: number }).cpu));
+          child.stdin.write('cpu\n');
+        });
+      resolve({ process: child, url, cpu, ...(info ? { info } : {}) });
     });
     child.once('exit', (code) => reject(new Error(`${role} server exited with ${code}`)));
   });
@@ -97,6 +109,7 @@ const stopChild = (child: Child | undefined): Promise<void> =>
   });
 
 interface Load {
+  ok: number;
   okPerSecond: number;
   responseTimes: number[];
   errors: number;
@@ -110,7 +123,7 @@ const load = (url: string, headers: Record<string, string>, seconds: number, con
       { url, headers, connections, duration: seconds, timeout: 10, ...(rate ? { overallRate: rate } : {}) },
       (error, result) => {
         if (error) reject(error);
-        else resolve({ okPerSecond: ok / result.duration, responseTimes, errors: result.errors + result.timeouts + result.non2xx });
+        else resolve({ ok, okPerSecond: ok / result.duration, responseTimes, errors: result.errors + result.timeouts + result.non2xx });
       },
     );
     instance.on('response', (_client, status, _bytes, time) => {
@@ -159,14 +172,25 @@ export const runProxy = async (options: ProxyOptions = DEFAULT_PROXY_OPTIONS): P
 
     // Warm-up: JIT, keep-alive connections, the proxy's imported key.
     for (const target of TARGETS) await load(endpoints[target].url, endpoints[target].headers, 1, options.connections);
+    // The process under test for each target (the mock itself for the direct load).
+    const server: Record<Target, Child> = { direct: mock, passthrough, fetchPassthrough, proxy };
+    const cpu = Object.fromEntries(TARGETS.map((target) => [target, { server: [] as number[], mock: [] as number[] }])) as Record<
+      Target,
+      { server: number[]; mock: number[] }
+    >;
     for (let round = 0; round < options.rounds; round++) {
       for (const target of TARGETS) {
+        const [serverBefore, mockBefore] = [await server[target].cpu(), await mock.cpu()];
         const result = await load(endpoints[target].url, endpoints[target].headers, options.throughputSeconds, options.connections);
+        const [serverAfter, mockAfter] = [await server[target].cpu(), await mock.cpu()];
         rates[target].push(result.okPerSecond);
         errors[target] += result.errors;
+        cpu[target].server.push((serverAfter - serverBefore) / result.ok);
+        cpu[target].mock.push((mockAfter - mockBefore) / result.ok);
       }
     }
     log(`throughput (req/s): ${TARGETS.map((target) => `${target} ${Math.round(median(rates[target]))}`).join(', ')}`);
+    log(`CPU per request (µs): ${TARGETS.map((target) => `${target} ${Math.round(median(cpu[target].server))}`).join(', ')}`);
     const rate = Math.min(options.rate, Math.floor(Math.min(...TARGETS.map((target) => median(rates[target]))) / 4));
     for (let round = 0; round < options.rounds; round++) {
       for (const target of TARGETS) {
@@ -182,6 +206,8 @@ export const runProxy = async (options: ProxyOptions = DEFAULT_PROXY_OPTIONS): P
           target,
           requestsPerSecond: median(rates[target]),
           rounds: rates[target],
+          cpuPerRequest: median(cpu[target].server),
+          mockCpuPerRequest: median(cpu[target].mock),
           p50: percentile(times[target], 0.5),
           p99: percentile(times[target], 0.99),
           samples: times[target].length,

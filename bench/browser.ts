@@ -152,7 +152,7 @@ export const runTimeToRequisites = async (browser: Browser, server: CheckoutServ
           styleAndLayout: median(busy.map((item) => item.styleAndLayout)) - median(idle.map((item) => item.styleAndLayout)),
           idleTask,
         };
-        log(`main thread of one mount: ${mainThread.task.toFixed(1)} ms (script ${mainThread.script.toFixed(1)} ms)`);
+        log(`main thread of one mount: ${mainThread.task.toFixed(1)} ms`);
       }
     }
   } finally {

@@ -5,13 +5,14 @@
  *   npm run bench                       everything, then BENCHMARKS.md
  *   npm run bench -- --only proxy,ttr   some of them, printed only (BENCHMARKS.md untouched)
  *   npm run bench -- --no-build         use the dist/ that is there
+ *   npm run bench -- --render           BENCHMARKS.md again from the last full run's figures
  *
  * Each benchmark bounds its own time; the whole run takes about three minutes on 2 cores.
  * Benchmarks are not tests: nothing here fails on a timing; the exit code is 1 only when a
  * benchmark could not run.
  */
 import { spawnSync } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../test/e2e/support/browser.js';
 import { runLeaks, runTimeToRequisites } from './browser.js';
@@ -19,7 +20,7 @@ import { runBundle } from './bundle.js';
 import { startCheckoutServer } from './checkout-server.js';
 import { load, log, machine, waitForQuiet, withinTime } from './lib.js';
 import { runProxy } from './proxy.js';
-import { renderReport, type BenchName, type Outcome, type Results } from './report.js';
+import { renderReport, type BenchName, type Outcome, type ReportInput, type Results } from './report.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const NAMES: BenchName[] = ['bundle', 'ttr', 'proxy', 'leaks'];
@@ -33,6 +34,14 @@ const wanted = only ?? NAMES;
 const writeReport = only === undefined;
 const started = new Date();
 const clock = Date.now();
+
+if (process.argv.includes('--render')) {
+  // BENCHMARKS.md again from the last full run's figures (bench/.out/last-results.json).
+  const saved = JSON.parse(await readFile(`${root}bench/.out/last-results.json`, 'utf8')) as ReportInput & { date: string };
+  await writeFile(`${root}BENCHMARKS.md`, renderReport({ ...saved, date: new Date(saved.date) }));
+  log('BENCHMARKS.md rendered again from bench/.out/last-results.json');
+  process.exit(0);
+}
 
 if (!process.argv.includes('--no-build')) {
   log('building dist/ (npm run build)');
@@ -78,7 +87,11 @@ if (wanted.includes('ttr') || wanted.includes('leaks')) {
 }
 
 const totalSeconds = (Date.now() - clock) / 1000;
-const report = renderReport({ results, machine: machine(), date: started, loadAtStart, totalSeconds });
+const input = { results, machine: machine(), date: started, loadAtStart, totalSeconds };
+// Kept (git-ignored) so that a change to the report's wording can be rendered again without a run.
+await mkdir(`${root}bench/.out`, { recursive: true });
+await writeFile(`${root}bench/.out/last-results.json`, JSON.stringify(input));
+const report = renderReport(input);
 if (writeReport) {
   await writeFile(`${root}BENCHMARKS.md`, report);
   log(`BENCHMARKS.md written (${totalSeconds.toFixed(0)} s)`);

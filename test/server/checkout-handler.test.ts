@@ -23,6 +23,12 @@ interface UpstreamCall {
   path: string;
   signed: boolean;
   signal: AbortSignal;
+  /**
+   * Kept so that the request stays alive: undici's `Request` forwards its init signal to
+   * `request.signal` through an AbortController only the request holds strongly; a test that
+   * kept just the signal saw it never abort once the request had been collected.
+   */
+  request: Request;
 }
 
 type UpstreamReply = Response | 'hang' | undefined;
@@ -60,6 +66,7 @@ const setup = (
         path: url.pathname,
         signed: request.headers.get('x-identity') === API_KEY && !!request.headers.get('x-signature'),
         signal: request.signal,
+        request,
       };
       calls.push(call);
       const custom = reply(call);

@@ -5,7 +5,8 @@
  * its parent's stdin closes.
  *
  * - `mock`: the mock service on a port, with one invoice (its lookup is what is loaded).
- * - `proxy`: `createCheckoutHandler` on node:http (`toNodeHandler`), upstream to the mock.
+ * - `proxy`: `createCheckoutHandler` on node:http (`toNodeHandler`), upstream to the mock
+ *   through `createNodeFetch()` (keep-alive node:http agents).
  * - `passthrough`: the least a Node proxy can do: node:http forwarding the same upstream
  *   request (pre-signed headers) over a keep-alive agent and piping the answer back.
  * - `fetch-passthrough`: the same with the HTTP client the proxy uses, the global `fetch`
@@ -16,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { startMockServer } from '../src/mock/index.js';
 import { MerchantClient, createCheckoutHandler, signRequest, toNodeHandler } from '../src/server/index.js';
+import { createNodeFetch } from '../src/server/node-fetch.js';
 import { INTERNAL_ID, MERCHANT, createBenchInvoice } from './fixtures.js';
 
 
@@ -50,7 +52,13 @@ const startMock = async (): Promise<{ info: MockInfo; close: () => Promise<void>
 };
 
 const startProxy = async (mock: MockInfo): Promise<{ url: string; close: () => Promise<void> }> => {
-  const client = new MerchantClient({ baseUrl: mock.url, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey });
+  const client = new MerchantClient({
+    baseUrl: mock.url,
+    apiKey: MERCHANT.apiKey,
+    secretKey: MERCHANT.secretKey,
+    // What the README recommends for a proxy on Node (the global fetch costs ~110 µs more per call).
+    fetch: createNodeFetch(),
+  });
   const handler = createCheckoutHandler({
     client,
     basePath: '/checkout-api',

@@ -41,3 +41,4 @@ export {
   type NotificationHandlerOptions,
   type NotificationTokenSource,
 } from './notifications.js';
+export { createNodeFetch, type NodeFetchOptions } from './node-fetch.js';

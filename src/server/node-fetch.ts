@@ -1,0 +1,93 @@
+/**
+ * `createNodeFetch`: a `fetch` for `MerchantClient` built on `node:http`/`node:https` with
+ * keep-alive agents. The global `fetch` (undici) works everywhere and stays the default; on
+ * Node this one costs less CPU per upstream call (bench/proxy.ts: the proxy's CPU per answer
+ * 600 → 491 µs), and upstream calls are most of what the checkout proxy does.
+ *
+ *   new MerchantClient({ baseUrl, apiKey, secretKey, fetch: createNodeFetch() })
+ *
+ * The Node modules are looked up when it is called (`process.getBuiltinModule`, Node ≥ 20.16),
+ * not imported, so `merchant-checkout/server` still loads in edge runtimes.
+ */
+import type * as Http from 'node:http';
+import type * as Https from 'node:https';
+
+type IncomingMessage = Http.IncomingMessage;
+
+const builtin = <T>(id: string): T => {
+  const module = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(id);
+  if (!module) throw new TypeError(`createNodeFetch needs Node ≥ 20.16 (process.getBuiltinModule('${id}'))`);
+  return module as T;
+};
+
+export interface NodeFetchOptions {
+  /** Most open connections per upstream host (default 64); idle ones are kept alive and reused. */
+  maxSockets?: number;
+  /** How long an idle connection is kept, in ms (default 4000: below common servers' 5 s idle timeout). */
+  keepAliveMsecs?: number;
+}
+
+/** The answer's body as a web stream, read chunk by chunk as the reader asks. */
+const bodyStream = (answer: IncomingMessage): ReadableStream<Uint8Array> => {
+  const chunks: AsyncIterator<Buffer, undefined> = answer[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const chunk = await chunks.next();
+        if (chunk.done) controller.close();
+        else controller.enqueue(new Uint8Array(chunk.value.buffer, chunk.value.byteOffset, chunk.value.byteLength));
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    cancel() {
+      answer.destroy();
+    },
+  });
+};
+
+const toHeaderList = (headers: Headers): [string, string][] => [...headers];
+
+export const createNodeFetch = (options: NodeFetchOptions = {}): ((request: Request) => Promise<Response>) => {
+  const http = builtin<typeof Http>('node:http');
+  const https = builtin<typeof Https>('node:https');
+  const agentOptions = {
+    keepAlive: true,
+    maxSockets: options.maxSockets ?? 64,
+    timeout: options.keepAliveMsecs ?? 4000,
+    scheduling: 'lifo' as const,
+  };
+  const httpAgent = new http.Agent(agentOptions);
+  const httpsAgent = new https.Agent(agentOptions);
+
+  return async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    const secure = url.protocol === 'https:';
+    if (!secure && url.protocol !== 'http:') throw new TypeError(`createNodeFetch: unsupported protocol ${url.protocol}`);
+    const body = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
+    const signal = request.signal;
+    signal.throwIfAborted();
+
+    return new Promise<Response>((resolve, reject) => {
+      const headers = toHeaderList(request.headers);
+      if (body) headers.push(['content-length', String(body.byteLength)]);
+      const outgoing = (secure ? https.request : http.request)(
+        url,
+        { method: request.method, headers: Object.fromEntries(headers), agent: secure ? httpsAgent : httpAgent, signal },
+        (answer) => {
+          const responseHeaders = new Headers();
+          for (const [name, value] of Object.entries(answer.headers)) {
+            if (value === undefined) continue;
+            for (const item of Array.isArray(value) ? value : [value]) responseHeaders.append(name, item);
+          }
+          const status = answer.statusCode ?? 502;
+          const empty = status === 204 || status === 304 || request.method === 'HEAD';
+          if (empty) answer.resume();
+          resolve(new Response(empty ? null : bodyStream(answer), { status, statusText: answer.statusMessage ?? '', headers: responseHeaders }));
+        },
+      );
+      outgoing.on('error', reject);
+      outgoing.end(body);
+    });
+  };
+};

@@ -1,5 +1,5 @@
 /** Small HTTP pieces of the mock: JSON answers, errors with codes, body reading with a cap. */
-import { PayloadTooLargeError } from '../server/node-adapter.js';
+import { BodyTooLargeError, readTextLimited } from '../server/body.js';
 import { ERROR_STATUS, errorBody, type MockErrorCode } from './assumptions.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
@@ -31,41 +31,14 @@ export class MockHttpError extends Error {
 export const errorResponse = (error: MockHttpError, extraHeaders: Record<string, string> = {}): Response =>
   jsonResponse(error.status, errorBody(error.code, error.message, error.issues), { ...error.headers, ...extraHeaders });
 
-/**
- * The request body as text, refusing more than `limit` bytes: a declared `Content-Length` over
- * it without reading, a streamed body as soon as it grows past it (also when `toNodeHandler`'s
- * own cap errors the stream).
- */
+/** The request body as text, at most `limit` bytes (see `readTextLimited`): 413 past it. */
 export const readBodyText = async (request: Request, limit: number): Promise<string> => {
-  const tooLarge = () => new MockHttpError('payload_too_large', `request body exceeds ${limit} bytes`);
-  // Bodies are never canceled: under `toNodeHandler` that would cut the stream of a keep-alive
-  // connection mid-request; an unread rest is discarded by node:http when the answer ends.
-  const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const decoder = new TextDecoder();
-  let size = 0;
-  let text = '';
-  for (;;) {
-    let chunk: Awaited<ReturnType<typeof reader.read>>;
-    try {
-      chunk = await reader.read();
-    } catch (error) {
-      if (error instanceof PayloadTooLargeError || (error as { cause?: unknown } | null)?.cause instanceof PayloadTooLargeError) {
-        throw tooLarge();
-      }
-      throw error;
-    }
-    if (chunk.done) break;
-    size += chunk.value.byteLength;
-    if (size > limit) {
-      reader.releaseLock();
-      throw tooLarge();
-    }
-    text += decoder.decode(chunk.value, { stream: true });
+  try {
+    return await readTextLimited(request, limit);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw new MockHttpError('payload_too_large', `request body exceeds ${limit} bytes`);
+    throw error;
   }
-  return text + decoder.decode();
 };
 
 /** The media type of a request without parameters, lower-cased (`application/json`). */

@@ -26,11 +26,11 @@ import {
   Deadline,
   announcesBody,
   baseHeaders,
-  declaredLength,
   errorAnswer,
   jsonAnswer,
   readBodyLimited,
 } from './proxy-http.js';
+import { declaredLength } from './body.js';
 
 /** Default request body limit: the only body of the protocol, `{ option, method }`, is tiny. */
 export const DEFAULT_CHECKOUT_MAX_BODY_BYTES = 16 * 1024;

@@ -29,6 +29,7 @@ import {
   MerchantTimeoutError,
   MerchantValidationError,
 } from './errors.js';
+import { BodyTooLargeError, abortable, readTextLimited } from './body.js';
 import { signRequest } from './signing.js';
 
 /** The path prefix of the merchant API under the service's `{base_url}`. */
@@ -268,9 +269,9 @@ export class MerchantClient {
       }
       let text: string;
       try {
-        text = await readLimited(response, this.#maxResponseBytes, controller.signal);
+        text = await readTextLimited(response, this.#maxResponseBytes, { signal: controller.signal });
       } catch (error) {
-        if (error instanceof ResponseTooLarge) {
+        if (error instanceof BodyTooLargeError) {
           throw new MerchantResponseError(operation, response.status, [
             { field: '', message: `answer exceeds ${this.#maxResponseBytes} bytes` },
           ]);
@@ -308,61 +309,3 @@ export class MerchantClient {
     return excerpt.replace(/\s+/g, ' ').trim();
   }
 }
-
-class ResponseTooLarge extends Error {}
-
-/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
-export const abortable = <T>(promise: Promise<T>, signal: AbortSignal): Promise<T> => {
-  if (signal.aborted) {
-    // Nobody waits for `promise` any more; its own rejection (fetch rejects with the same
-    // abort reason) must not go unhandled, which would end the whole process.
-    promise.catch(() => undefined);
-    return Promise.reject(signal.reason as Error);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
-};
-
-/** Reads a body as UTF-8 text, refusing more than `limit` bytes without buffering them. */
-const readLimited = async (response: Response, limit: number, signal: AbortSignal): Promise<string> => {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new ResponseTooLarge();
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let size = 0;
-  let text = '';
-  for (;;) {
-    let chunk: Awaited<ReturnType<typeof reader.read>>;
-    try {
-      chunk = await abortable(reader.read(), signal);
-    } catch (error) {
-      void reader.cancel().catch(() => undefined);
-      throw error;
-    }
-    const { done, value } = chunk;
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw new ResponseTooLarge();
-    }
-    text += decoder.decode(value, { stream: true });
-  }
-  return text + decoder.decode();
-};

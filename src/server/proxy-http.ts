@@ -4,7 +4,7 @@
  * body reader, a deadline, and a constant-time secret comparison. Web APIs only.
  */
 import { CHECKOUT_ERROR_STATUS, type CheckoutProxyErrorCode } from '../schemas/index.js';
-import { abortable } from './client.js';
+import { BodyTooLargeError, abortable, declaredLength, readTextLimited } from './body.js';
 
 /**
  * Thrown by a merchant's hook (`resolveInternalId`, `startDeal`, `onNotification`) to answer
@@ -51,57 +51,16 @@ export const errorAnswer = (code: CheckoutProxyErrorCode, message: string, heade
   jsonAnswer(CHECKOUT_ERROR_STATUS[code], { error: { code, message } }, headers);
 
 /**
- * The request body as UTF-8 text, at most `limit` bytes: a declared `Content-Length` over it
- * is refused before reading, a streamed body is cut as soon as it grows past it. Also maps the
- * size error of `toNodeHandler`'s own body limit. Throws {@link CheckoutHttpError}s.
+ * The request body as UTF-8 text, at most `limit` bytes (see `readTextLimited`), with its
+ * failures as {@link CheckoutHttpError}s: 413 for the size, 400 for anything unreadable.
  */
 export const readBodyLimited = async (request: Request, limit: number): Promise<string> => {
-  const tooLarge = () => new CheckoutHttpError('payload_too_large', `request body exceeds ${limit} bytes`);
-  if (declaredLength(request) > limit) throw tooLarge();
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        void reader.cancel().catch(() => undefined);
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
+    return await readTextLimited(request, limit, { fatal: true });
   } catch (error) {
-    if (error instanceof CheckoutHttpError) throw error;
-    if (isPayloadTooLarge(error) || isPayloadTooLarge((error as { cause?: unknown })?.cause)) throw tooLarge();
-    throw new CheckoutHttpError('bad_request', 'the request body could not be read', { cause: error });
+    if (error instanceof BodyTooLargeError) throw new CheckoutHttpError('payload_too_large', `request body exceeds ${limit} bytes`);
+    throw new CheckoutHttpError('bad_request', 'the request body could not be read as UTF-8 text', { cause: error });
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch (error) {
-    throw new CheckoutHttpError('bad_request', 'the request body is not UTF-8 text', { cause: error });
-  }
-};
-
-/**
- * The size error of `toNodeHandler`'s body stream, told by its name: importing the Node
- * adapter here would tie the Fetch-only handlers to `node:stream`.
- */
-const isPayloadTooLarge = (error: unknown): boolean => error instanceof Error && error.name === 'PayloadTooLargeError';
-
-/** The declared `Content-Length`, 0 when absent, `Infinity` when it is not a plain number. */
-export const declaredLength = (request: Request): number => {
-  const header = request.headers.get('content-length');
-  if (header === null) return 0;
-  return /^\d{1,15}$/.test(header.trim()) ? Number(header) : Number.POSITIVE_INFINITY;
 };
 
 /** Whether a request announces a body (a length over zero, or a chunked transfer). */

@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MerchantClient, abortable } from '../../src/server/client.js';
+import { abortable } from '../../src/server/body.js';
+import { MerchantClient } from '../../src/server/client.js';
 
 const unhandledDuring = async (work: () => Promise<unknown>): Promise<unknown[]> => {
   const seen: unknown[] = [];

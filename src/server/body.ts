@@ -1,0 +1,93 @@
+/**
+ * Reading bodies with a size limit and an abort signal: the one way the client (answers), the
+ * checkout proxy and the notification receiver (requests) and the mock (requests) read text.
+ * Fetch API only, no Node module.
+ */
+
+/** A body that declared or grew past its limit; nothing more than the limit was kept. */
+export class BodyTooLargeError extends Error {
+  override name = 'BodyTooLargeError';
+  readonly limit: number;
+  constructor(limit: number) {
+    super(`body exceeds ${limit} bytes`);
+    this.limit = limit;
+  }
+}
+
+/** The declared `Content-Length`, 0 when absent, `Infinity` when it is not a plain number. */
+export const declaredLength = (message: Request | Response): number => {
+  const header = message.headers.get('content-length');
+  if (header === null) return 0;
+  return /^\d{1,15}$/.test(header.trim()) ? Number(header) : Number.POSITIVE_INFINITY;
+};
+
+/**
+ * The size error of `toNodeHandler`'s own body cap, told by its name (also as a `cause`), so
+ * that this module does not import the Node adapter.
+ */
+const isAdapterTooLarge = (error: unknown): boolean =>
+  error instanceof Error &&
+  (error.name === 'PayloadTooLargeError' || (error.cause instanceof Error && error.cause.name === 'PayloadTooLargeError'));
+
+/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
+export const abortable = <T>(promise: Promise<T>, signal: AbortSignal): Promise<T> => {
+  if (signal.aborted) {
+    // Nobody waits for `promise` any more; its own rejection (fetch rejects with the same
+    // abort reason) must not go unhandled, which would end the whole process.
+    promise.catch(() => undefined);
+    return Promise.reject(signal.reason as Error);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+};
+
+export interface ReadTextOptions {
+  /** Stops reading (rejecting with its reason) when it aborts, even if the stream hangs. */
+  signal?: AbortSignal;
+  /** Refuse bytes that are not UTF-8 (a `TypeError`) instead of replacing them. */
+  fatal?: boolean;
+}
+
+/**
+ * A request's or answer's body as UTF-8 text, refusing more than `limit` bytes without
+ * buffering them: a declared `Content-Length` over the limit before reading, a streamed body
+ * as soon as it grows past it (also when `toNodeHandler`'s cap errors the stream). Throws
+ * {@link BodyTooLargeError} for the size; anything else the stream or decoder throws as is.
+ * A body left unread is canceled.
+ */
+export const readTextLimited = async (message: Request | Response, limit: number, options: ReadTextOptions = {}): Promise<string> => {
+  if (declaredLength(message) > limit) {
+    await message.body?.cancel().catch(() => undefined);
+    throw new BodyTooLargeError(limit);
+  }
+  if (!message.body) return '';
+  const reader = message.body.getReader();
+  const decoder = new TextDecoder('utf-8', { fatal: options.fatal ?? false });
+  let size = 0;
+  let text = '';
+  try {
+    for (;;) {
+      const chunk = await (options.signal ? abortable(reader.read(), options.signal) : reader.read());
+      if (chunk.done) break;
+      size += chunk.value.byteLength;
+      if (size > limit) throw new BodyTooLargeError(limit);
+      text += decoder.decode(chunk.value, { stream: true });
+    }
+    return text + decoder.decode();
+  } catch (error) {
+    void reader.cancel().catch(() => undefined);
+    throw isAdapterTooLarge(error) ? new BodyTooLargeError(limit) : error;
+  }
+};

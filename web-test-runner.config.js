@@ -3,20 +3,9 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { defaultReporter } from '@web/test-runner';
 import { checkoutIntegration, cspPage } from './test/support/middleware.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test/support/chromium.js';
 import { commonJsPlugin, summaryReporter } from './test/support/wtr-plugins.js';
 import { reactPlugin } from './test/react/react-plugin.js';
-
-export const CHROMIUM_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 
 /** @type {import('@web/test-runner').TestRunnerConfig} */
 export default {

@@ -3,26 +3,19 @@
  * runs it: a shebang, no tsx, serving the merchant API with the keys it prints.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { MerchantClient } from 'merchant-checkout/server';
+import { startCli } from '../helpers/cli.js';
 
 const BIN = fileURLToPath(new URL('../../dist/node/mock-cli.js', import.meta.url));
 
 test('the built mock CLI starts with plain node, prints its keys and serves with them', async () => {
   assert.match(readFileSync(BIN, 'utf8'), /^#!\/usr\/bin\/env node\n/);
-  const child = spawn(process.execPath, [BIN, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const cli = startCli([BIN, '--port', '0']);
   try {
-    const deadline = Date.now() + 15_000;
-    while (!/Ctrl-C to stop/.test(output) && Date.now() < deadline && child.exitCode === null) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const output = await cli.waitFor(/Ctrl-C to stop/);
     const baseUrl = /base URL:\s+(\S+)/.exec(output)?.[1];
     const apiKey = /API key:\s+(\S+)/.exec(output)?.[1];
     const secretKey = /secret key:\s+(\S+)/.exec(output)?.[1];
@@ -38,8 +31,8 @@ test('the built mock CLI starts with plain node, prints its keys and serves with
     });
     assert.equal(invoice.sum.amount, '250.50');
     assert.equal(invoice.deals[0]?.status, 'transfer_waiting');
+    assert.equal(await cli.stop(), 0);
   } finally {
-    child.kill('SIGTERM');
+    await cli.stop();
   }
-  assert.equal(await exited, 0);
 });

@@ -3,11 +3,12 @@
  * keys, serves the merchant API with them, and stops on SIGTERM.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { MerchantClient } from '../../src/server/index.js';
+import { startCli } from '../helpers/cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = 'src/mock/cli.ts';
@@ -20,20 +21,12 @@ test('package.json wires `npm run mock` and the merchant-checkout-mock bin to th
 });
 
 test('the CLI prints the base URL and keys, serves with them, and stops on SIGTERM', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', '--api-key', 'cli-key', '--store-name', 'CLI Shop'], {
+  const cli = startCli(['--import', 'tsx', CLI, '--port', '0', '--api-key', 'cli-key', '--store-name', 'CLI Shop'], {
     cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, MOCK_SECRET_KEY: 'cli-secret' },
   });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   try {
-    const deadline = Date.now() + 15_000;
-    while (!/Ctrl-C to stop/.test(output) && Date.now() < deadline && child.exitCode === null) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const output = await cli.waitFor(/Ctrl-C to stop/);
     const baseUrl = /base URL:\s+(\S+)/.exec(output)?.[1];
     assert.ok(baseUrl, `printed a base URL:\n${output}`);
     assert.match(baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
@@ -55,11 +48,11 @@ test('the CLI prints the base URL and keys, serves with them, and stops on SIGTE
     const paid = await fetch(`${baseUrl}/__mock/invoices/${invoice.id}/paid`, { method: 'POST' });
     assert.equal(paid.status, 200);
     await paid.body?.cancel();
+    assert.equal(await cli.stop(), 0);
+    assert.match(cli.output(), /stopping the mock/);
   } finally {
-    child.kill('SIGTERM');
+    await cli.stop();
   }
-  assert.equal(await exited, 0);
-  assert.match(output, /stopping the mock/);
 });
 
 test('the CLI explains itself with --help and refuses a bad port', () => {

@@ -3,19 +3,9 @@
  * it quiet and stable on a small CI machine. `CHROME_PATH` points elsewhere.
  */
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../support/chromium.js';
 
-/** As in web-test-runner.config.js (a JS file without types, so not importable from here). */
-export const CHROMIUM_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
+export { CHROMIUM_ARGS, CHROMIUM_PATH };
 
 export const launchChromium = (): Promise<Browser> =>
   chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });

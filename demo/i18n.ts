@@ -154,6 +154,7 @@ export const TEXT: Record<Lang, PageText> = {
     scenarios: {
       waiting: 'Waiting for the transfer: requisites, QR code, countdown',
       'no-deal': 'No deal yet: the payer picks a way to pay',
+      payout: 'A pay-out: the shop sends money to the customer',
       canceled: 'Canceled',
       expired: 'Expired',
       paid: 'Paid',
@@ -244,6 +245,7 @@ export const TEXT: Record<Lang, PageText> = {
     scenarios: {
       waiting: 'Ожидание перевода: реквизиты, QR-код, таймер',
       'no-deal': 'Сделки нет: плательщик выбирает способ оплаты',
+      payout: 'Выплата: магазин отправляет деньги покупателю',
       canceled: 'Отменён',
       expired: 'Истёк',
       paid: 'Оплачен',

@@ -240,6 +240,12 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
       case 'no-deal':
         order = await createOrder({ type: 'in', amount: '2490.00', currency: 'RUB' }, scenario);
         break;
+      case 'payout':
+        order = await createOrder(
+          { type: 'out', amount: '5000.00', currency: 'RUB', paymentMethod: 'tinkoff', paymentOption: 'TO_CARD', requisites: '2200700155554444', holder: 'Мария Сергеевна К.' },
+          scenario,
+        );
+        break;
       case 'canceled':
         order = await waitingOrder('990.00', scenario);
         await client.cancelInvoice(order.invoiceId);

@@ -2,7 +2,7 @@
  * The QA deep links: `/?scenario=<name>` creates what the state needs and shows it at once.
  * Shared by the demo server (which sets them up) and the pages (which list them).
  */
-export const SCENARIOS = ['waiting', 'no-deal', 'canceled', 'expired', 'paid', 'other', 'error', 'slow'] as const;
+export const SCENARIOS = ['waiting', 'no-deal', 'payout', 'canceled', 'expired', 'paid', 'other', 'error', 'slow'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 export const isScenario = (value: unknown): value is Scenario =>
@@ -12,6 +12,7 @@ export const isScenario = (value: unknown): value is Scenario =>
 export const SCENARIO_SCREEN: Record<Scenario, string> = {
   waiting: 'waiting',
   'no-deal': 'picker',
+  payout: 'payout',
   canceled: 'canceled',
   expired: 'expired',
   paid: 'paid',

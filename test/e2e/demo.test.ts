@@ -167,6 +167,9 @@ test('every QA scenario link reaches its state', async () => {
       case 'other':
         assert.match(await part('status').innerText(), /dispute/);
         break;
+      case 'payout':
+        assert.equal(await part('requisites').count(), 0, 'a pay-out asks the receiver for nothing');
+        break;
       case 'error':
         await part('retry-button').click();
         await screen('waiting').waitFor();

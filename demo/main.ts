@@ -15,7 +15,7 @@ import { isScenario, SCENARIOS, type Scenario } from './shared/scenarios.js';
 type Theme = 'auto' | 'light' | 'dark';
 const isTheme = (value: unknown): value is Theme => value === 'auto' || value === 'light' || value === 'dark';
 
-/** Banks the mock knows (src/mock/assumptions.ts); the service's real list is not published. */
+/** Banks the demo's forms offer (the mock knows these codes, see src/mock/banks.ts). */
 const BANKS = [
   ['sberbank', 'Сбербанк'],
   ['tinkoff', 'Т-Банк'],

@@ -9,17 +9,17 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
-import { CheckoutErrorBodySchema } from '../src/schemas/checkout.js';
-import { CanceledInvoiceSchema, InvoiceLookupSchema, PaymentVariantListSchema } from '../src/schemas/invoice.js';
-import { DECIMAL_PATTERN, UUID_PATTERN } from '../src/schemas/patterns.js';
+import { CheckoutCanceledInvoiceSchema, CheckoutErrorBodySchema, CheckoutInvoiceSchema } from '../src/schemas/checkout.js';
+import { PaymentVariantListSchema } from '../src/schemas/invoice.js';
+import { DECIMAL_PATTERN, RFC3339_PATTERN, UUID_PATTERN } from '../src/schemas/patterns.js';
 
 export const BROWSER_SCHEMAS_FILE = fileURLToPath(new URL('../src/schemas/browser.generated.ts', import.meta.url));
 
 const sources = {
   /** `GET /invoices/{id}` and `POST /invoices/{id}/deal`. */
-  invoiceJsonSchema: InvoiceLookupSchema,
+  invoiceJsonSchema: CheckoutInvoiceSchema,
   /** `POST /invoices/{id}/cancel`. */
-  canceledInvoiceJsonSchema: CanceledInvoiceSchema,
+  canceledInvoiceJsonSchema: CheckoutCanceledInvoiceSchema,
   /** `GET /invoices/{id}/available-payment-variants`. */
   paymentVariantsJsonSchema: PaymentVariantListSchema,
   /** `{ "error": { "code", "message" } }` of the proxy. */
@@ -33,6 +33,7 @@ const DROPPED = new Set(['$schema', 'format', 'propertyNames']);
 const PATTERN_MESSAGES: Record<string, string> = {
   [UUID_PATTERN.source]: 'must be a UUID',
   [DECIMAL_PATTERN.source]: 'must be a decimal number as text like "1500.00"',
+  [RFC3339_PATTERN.source]: 'must be an RFC 3339 timestamp like "2026-11-22T10:30:00+03:00"',
 };
 
 const strip = (node: unknown): unknown => {

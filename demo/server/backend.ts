@@ -9,7 +9,6 @@ import * as z from 'zod/mini';
 import { createMockService, MockControlError, type MockService } from '../../src/mock/index.js';
 import { safeParse } from '../../src/schemas/index.js';
 import {
-  CheckoutHttpError,
   createCheckoutHandler,
   createNotificationHandler,
   MerchantApiError,
@@ -133,14 +132,21 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
     controls: true,
     notificationFetch: (request) => notifications(request),
     notificationAllowed: () => true,
+    // The demo lets a payer cancel on the bank picker too; the service's own rule is the default elsewhere.
+    cancelWithoutDeal: 'allow',
+    // Bank names on every deal until the proxy reads them from the service's payment-methods list.
+    paymentMethodName: 'always',
     ...(options.random ? { random: options.random } : {}),
   });
 
   /** The mock's `fetch`, with the demo's unknown status laid over its lookups while the invoice is still `new`. */
   const serviceFetch = async (request: Request): Promise<Response> => {
-    const response = await mock.fetch(request);
     const path = new URL(request.url).pathname;
-    if (unknownStatus.size === 0 || !response.ok || !path.startsWith('/api/merchant/invoices/internal-id/')) return response;
+    const started = /^\/api\/merchant\/invoices\/([^/]+)\/start-deal$/.exec(path);
+    if (started?.[1]) unknownStatus.delete(decodeURIComponent(started[1]));
+    const response = await mock.fetch(request);
+    const read = request.method === 'GET' && /^\/api\/merchant\/invoices\/(?:internal-id\/)?[^/]+$/.test(path);
+    if (unknownStatus.size === 0 || !response.ok || !read) return response;
     const text = await response.text();
     let data: unknown;
     try {
@@ -165,19 +171,9 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
     client,
     basePath: CHECKOUT_BASE_PATH,
     // What a shop's database lookup does: only its own orders are served. (A real shop also
-    // checks that this visitor owns the order: session, cookie or a signed link.)
-    resolveInternalId: (invoiceId) => orders.get(invoiceId)?.orderId,
-    // The service shows no operation for it; the mock's control stands in for the service.
-    startDeal: async ({ id, internalId, option, method, signal }) => {
-      try {
-        mock.startDeal(id, { option, method });
-      } catch (error) {
-        if (error instanceof MockControlError) throw new CheckoutHttpError('bad_request', 'This payment cannot start a transfer now.');
-        throw error;
-      }
-      unknownStatus.delete(id);
-      return client.getInvoiceByInternalId(internalId, { signal });
-    },
+    // checks that this visitor owns the order: session, cookie or a signed link.) Deals start
+    // at the service's start-deal, which the mock serves.
+    authorize: (invoiceId) => orders.has(invoiceId),
     timeoutMs: 8000,
     onError: (error, request) => {
       const what = error instanceof Error ? error.message : String(error);
@@ -219,7 +215,7 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
       type: invoice.type,
       sum: { amount: invoice.sum.amount, currency: invoice.sum.currency, subunit: invoice.sum.subunit },
       status: invoice.status,
-      createdAt: invoice.createdAt,
+      createdAt: invoice.createdAt ?? new Date().toISOString(),
       ...(scenario ? { scenario } : {}),
     };
     orders.set(invoice.id, order);
@@ -247,7 +243,7 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
         );
         break;
       case 'canceled':
-        order = await waitingOrder('990.00', scenario);
+        order = await waitingOrder('1990.00', scenario);
         await client.cancelInvoice(order.invoiceId);
         break;
       case 'expired':

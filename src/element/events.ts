@@ -4,14 +4,15 @@
  * Each class declares its literal `type`, so a union of them narrows by `event.type` or
  * `instanceof` (their details alone overlap: a status detail is also a ready detail).
  */
-import type { CanceledInvoice, InvoiceLookup, PaymentOption, PaymentMethod } from '../schemas/invoice.js';
+import type { CheckoutCanceledInvoice, CheckoutInvoice } from '../schemas/checkout.js';
+import type { PaymentOption, PaymentMethod } from '../schemas/invoice.js';
 import type { CheckoutErrorKind } from './protocol-client.js';
 import type { CopyField } from './i18n/translation.js';
 
 const init = <T>(detail: T, cancelable = false): CustomEventInit<T> => ({ detail, bubbles: true, composed: true, cancelable });
 
 export interface CheckoutReadyDetail {
-  invoice: InvoiceLookup;
+  invoice: CheckoutInvoice;
 }
 /** The first data of an invoice is on screen. */
 export class CheckoutReadyEvent extends CustomEvent<CheckoutReadyDetail> {
@@ -25,7 +26,7 @@ export class CheckoutReadyEvent extends CustomEvent<CheckoutReadyDetail> {
 export interface CheckoutStatusDetail {
   status: string;
   previous: string;
-  invoice: InvoiceLookup;
+  invoice: CheckoutInvoice;
 }
 /** The invoice's status changed (read by polling, or after a cancel or a new deal). */
 export class CheckoutStatusEvent extends CustomEvent<CheckoutStatusDetail> {
@@ -38,7 +39,7 @@ export class CheckoutStatusEvent extends CustomEvent<CheckoutStatusDetail> {
 
 export interface CheckoutCanceledDetail {
   /** The cancel operation's own variant of the invoice. */
-  invoice: CanceledInvoice;
+  invoice: CheckoutCanceledInvoice;
 }
 /** The payer canceled and the service confirmed it. */
 export class CheckoutCanceledEvent extends CustomEvent<CheckoutCanceledDetail> {
@@ -50,7 +51,7 @@ export class CheckoutCanceledEvent extends CustomEvent<CheckoutCanceledDetail> {
 }
 
 export interface CheckoutExpiredDetail {
-  invoice: InvoiceLookup;
+  invoice: CheckoutInvoice;
 }
 /** The countdown to `expireAt` (server time) reached zero. */
 export class CheckoutExpiredEvent extends CustomEvent<CheckoutExpiredDetail> {

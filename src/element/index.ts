@@ -23,4 +23,7 @@ export { ru } from './i18n/ru.js';
 export { translationFor } from './i18n/locale.js';
 export { formatDecimal, formatDuration, formatMoney, formatRequisites, type FormattedRequisites, type RequisitesKind } from './format.js';
 export { statusMeaning, isFinalStatus, type StatusMeaning } from './status.js';
-export type { CanceledInvoice, InvoiceLookup, Money, PaymentVariant } from '../schemas/invoice.js';
+export type { CheckoutCanceledInvoice, CheckoutDeal, CheckoutInvoice } from '../schemas/checkout.js';
+export type { Money, PaymentVariant } from '../schemas/invoice.js';
+/** @deprecated The element's invoice is the proxy's projection: {@link CheckoutInvoice}. */
+export type { CheckoutInvoice as InvoiceLookup, CheckoutCanceledInvoice as CanceledInvoice } from '../schemas/checkout.js';

@@ -1,8 +1,8 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { initialState, Task, TaskStatus } from '@lit/task';
-import type { StartDealRequest } from '../schemas/checkout.js';
-import type { CanceledInvoice, DealLookup, InvoiceLookup, PaymentVariant } from '../schemas/invoice.js';
+import type { CheckoutCanceledInvoice, CheckoutDeal, CheckoutInvoice, StartDealRequest } from '../schemas/checkout.js';
+import type { PaymentVariant } from '../schemas/invoice.js';
 import { UUID_PATTERN } from '../schemas/patterns.js';
 import { CountdownController } from './controllers/countdown-controller.js';
 import { PollController } from './controllers/poll-controller.js';
@@ -41,14 +41,29 @@ import { field, groupVariants, qrCode, skeleton, timer, variantList } from './vi
 /** How long a copy button says "Copied". */
 const COPIED_FOR = 2000;
 
-const activeDeal = (invoice: InvoiceLookup): DealLookup | undefined => invoice.deals.find((deal) => deal.isActive);
+/** What the picker says when a deal did not start, by the protocol's error code. */
+const dealNoticeFor = (code: string, status: number | undefined) =>
+  status === 501 || code === 'not_implemented'
+    ? ('unsupported' as const)
+    : code === 'no_requisites'
+      ? ('no_requisites' as const)
+      : code === 'option_not_allowed' || code === 'bank_not_allowed'
+        ? ('not_allowed' as const)
+        : ('failed' as const);
+const DEAL_NOTICE_TEXT: Record<'failed' | 'no_requisites' | 'not_allowed', (t: Translation) => string> = {
+  failed: (t) => t.dealFailed,
+  no_requisites: (t) => t.dealNoRequisites,
+  not_allowed: (t) => t.dealNotAllowed,
+};
+
+const activeDeal = (invoice: CheckoutInvoice): CheckoutDeal | undefined => invoice.deals.find((deal) => deal.isActive);
 
 /**
  * The screen an invoice calls for: a final status first (a late payment beats the local
  * countdown), then expiry, a pay-out (its deal's requisites are the receiver's own: nothing to
  * send, nothing to pick), a deal waiting for the transfer, the picker, or an unknown status.
  */
-const screenFor = (invoice: InvoiceLookup, expiredLocally: boolean): Screen => {
+const screenFor = (invoice: CheckoutInvoice, expiredLocally: boolean): Screen => {
   const meaning = statusMeaning(invoice.status);
   if (meaning === 'paid' || meaning === 'canceled' || meaning === 'expired') return meaning;
   if (expiredLocally) return 'expired';
@@ -153,10 +168,10 @@ export class MerchantCheckout extends LitElement {
   @property({ attribute: false }) strings: Partial<Translation> | undefined;
 
   /** The latest valid invoice: from the first read, polling, a new deal or a cancel. */
-  @state() private invoice: InvoiceLookup | undefined;
+  @state() private invoice: CheckoutInvoice | undefined;
   @state() private confirming = false;
   @state() private cancelFailed = false;
-  @state() private dealNotice: 'unsupported' | 'failed' | undefined;
+  @state() private dealNotice: 'unsupported' | 'failed' | 'no_requisites' | 'not_allowed' | undefined;
   @state() private connectionLost = false;
   @state() private copied: CopyField | undefined;
   @state() private copyByHand: CopyField | undefined;
@@ -199,7 +214,7 @@ export class MerchantCheckout extends LitElement {
     onError: (error) => this.#report(error),
   });
 
-  readonly #cancelTask = new Task<readonly [CheckoutClient, string], CanceledInvoice>(this, {
+  readonly #cancelTask = new Task<readonly [CheckoutClient, string], CheckoutCanceledInvoice>(this, {
     autoRun: false,
     task: async ([client, invoiceId], { signal }) => {
       const { value, date } = await cancelInvoice(client, invoiceId, this.#signal(signal));
@@ -219,7 +234,7 @@ export class MerchantCheckout extends LitElement {
     },
   });
 
-  readonly #dealTask = new Task<readonly [CheckoutClient, string, StartDealRequest], InvoiceLookup>(this, {
+  readonly #dealTask = new Task<readonly [CheckoutClient, string, StartDealRequest], CheckoutInvoice>(this, {
     autoRun: false,
     task: async ([client, invoiceId, variant], { signal }) => {
       const { value, date } = await startDeal(client, invoiceId, variant, this.#signal(signal));
@@ -234,7 +249,7 @@ export class MerchantCheckout extends LitElement {
       this.pendingVariant = undefined;
       if (isAbortError(error)) return;
       const failure = toCheckoutError(error);
-      this.dealNotice = failure.status === 501 || failure.code === 'not_implemented' ? 'unsupported' : 'failed';
+      this.dealNotice = dealNoticeFor(failure.code, failure.status);
       this.#report(failure);
       this.#poll.start();
     },
@@ -358,7 +373,7 @@ export class MerchantCheckout extends LitElement {
   }
 
   /** Takes a new state of the invoice: events, announcements, countdown and polling follow. */
-  #adopt(invoice: InvoiceLookup, source: 'load' | 'poll' | 'deal' | 'cancel'): void {
+  #adopt(invoice: CheckoutInvoice, source: 'load' | 'poll' | 'deal' | 'cancel'): void {
     const previous = this.invoice;
     this.invoice = invoice;
     if (source === 'load') this.#dispatchAfterRender(new CheckoutReadyEvent({ invoice }));
@@ -425,7 +440,7 @@ export class MerchantCheckout extends LitElement {
   }
 
   /** The status line: the screen in words, or the service's own word for a status unknown here. */
-  #statusText(invoice: InvoiceLookup, t: Translation): string {
+  #statusText(invoice: CheckoutInvoice, t: Translation): string {
     return statusMeaning(invoice.status) === 'other' ? invoice.status : t.status(screenFor(invoice, false), invoice.status);
   }
 
@@ -509,7 +524,7 @@ export class MerchantCheckout extends LitElement {
     const deal = activeDeal(invoice);
     return html`
       <header>
-        <p part="payee" class="payee">${t.payee(invoice.storeName)}</p>
+        ${invoice.storeName ? html`<p part="payee" class="payee">${t.payee(invoice.storeName)}</p>` : nothing}
         <h2 part="title" tabindex="-1">${t.title(screen)}</h2>
         <p part="status">
           <span class="label">${t.statusLabel}:</span>
@@ -539,8 +554,10 @@ export class MerchantCheckout extends LitElement {
     `;
   }
 
-  #renderDeal(invoice: InvoiceLookup, deal: DealLookup, amount: string, t: Translation): TemplateResult {
-    const requisites = formatRequisites(deal.requisites.requisites);
+  #renderDeal(invoice: CheckoutInvoice, deal: CheckoutDeal, amount: string, t: Translation): TemplateResult {
+    const raw = deal.requisites?.requisites ?? '';
+    const holder = deal.requisites?.holder ?? '';
+    const requisites = formatRequisites(raw);
     const link = safeQrLink(deal.qrCodeLink);
     const matrix = link ? this.#qrFor(link) : undefined;
     const touch = typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
@@ -560,17 +577,17 @@ export class MerchantCheckout extends LitElement {
           copy: copyButton('amount', invoice.sum.amount),
           note: this.copyByHand === 'amount' ? t.copyManually : undefined,
         })}
-        ${field({ part: 'bank', label: t.bankLabel, value: deal.paymentMethodName ?? deal.paymentMethod, valueId: 'bank-value' })}
+        ${field({ part: 'bank', label: t.bankLabel, value: deal.paymentMethodName ?? deal.paymentMethod ?? '', valueId: 'bank-value' })}
         ${field({
           part: 'requisites',
           label: t.requisitesLabel(requisites.kind),
           value: requisites.text,
           valueId: 'requisites-value',
           valueClass: 'requisites',
-          copy: copyButton('requisites', deal.requisites.requisites),
+          copy: copyButton('requisites', raw),
           note: this.copyByHand === 'requisites' ? t.copyManually : undefined,
         })}
-        ${field({ part: 'holder', label: t.holderLabel, value: deal.requisites.holder, valueId: 'holder-value' })}
+        ${field({ part: 'holder', label: t.holderLabel, value: holder, valueId: 'holder-value' })}
       </dl>
       <p part="guidance" class="guidance">${t.guidance(amount)}</p>
       ${matrix ? qrCode({ matrix, label: t.qrLabel, hint: t.qrHint }) : nothing}
@@ -582,12 +599,12 @@ export class MerchantCheckout extends LitElement {
     `;
   }
 
-  #bankName(invoice: InvoiceLookup): (method: string) => string {
+  #bankName(invoice: CheckoutInvoice): (method: string) => string {
     return (method) => invoice.deals.find((deal) => deal.paymentMethod === method && deal.paymentMethodName)?.paymentMethodName ?? method;
   }
 
   /** Beside an active deal: the variants as a list, the deal's own marked. */
-  #renderVariants(invoice: InvoiceLookup, deal: DealLookup | undefined, t: Translation): TemplateResult | typeof nothing {
+  #renderVariants(invoice: CheckoutInvoice, deal: CheckoutDeal | undefined, t: Translation): TemplateResult | typeof nothing {
     const variants = this.#variantsTask.value;
     if (this.#variantsTask.status !== TaskStatus.COMPLETE || !variants?.length) return nothing;
     return variantList({
@@ -600,14 +617,14 @@ export class MerchantCheckout extends LitElement {
   }
 
   /** Without an active deal: the variants as buttons that start one. */
-  #renderPicker(invoice: InvoiceLookup, t: Translation): TemplateResult {
+  #renderPicker(invoice: CheckoutInvoice, t: Translation): TemplateResult {
     const status = this.#variantsTask.status;
     const variants = this.#variantsTask.value ?? [];
     const notice =
       this.dealNotice === 'unsupported'
         ? html`<p part="notice" class="notice" role="status">${t.dealUnsupported}</p>`
-        : this.dealNotice === 'failed'
-          ? html`<p part="notice" class="notice alert" role="alert">${t.dealFailed}</p>`
+        : this.dealNotice
+          ? html`<p part="notice" class="notice alert" role="alert">${DEAL_NOTICE_TEXT[this.dealNotice](t)}</p>`
           : nothing;
     if (status === TaskStatus.ERROR || (status === TaskStatus.COMPLETE && variants.length === 0)) {
       return html`

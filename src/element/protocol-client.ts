@@ -14,8 +14,8 @@ import {
   invoiceJsonSchema,
   paymentVariantsJsonSchema,
 } from '../schemas/browser.generated.js';
-import type { CheckoutErrorBody, CheckoutErrorCode, StartDealRequest } from '../schemas/checkout.js';
-import type { CanceledInvoice, InvoiceLookup, PaymentVariant } from '../schemas/invoice.js';
+import type { CheckoutCanceledInvoice, CheckoutErrorBody, CheckoutErrorCode, CheckoutInvoice, StartDealRequest } from '../schemas/checkout.js';
+import type { PaymentVariant } from '../schemas/invoice.js';
 import { validateJson } from '../schemas/json-schema.js';
 import { type SafeParseResult, unwrapSingleton, unwrapVariantList } from '../schemas/patterns.js';
 
@@ -211,9 +211,9 @@ const validated = async <T>(request: () => Promise<CheckoutAnswer>, check: (data
 };
 
 export const readInvoice = (client: CheckoutClient, invoiceId: string, signal: AbortSignal) =>
-  validated<InvoiceLookup>(
+  validated<CheckoutInvoice>(
     () => client.getInvoice(invoiceId, { signal }),
-    (data) => sameInvoice(valid(validateJson<InvoiceLookup>(invoiceJsonSchema, unwrapSingleton(data))), invoiceId),
+    (data) => sameInvoice(valid(validateJson<CheckoutInvoice>(invoiceJsonSchema, unwrapSingleton(data))), invoiceId),
   );
 
 export const readVariants = (client: CheckoutClient, invoiceId: string, signal: AbortSignal) =>
@@ -223,13 +223,13 @@ export const readVariants = (client: CheckoutClient, invoiceId: string, signal: 
   );
 
 export const cancelInvoice = (client: CheckoutClient, invoiceId: string, signal: AbortSignal) =>
-  validated<CanceledInvoice>(
+  validated<CheckoutCanceledInvoice>(
     () => client.cancelInvoice(invoiceId, { signal }),
-    (data) => sameInvoice(valid(validateJson<CanceledInvoice>(canceledInvoiceJsonSchema, unwrapSingleton(data))), invoiceId),
+    (data) => sameInvoice(valid(validateJson<CheckoutCanceledInvoice>(canceledInvoiceJsonSchema, unwrapSingleton(data))), invoiceId),
   );
 
 export const startDeal = (client: CheckoutClient, invoiceId: string, variant: StartDealRequest, signal: AbortSignal) =>
-  validated<InvoiceLookup>(
+  validated<CheckoutInvoice>(
     () => client.startDeal(invoiceId, variant, { signal }),
-    (data) => sameInvoice(valid(validateJson<InvoiceLookup>(invoiceJsonSchema, unwrapSingleton(data))), invoiceId),
+    (data) => sameInvoice(valid(validateJson<CheckoutInvoice>(invoiceJsonSchema, unwrapSingleton(data))), invoiceId),
   );

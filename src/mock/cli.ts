@@ -1,89 +1,172 @@
 #!/usr/bin/env node
 /**
  * `merchant-checkout-mock` (and `npm run mock`): the mock payment service on a port, with one
- * merchant whose keys it prints. Test controls are on; stop with Ctrl-C.
+ * merchant (plus any extra terminals sharing its secret) whose keys it prints. Every option of
+ * `createMockService` has a flag. Test controls are on; stop with Ctrl-C.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { AmountLimit, MockMerchant, MockServiceOptions } from './options.js';
 import { CONTROL_ROUTES } from './controls.js';
 import { startMockServer } from './server.js';
 
 const HELP = `Usage: merchant-checkout-mock [options]
 
-Serves an offline fake of the payment service's merchant API under {base_url}/api/merchant.
+Serves an offline fake of the payment service under {base_url}/api/merchant and /api/public.
 
-Options (each also read from the environment variable shown):
-  --port <n>             port to listen on, 0 for a free one      MOCK_PORT (default 4010)
-  --host <addr>          interface to listen on                   MOCK_HOST (default 127.0.0.1)
-  --public-url <url>     the {base_url} clients sign against       MOCK_PUBLIC_URL (default http://host:port)
-  --invoice-page <url>   invoiceUrl = <url>?id=<id>                MOCK_INVOICE_PAGE_URL (default {base_url}/invoice)
-  --api-key <key>        the merchant's X-Identity                 MOCK_API_KEY (default mock-api-key)
-  --secret-key <key>     the merchant's signing secret             MOCK_SECRET_KEY (default mock-secret-key)
-  --store-id <n>         storeId of its invoices                   MOCK_STORE_ID (default 1)
-  --store-name <name>    storeName of its invoices                 MOCK_STORE_NAME (default "Mock Shop")
-  --invoice-ttl <sec>    seconds until an invoice expires          MOCK_INVOICE_TTL (default 1800)
-  --notify-any-host      send notifications to any host, not only loopback ones
-  --no-controls          do not serve the /__mock/* test controls
-  -h, --help             this text
+Options (some also read from the environment variable shown):
+  --port <n>                  port to listen on, 0 for a free one        MOCK_PORT (default 4010)
+  --host <addr>               interface to listen on                     MOCK_HOST (default 127.0.0.1)
+  --public-url <url>          the {base_url} clients sign against         MOCK_PUBLIC_URL (default http://host:port)
+  --invoice-page <url>        invoiceUrl = <url>?id=<id>                  MOCK_INVOICE_PAGE_URL (default {base_url}/invoice)
+  --api-key <key>             the merchant's X-Identity                   MOCK_API_KEY (default mock-api-key)
+  --secret-key <key>          the merchant's signing secret               MOCK_SECRET_KEY (default mock-secret-key)
+  --extra-api-key <key>       another terminal with the same secret (repeatable)
+  --store-id <n>              storeId of its invoices                     MOCK_STORE_ID (default 1)
+  --store-name <name>         storeName of its invoices                   MOCK_STORE_NAME (default "Mock Shop")
+  --pay-in-disabled           pay-in invoices answer 404 "Pay in disabled"
+  --pay-out-disabled          pay-out invoices answer 404 "Pay out disabled"
+  --no-2fa                    withdrawals answer 400 "2FA should be enabled for this operation"
+  --balance <amount>          the account's balance in USDT (default 10000)
+  --code-2fa <code>           the only code2FA withdrawals accept (default: any)
+  --seed <n>                  deterministic ids, requisites and variants
+  --quirks[=SEED]             vary answers over every shape the documentation permits
+  --fixtures <file.json>      start with these invoices (the format of GET /__mock/state)
+  --invoice-ttl <sec>         seconds until an invoice expires            MOCK_INVOICE_TTL (default 3600)
+  --deal-ttl <min>-<max>      seconds until a deal's deadline (default 900-1800)
+  --amount-limit <CUR:MIN-MAX>  amount limits of a currency, * for others (repeatable; default RUB:1000.00-100000.00)
+  --rate <CUR=RATE>           USDT rate of a currency (repeatable)
+  --service-fee <percent>     service fee of a paid invoice (default 5)
+  --cancel-without-deal <allow|STATUS:MESSAGE>  cancel of an invoice with no active deal (default 400:Invoice has no active deal)
+  --no-requisites <codes>     comma-separated bank codes with no free requisites, * for all
+  --payment-method-name <create|always|never>  deals with paymentMethodName (default create)
+  --deal-id-is-invoice-id     a first deal takes its invoice's id
+  --notification-format <documented|legacy>    (default documented)
+  --error-format <documented|legacy>           (default documented)
+  --notify-attempts <n>       notification attempts in all (default 3)
+  --notify-interval <sec>     seconds between attempts (default 60)
+  --notify-any-host           send notifications to any host, not only loopback ones
+  --utc-offset <minutes>      offset timestamps are written in (default 0)
+  --clock-start <iso>         the mock clock's start
+  --frozen-clock              time moves only by POST /__mock/clock
+  --withdrawal-tx-delay <sec> seconds until a withdrawal's txId (default 5)
+  --max-body <bytes>          largest JSON body (default 65536)
+  --max-upload <bytes>        largest multipart file (default 10485760)
+  --no-controls               do not serve the /__mock/* test controls
+  -h, --help                  this text
 `;
 
+const fail = (message: string): never => {
+  throw new Error(message);
+};
+
+const integer = (name: string, text: string | undefined, fallback?: number): number | undefined => {
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  const signed = name === 'utc-offset';
+  if (!Number.isInteger(value) || (value < 0 && !signed)) fail(`--${name} must be a ${signed ? '' : 'non-negative '}integer, got ${JSON.stringify(text)}`);
+  return value;
+};
+
+const pairs = (name: string, items: string[] | undefined, pattern: RegExp): RegExpExecArray[] =>
+  (items ?? []).map((item) => pattern.exec(item) ?? fail(`--${name}: cannot read ${JSON.stringify(item)}`));
+
 const main = async (): Promise<void> => {
-  const { values } = parseArgs({
+  // `--quirks` alone means quirks with the default seed; parseArgs wants a value.
+  const args = process.argv.slice(2).map((arg) => (arg === '--quirks' ? '--quirks=true' : arg));
+  const s = { type: 'string' } as const;
+  const b = { type: 'boolean', default: false } as const;
+  const many = { type: 'string', multiple: true } as const;
+  const { values: v } = parseArgs({
+    args,
     options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'public-url': { type: 'string' },
-      'invoice-page': { type: 'string' },
-      'api-key': { type: 'string' },
-      'secret-key': { type: 'string' },
-      'store-id': { type: 'string' },
-      'store-name': { type: 'string' },
-      'invoice-ttl': { type: 'string' },
-      'notify-any-host': { type: 'boolean', default: false },
-      'no-controls': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
+      port: s, host: s, 'public-url': s, 'invoice-page': s, 'api-key': s, 'secret-key': s, 'extra-api-key': many,
+      'store-id': s, 'store-name': s, 'pay-in-disabled': b, 'pay-out-disabled': b, 'no-2fa': b, balance: s, 'code-2fa': s,
+      seed: s, quirks: s, fixtures: s, 'invoice-ttl': s, 'deal-ttl': s, 'amount-limit': many, rate: many, 'service-fee': s,
+      'cancel-without-deal': s, 'no-requisites': s, 'payment-method-name': s, 'deal-id-is-invoice-id': b,
+      'notification-format': s, 'error-format': s, 'notify-attempts': s, 'notify-interval': s, 'notify-any-host': b,
+      'utc-offset': s, 'clock-start': s, 'frozen-clock': b, 'withdrawal-tx-delay': s, 'max-body': s, 'max-upload': s,
+      'no-controls': b, help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
   });
-  if (values.help) {
+  if (v.help) {
     process.stdout.write(HELP);
     return;
   }
   const env = process.env;
-  const number = (name: string, text: string | undefined, fallback: number): number => {
-    if (text === undefined || text === '') return fallback;
-    const value = Number(text);
-    if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} must be a non-negative integer, got ${JSON.stringify(text)}`);
-    return value;
+  const apiKey = v['api-key'] ?? env.MOCK_API_KEY ?? 'mock-api-key';
+  const secretKey = v['secret-key'] ?? env.MOCK_SECRET_KEY ?? 'mock-secret-key';
+  const storeId = integer('store-id', v['store-id'] ?? env.MOCK_STORE_ID, 1)!;
+  const storeName = v['store-name'] ?? env.MOCK_STORE_NAME ?? 'Mock Shop';
+  const controls = !v['no-controls'];
+  const oneOf = <T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T | undefined =>
+    value === undefined ? undefined : allowed.includes(value as T) ? (value as T) : fail(`--${name} must be one of ${allowed.join(', ')}`);
+  const terminal = (key: string, id: number): MockMerchant => ({
+    apiKey: key, secretKey, storeId: id, storeName,
+    payIn: !v['pay-in-disabled'], payOut: !v['pay-out-disabled'], twoFactorEnabled: !v['no-2fa'],
+    ...(v.balance ? { balance: v.balance } : {}),
+  });
+  const dealTtl = v['deal-ttl'] ? (/^(\d+)-(\d+)$/.exec(v['deal-ttl']) ?? fail('--deal-ttl must be <min>-<max> seconds')) : undefined;
+  const cancel = v['cancel-without-deal'];
+  const seconds = (name: string, text: string | undefined) => {
+    const value = integer(name, text);
+    return value === undefined ? undefined : value * 1000;
   };
-  const apiKey = values['api-key'] ?? env.MOCK_API_KEY ?? 'mock-api-key';
-  const secretKey = values['secret-key'] ?? env.MOCK_SECRET_KEY ?? 'mock-secret-key';
-  const storeId = number('store-id', values['store-id'] ?? env.MOCK_STORE_ID, 1);
-  const storeName = values['store-name'] ?? env.MOCK_STORE_NAME ?? 'Mock Shop';
-  const controls = !values['no-controls'];
-  const invoicePageUrl = values['invoice-page'] ?? env.MOCK_INVOICE_PAGE_URL;
-  const publicBaseUrl = values['public-url'] ?? env.MOCK_PUBLIC_URL;
-
-  const mock = await startMockServer({
-    merchants: [{ apiKey, secretKey, storeId, storeName }],
-    port: number('port', values.port ?? env.MOCK_PORT, 4010),
-    host: values.host ?? env.MOCK_HOST ?? '127.0.0.1',
+  const options: Omit<MockServiceOptions, 'publicBaseUrl'> = {
+    merchants: [terminal(apiKey, storeId), ...(v['extra-api-key'] ?? []).map((key, i) => terminal(key, storeId + i + 1))],
     controls,
-    invoiceTtlMs: number('invoice-ttl', values['invoice-ttl'] ?? env.MOCK_INVOICE_TTL, 1800) * 1000,
+    seed: integer('seed', v.seed),
+    quirks: v.quirks === undefined ? undefined : v.quirks === 'true' ? true : integer('quirks', v.quirks),
+    fixtures: v.fixtures ? (JSON.parse(readFileSync(v.fixtures, 'utf8')) as unknown) : undefined,
+    invoiceTtlMs: seconds('invoice-ttl', v['invoice-ttl'] ?? env.MOCK_INVOICE_TTL),
+    dealTtlMs: dealTtl ? { min: Number(dealTtl[1]) * 1000, max: Number(dealTtl[2]) * 1000 } : undefined,
+    amountLimits: Object.fromEntries(pairs('amount-limit', v['amount-limit'], /^([A-Z0-9*]+):([\d.]+)-([\d.]+)$/).map((m): [string, AmountLimit] => [m[1]!, { min: m[2]!, max: m[3]! }])),
+    rates: Object.fromEntries(pairs('rate', v.rate, /^([A-Z0-9]+)=([\d.]+)$/).map((m) => [m[1]!, m[2]!])),
+    serviceFeePercent: v['service-fee'],
+    cancelWithoutDeal: cancel === undefined ? undefined : cancel === 'allow' ? 'allow' : (() => {
+      const m = /^(\d{3}):(.+)$/.exec(cancel) ?? fail('--cancel-without-deal must be allow or STATUS:MESSAGE');
+      return { status: Number(m[1]), message: m[2]! };
+    })(),
+    noRequisites: v['no-requisites']?.split(',').filter(Boolean),
+    paymentMethodName: oneOf('payment-method-name', v['payment-method-name'], ['create', 'always', 'never'] as const),
+    dealIdIsInvoiceId: v['deal-id-is-invoice-id'],
+    notificationFormat: oneOf('notification-format', v['notification-format'], ['documented', 'legacy'] as const),
+    errorFormat: oneOf('error-format', v['error-format'], ['documented', 'legacy'] as const),
+    notificationRetry: { attempts: integer('notify-attempts', v['notify-attempts']), intervalMs: seconds('notify-interval', v['notify-interval']) },
+    utcOffsetMinutes: integer('utc-offset', v['utc-offset']),
+    clock: { ...(v['clock-start'] ? { start: v['clock-start'] } : {}), frozen: v['frozen-clock'] },
+    withdrawalTxDelayMs: seconds('withdrawal-tx-delay', v['withdrawal-tx-delay']),
+    maxBodyBytes: integer('max-body', v['max-body']),
+    maxUploadBytes: integer('max-upload', v['max-upload']),
+    code2FA: v['code-2fa'],
+    ...(v['notify-any-host'] ? { notificationAllowed: () => true } : {}),
+  };
+  const invoicePageUrl = v['invoice-page'] ?? env.MOCK_INVOICE_PAGE_URL;
+  const publicBaseUrl = v['public-url'] ?? env.MOCK_PUBLIC_URL;
+  const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as typeof options;
+  const mock = await startMockServer({
+    ...defined,
+    port: integer('port', v.port ?? env.MOCK_PORT, 4010),
+    host: v.host ?? env.MOCK_HOST ?? '127.0.0.1',
     ...(publicBaseUrl ? { publicBaseUrl } : {}),
     ...(invoicePageUrl ? { invoicePageUrl } : {}),
-    ...(values['notify-any-host'] ? { notificationAllowed: () => true } : {}),
   });
 
   const lines = [
     'merchant-checkout mock payment service',
     `  base URL:    ${mock.url}`,
     `  merchant API: ${mock.url}/api/merchant`,
+    `  public API:  ${mock.url}/api/public`,
     `  API key:     ${apiKey}`,
+    ...(v['extra-api-key'] ?? []).map((key) => `  API key:     ${key} (same secret)`),
     `  secret key:  ${secretKey}`,
     `  store:       ${storeId} "${storeName}"`,
+    ...(options.seed !== undefined ? [`  seed:        ${options.seed}`] : []),
+    ...(options.quirks !== undefined ? [`  quirks:      on (seed ${options.quirks === true ? (options.seed ?? 1) : options.quirks})`] : []),
     controls ? `  controls:    ${mock.url}/__mock (unsigned)` : '  controls:    off',
     ...(controls ? CONTROL_ROUTES.map((route) => `    ${route}`) : []),
-    `  notifications: ${values['notify-any-host'] ? 'to any host' : 'to loopback hosts only (--notify-any-host for others)'}`,
+    `  notifications: ${v['notify-any-host'] ? 'to any host' : 'to loopback hosts only (--notify-any-host for others)'}`,
     '',
     `  new MerchantClient({ baseUrl: '${mock.url}', apiKey: '${apiKey}', secretKey: '${secretKey}' })`,
     '',

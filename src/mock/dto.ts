@@ -1,156 +1,154 @@
 /**
- * The mock's records and how they are written as the DTOs of `merchant-api.md`, each with
- * exactly the field set of the reference's examples, in the order of its tables.
+ * How records are written as the documented objects: InvoiceDTO (create, lookups, start-deal,
+ * confirm-transfer, dispute), the cancel variant, Notifications\InvoiceDTO with its one
+ * `deal`, WithdrawalDTO. Field sets and order follow the documentation's examples.
+ * Imports records, money, time, banks, options.
  */
-import { CANCEL_FLOW, DEAL_RATES, DEFAULT_DEAL_RATE, WITHDRAWAL_STATUS_CREATED, returnUrl } from './assumptions.js';
-import { money, type MoneyDTO } from './money.js';
-import type { Variant } from './requisites.js';
+import { bankByCode } from './banks.js';
+import { money } from './money.js';
+import { DEFAULTS, WITHDRAWAL_STATUS_CREATED, subunitOf } from './options.js';
+import type { DealRecord, InvoiceRecord, WithdrawalRecord } from './records.js';
 import { isoWithOffset } from './time.js';
 
-export interface MerchantRecord {
-  apiKey: string;
-  secretKey: string;
-  storeId: number;
-  storeName: string;
-  accountId: string;
-  successUrl?: string | undefined;
-  cancelUrl?: string | undefined;
+export interface DtoOptions {
+  utcOffsetMinutes: number;
+  paymentMethodName: 'create' | 'always' | 'never';
 }
 
-export interface DealRecord {
-  id: string;
-  type: 'in' | 'out';
-  status: string;
-  paymentMethodName: string;
-  paymentMethod: string;
-  paymentOption: string;
-  requisites: { requisites: string; holder: string };
-  /** When the deal is (or would be) canceled: the invoice's expiry, or the moment it expired. */
-  canceledAt: number;
-  rate: string;
-  isActive: boolean;
-  qrCodeLink: string | null;
-}
+/** `[]` when empty, `{"amount": "210"}` when set: as documented. */
+const disputeReasonData = (deal: DealRecord): Record<string, string> | never[] => (deal.disputeAmount === null ? [] : { amount: deal.disputeAmount });
 
-export interface InvoiceRecord {
-  id: string;
-  merchant: MerchantRecord;
-  internalId: string | null;
-  userId: string | null;
-  type: 'in' | 'out';
-  status: string;
-  paymentMethod: string | null;
-  paymentOption: string | null;
-  paymentRequisites: Record<string, unknown> | null;
-  currency: string;
-  subunit: number;
-  amountMinor: bigint;
-  /** Set when paid: the Money fields that are null while the invoice is new. */
-  settlement: { received: bigint; fee: bigint; payout: bigint } | null;
-  createdAt: number;
-  expireAt: number;
-  updatedAt: number;
-  invoiceUrl: string;
-  notificationUrl: string;
-  notificationToken: string;
-  variants: Variant[];
-  deals: DealRecord[];
-}
+const usdt = (minor: bigint) => money(minor, DEFAULTS.settlementCurrency, subunitOf(DEFAULTS.settlementCurrency));
 
-export interface WithdrawalRecord {
-  id: string;
-  merchant: MerchantRecord;
-  accountId: string;
-  currency: string;
-  subunit: number;
-  sumMinor: bigint;
-  feeMinor: bigint;
-  address: string;
-  createdAt: number;
-  /** The transaction id it gets once `txAt` has passed. */
-  txId: string;
-  txAt: number;
-}
+const paymentOf = (invoice: InvoiceRecord, deal: DealRecord, o: DtoOptions) => {
+  const s = invoice.settlement;
+  if (deal.paidAt === null || !s) return null;
+  return {
+    takerSum: money(s.takerMinor, invoice.currency, invoice.subunit),
+    makerSum: usdt(s.makerMinor),
+    feeSum: usdt(s.feeMinor),
+    date: isoWithOffset(deal.paidAt, o.utcOffsetMinutes),
+  };
+};
 
-export const dealRate = (currency: string): string => DEAL_RATES[currency] ?? DEFAULT_DEAL_RATE;
-
-const sumOf = (invoice: InvoiceRecord): MoneyDTO => money(invoice.amountMinor, invoice.currency, invoice.subunit);
-
-/** A DealDTO; the lookup by internal id adds `disputeResult` and `attachments`. */
-export const dealDto = (deal: DealRecord, form: 'create' | 'lookup') => ({
+/** A DealDTO; `form` tells whether `paymentMethodName` is written (see the option). */
+export const dealDto = (invoice: InvoiceRecord, deal: DealRecord, o: DtoOptions, form: 'create' | 'other') => ({
   id: deal.id,
   type: deal.type,
   status: deal.status,
-  paymentMethodName: deal.paymentMethodName,
+  ...(o.paymentMethodName === 'always' || (o.paymentMethodName === 'create' && form === 'create')
+    ? { paymentMethodName: bankByCode(deal.paymentMethod)?.name ?? deal.paymentMethod }
+    : {}),
   paymentMethod: deal.paymentMethod,
   paymentOption: deal.paymentOption,
   requisites: { ...deal.requisites },
-  canceledAt: isoWithOffset(deal.canceledAt),
+  canceledAt: isoWithOffset(deal.canceledAt, o.utcOffsetMinutes),
   disputeAttachment: null,
-  disputeReason: null,
-  disputeReasonData: [] as unknown[],
-  payment: null,
+  disputeReason: deal.disputeReason,
+  disputeReasonData: disputeReasonData(deal),
+  payment: paymentOf(invoice, deal, o),
   rate: deal.rate,
   isActive: deal.isActive,
   qrCodeLink: deal.qrCodeLink,
-  ...(form === 'lookup' ? { disputeResult: null, attachments: [] as unknown[] } : {}),
+  disputeResult: deal.disputeResult,
+  attachments: [...deal.attachments],
 });
 
-/** An InvoiceDTO as the create response (`create`) or the lookup by internal id (`lookup`) writes it. */
-export const invoiceDto = (invoice: InvoiceRecord, form: 'create' | 'lookup') => {
-  const settled = invoice.settlement;
-  const amount = (minor: bigint | undefined) => (minor === undefined ? null : money(minor, invoice.currency, invoice.subunit));
+const sums = (invoice: InvoiceRecord) => {
+  const s = invoice.settlement;
   return {
-    id: invoice.id,
-    internalId: invoice.internalId,
-    userId: invoice.userId,
-    type: invoice.type,
-    status: invoice.status,
-    paymentMethod: invoice.paymentMethod,
-    paymentOption: invoice.paymentOption,
-    paymentRequisites: invoice.paymentRequisites === null ? null : structuredClone(invoice.paymentRequisites),
-    sum: sumOf(invoice),
-    storeId: invoice.merchant.storeId,
-    storeName: invoice.merchant.storeName,
-    receivedSumFromTaker: amount(settled?.received),
-    receivedSumFromMaker: amount(settled?.received),
-    serviceFeeSum: amount(settled?.fee),
-    payoutSum: amount(settled?.payout),
-    createdAt: isoWithOffset(invoice.createdAt),
-    expireAt: isoWithOffset(invoice.expireAt),
-    updatedAt: isoWithOffset(invoice.updatedAt),
-    invoiceUrl: invoice.invoiceUrl,
-    deals: invoice.deals.map((deal) => dealDto(deal, form)),
+    receivedSumFromTaker: s ? money(s.takerMinor, invoice.currency, invoice.subunit) : null,
+    receivedSumFromMaker: s ? usdt(s.makerMinor) : null,
+    serviceFeeSum: s ? usdt(s.feeMinor) : null,
+    payoutSum: s ? usdt(s.payoutMinor) : null,
   };
 };
+
+/** An InvoiceDTO with its `deals`. */
+export const invoiceDto = (invoice: InvoiceRecord, o: DtoOptions, form: 'create' | 'other' = 'other') => ({
+  id: invoice.id,
+  internalId: invoice.internalId,
+  userId: invoice.userId,
+  type: invoice.type,
+  status: invoice.status,
+  paymentMethod: invoice.paymentMethod,
+  paymentOption: invoice.paymentOption,
+  paymentRequisites: invoice.paymentRequisites === null ? null : structuredClone(invoice.paymentRequisites),
+  sum: money(invoice.amountMinor, invoice.currency, invoice.subunit),
+  storeId: invoice.merchant.storeId,
+  storeName: invoice.merchant.storeName,
+  ...sums(invoice),
+  createdAt: isoWithOffset(invoice.createdAt, o.utcOffsetMinutes),
+  expireAt: isoWithOffset(invoice.expireAt, o.utcOffsetMinutes),
+  updatedAt: isoWithOffset(invoice.updatedAt, o.utcOffsetMinutes),
+  invoiceUrl: invoice.invoiceUrl,
+  ...(invoice.crossBorderCurrency ? { crossBorderCurrency: invoice.crossBorderCurrency } : {}),
+  deals: invoice.deals.map((deal) => dealDto(invoice, deal, o, form)),
+});
 export type InvoiceDto = ReturnType<typeof invoiceDto>;
 
-/** The different set of invoice fields that the cancel operation answers with. */
-export const canceledInvoiceDto = (invoice: InvoiceRecord) => ({
+/** The other set of invoice fields the cancel operation answers with (documented example). */
+export const canceledInvoiceDto = (invoice: InvoiceRecord, o: DtoOptions) => ({
   id: invoice.id,
   internalId: invoice.internalId,
   type: invoice.type,
   paymentMethod: invoice.paymentMethod,
   paymentOption: invoice.paymentOption,
   paymentRequisites: invoice.paymentRequisites === null ? null : structuredClone(invoice.paymentRequisites),
-  expiredAt: isoWithOffset(invoice.expireAt),
-  sum: sumOf(invoice),
+  expiredAt: isoWithOffset(invoice.expireAt, o.utcOffsetMinutes),
+  sum: money(invoice.amountMinor, invoice.currency, invoice.subunit),
   status: invoice.status,
-  deals: invoice.deals.map((deal) => dealDto(deal, 'lookup')),
-  successUrl: invoice.merchant.successUrl ?? returnUrl(invoice.invoiceUrl, 'success'),
-  cancelUrl: invoice.merchant.cancelUrl ?? returnUrl(invoice.invoiceUrl, 'cancel'),
-  isSumChanged: false,
-  flow: CANCEL_FLOW,
+  deals: invoice.deals.map((deal) => dealDto(invoice, deal, o, 'other')),
+  successUrl: invoice.successUrl,
+  cancelUrl: invoice.cancelUrl,
+  isSumChanged: invoice.amountMinor !== invoice.requestedMinor,
+  flow: 'DEFAULT',
   flowData: null,
 });
 
-/** A WithdrawalDTO: the create response adds `status` and `accountId`; `txId` is set once `txAt` passed. */
-export const withdrawalDto = (withdrawal: WithdrawalRecord, form: 'create' | 'lookup', now: number) => {
+/** Notifications\InvoiceDTO: one `deal` (the latest, or null), no `deals`, `userId`, variant or URL. */
+export const notificationInvoiceDto = (invoice: InvoiceRecord, o: DtoOptions) => {
+  const deal = invoice.deals.find((each) => each.isActive) ?? invoice.deals.at(-1);
+  return {
+    id: invoice.id,
+    internalId: invoice.internalId,
+    type: invoice.type,
+    status: invoice.status,
+    sum: money(invoice.amountMinor, invoice.currency, invoice.subunit),
+    storeId: invoice.merchant.storeId,
+    storeName: invoice.merchant.storeName,
+    ...sums(invoice),
+    rate: invoice.rate,
+    createdAt: isoWithOffset(invoice.createdAt, o.utcOffsetMinutes),
+    expireAt: isoWithOffset(invoice.expireAt, o.utcOffsetMinutes),
+    updatedAt: isoWithOffset(invoice.updatedAt, o.utcOffsetMinutes),
+    deal: deal
+      ? {
+          id: deal.id,
+          type: deal.type,
+          status: deal.status,
+          paymentMethod: deal.paymentMethod,
+          paymentOption: deal.paymentOption,
+          requisites: { ...deal.requisites },
+          canceledAt: isoWithOffset(deal.canceledAt, o.utcOffsetMinutes),
+          disputeAttachment: null,
+          disputeReason: deal.disputeReason,
+          disputeReasonData: disputeReasonData(deal),
+          payment: paymentOf(invoice, deal, o),
+          attachments: [...deal.attachments],
+          disputeResult: deal.disputeResult,
+        }
+      : null,
+  };
+};
+
+/** A WithdrawalDTO: the create answer adds `status` and `accountId`; `txId` is set once `txAt` passed. */
+export const withdrawalDto = (withdrawal: WithdrawalRecord, o: DtoOptions, form: 'create' | 'lookup', now: number) => {
   const hasTx = now >= withdrawal.txAt;
   return {
     id: withdrawal.id,
-    createdAt: isoWithOffset(withdrawal.createdAt),
-    updatedAt: isoWithOffset(hasTx ? withdrawal.txAt : withdrawal.createdAt),
+    createdAt: isoWithOffset(withdrawal.createdAt, o.utcOffsetMinutes),
+    updatedAt: isoWithOffset(hasTx ? withdrawal.txAt : withdrawal.createdAt, o.utcOffsetMinutes),
     sum: money(withdrawal.sumMinor, withdrawal.currency, withdrawal.subunit),
     fee: money(withdrawal.feeMinor, withdrawal.currency, withdrawal.subunit),
     address: withdrawal.address,

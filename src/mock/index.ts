@@ -1,20 +1,17 @@
 /**
- * `merchant-checkout/mock`: an offline fake of the payment service's merchant API, for the
- * demo, the tests and merchants' own integration tests. Everything it does that the service's
- * reference does not show is a named assumption in `assumptions.ts`.
+ * `merchant-checkout/mock`: an offline fake of the payment service (merchant API, public API,
+ * notifications), for the demo, the tests and merchants' own integration tests. It follows
+ * the service's public documentation; every behaviour the documentation does not show is an
+ * option of `createMockService` (see options.ts and README.md).
  */
-export {
-  createMockService,
-  MOCK_API_PREFIX,
-  MOCK_CONTROL_PREFIX,
-  type MockMerchant,
-  type MockRequestRecord,
-  type MockService,
-  type MockServiceOptions,
-} from './service.js';
+export { createMockService, MOCK_API_PREFIX, MOCK_CONTROL_PREFIX, CONTROL_ROUTES, type MockService } from './service.js';
+export type { MockServiceOptions, MockMerchant, AmountLimit, MockClockOptions, MockRefusal, NotificationRetryOptions } from './options.js';
+export { DEFAULTS as MOCK_DEFAULTS } from './options.js';
+export type { MockRequestRecord } from './pipeline.js';
+export type { MockFixtures } from './fixtures.js';
+export type { InvoiceDto } from './dto.js';
 export { startMockServer, type MockServer, type MockServerOptions } from './server.js';
-export { MockControlError } from './http.js';
-export type { NotificationAttempt, NotificationRecord, NotificationRetryOptions } from './notifier.js';
+export { MockControlError } from './errors.js';
+export type { NotificationAttempt, NotificationRecord } from './notifier.js';
 export { NOTIFICATION_TOKEN_HEADER_NAME } from './notifier.js';
-export * as assumptions from './assumptions.js';
-export { CONTROL_ROUTES } from './controls.js';
+export { BANKS, PAYMENT_OPTIONS } from './banks.js';

@@ -1,9 +1,9 @@
 /**
  * Decimal money as text, computed with BigInt in minor units: an amount never becomes a
- * floating-point number on its way through the mock.
+ * floating-point number on its way through the mock. Imports the options' defaults only.
  */
 import { DECIMAL_PATTERN } from '../schemas/index.js';
-import { LIMITS, REFUSE_EXCESS_DECIMALS } from './assumptions.js';
+import { DEFAULTS } from './options.js';
 
 // A type alias, not an interface, so it is assignable to the schemas' loose (indexed) objects.
 export type MoneyDTO = {
@@ -17,15 +17,15 @@ export class AmountError extends Error {
   override name = 'AmountError';
 }
 
-/** `"1500"` with subunit 2 → `150000n` (minor units). Extra digits must be zeros (else cut, see assumptions). */
+/** `"1500"` with subunit 2 → `150000n` (minor units). Extra digits must be zeros: money is never rounded silently. */
 export const toMinor = (amount: string, subunit: number): bigint => {
   if (!DECIMAL_PATTERN.test(amount)) throw new AmountError(`must be a decimal number as text, got ${JSON.stringify(amount)}`);
   const [whole = '0', fraction = ''] = amount.split('.');
-  if (whole.replace(/^0+(?=\d)/, '').length > LIMITS.maxIntegerDigits) {
-    throw new AmountError(`must have at most ${LIMITS.maxIntegerDigits} digits before the decimal point`);
+  if (whole.replace(/^0+(?=\d)/, '').length > DEFAULTS.maxIntegerDigits) {
+    throw new AmountError(`must have at most ${DEFAULTS.maxIntegerDigits} digits before the decimal point`);
   }
   const excess = fraction.slice(subunit);
-  if (REFUSE_EXCESS_DECIMALS && /[1-9]/.test(excess)) {
+  if (/[1-9]/.test(excess)) {
     throw new AmountError(`must have at most ${subunit} digits after the decimal point, got ${JSON.stringify(amount)}`);
   }
   return BigInt(whole + fraction.slice(0, subunit).padEnd(subunit, '0'));
@@ -49,4 +49,12 @@ export const percentOf = (minor: bigint, percent: string): bigint => {
   const [whole = '0', fraction = ''] = percent.split('.');
   const scale = 10n ** BigInt(fraction.length);
   return (minor * BigInt(whole + fraction)) / (100n * scale);
+};
+
+/** `minor` (with `subunit`) divided by `rate` (decimal text), in `toSubunit` places, rounded down. */
+export const convert = (minor: bigint, subunit: number, rate: string, toSubunit: number): bigint => {
+  const [whole = '0', fraction = ''] = rate.split('.');
+  const rateUnits = BigInt(whole + fraction);
+  if (rateUnits === 0n) return 0n;
+  return (minor * 10n ** BigInt(toSubunit + fraction.length)) / (rateUnits * 10n ** BigInt(subunit));
 };

@@ -1,30 +1,16 @@
 /**
- * Status notifications: `POST notificationUrl` with the invoice's token, retried with
- * exponential backoff a bounded number of times (see `NOTIFICATION_RETRY` in assumptions.ts).
+ * Notifications: `POST notificationUrl` with the invoice's token in `X-Notification-Token`;
+ * an answer other than 200 is retried (documented: twice more, 60 s apart) on the mock's
+ * clock, so `advanceClock` drives retries. Imports clock.ts and options.ts.
  */
-import { NOTIFICATION_EVENT_STATUS_CHANGED, type InvoiceNotification } from '../schemas/index.js';
-import { NOTIFICATION_RETRY, isLoopbackUrl } from './assumptions.js';
+import type { MockClock } from './clock.js';
+import { DEFAULTS, type NotificationRetryOptions } from './options.js';
 import { isoWithOffset } from './time.js';
 
-export interface NotificationRetryOptions {
-  /** Attempts in all, the first one included (default 6). */
-  attempts?: number;
-  /** Wait before the first retry, doubled after each (default 1000 ms). */
-  baseDelayMs?: number;
-  /** Longest wait between attempts (default 30 000 ms). */
-  maxDelayMs?: number;
-  /** An attempt with no complete answer after this long has failed (default 10 000 ms). */
-  timeoutMs?: number;
-}
-
-export interface NotifierOptions extends NotificationRetryOptions {
-  fetch: (request: Request) => Promise<Response>;
-  allowed: (url: URL) => boolean;
-  now: () => number;
-}
+export type { NotificationRetryOptions } from './options.js';
 
 export interface NotificationAttempt {
-  /** When the attempt was made (ISO 8601). */
+  /** When the attempt was made (ISO 8601, the mock's clock). */
   at: string;
   /** The receiver's HTTP status, or null when no answer came. */
   status: number | null;
@@ -35,6 +21,7 @@ export interface NotificationAttempt {
 export interface NotificationRecord {
   invoiceId: string;
   url: string;
+  /** `invoice` (the documented `notificationType`), or the legacy event name. */
   event: string;
   previousStatus: string | null;
   status: string;
@@ -43,59 +30,60 @@ export interface NotificationRecord {
   attempts: NotificationAttempt[];
 }
 
-/** The header the token travels in, as a receiver would spell it. */
+/** The header the token travels in, as documented. */
 export const NOTIFICATION_TOKEN_HEADER_NAME = 'X-Notification-Token';
 
-export const defaultNotificationFetch = (request: Request): Promise<Response> => fetch(request);
-export const defaultNotificationAllowed = isLoopbackUrl;
+export interface Notification {
+  record: NotificationRecord;
+  token: string;
+  /** The JSON body of an attempt made at `at`. */
+  body: (at: number) => string;
+}
+
+export interface NotifierOptions {
+  retry: NotificationRetryOptions | undefined;
+  fetch: (request: Request) => Promise<Response>;
+  allowed: (url: URL) => boolean;
+  clock: MockClock;
+  /** Which statuses end the retries (documented: exactly 200). */
+  delivered: (status: number) => boolean;
+}
 
 export class Notifier {
   readonly records: NotificationRecord[] = [];
-  readonly #options: Required<NotificationRetryOptions> & NotifierOptions;
-  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  readonly #o: NotifierOptions;
+  readonly #retry: Required<Omit<NotificationRetryOptions, 'baseDelayMs'>> & { baseDelayMs?: number | undefined };
   readonly #closed = new AbortController();
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #cancels = new Set<() => void>();
   #pending = 0;
   #waiters: (() => void)[] = [];
 
   constructor(options: NotifierOptions) {
-    this.#options = {
-      attempts: NOTIFICATION_RETRY.attempts,
-      baseDelayMs: NOTIFICATION_RETRY.baseDelayMs,
-      maxDelayMs: NOTIFICATION_RETRY.maxDelayMs,
-      timeoutMs: NOTIFICATION_RETRY.timeoutMs,
-      ...Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)),
-    } as Required<NotificationRetryOptions> & NotifierOptions;
-    if (!(this.#options.attempts >= 1)) throw new RangeError('notification attempts must be at least 1');
+    this.#o = options;
+    const given = Object.fromEntries(Object.entries(options.retry ?? {}).filter(([, value]) => value !== undefined));
+    this.#retry = { ...DEFAULTS.notificationRetry, ...given };
+    if (!(this.#retry.attempts >= 1)) throw new RangeError('notification attempts must be at least 1');
   }
 
-  /** Queues the notification of one status change; `invoice` is the lookup form at the time of the change. */
-  send(change: { url: string; token: string; invoice: InvoiceNotification['invoice']; previousStatus: string | null }): NotificationRecord {
-    const record: NotificationRecord = {
-      invoiceId: change.invoice.id,
-      url: change.url,
-      event: NOTIFICATION_EVENT_STATUS_CHANGED,
-      previousStatus: change.previousStatus,
-      status: change.invoice.status,
-      state: 'pending',
-      attempts: [],
-    };
+  send(notification: Notification): void {
+    const { record } = notification;
     this.records.push(record);
     let url: URL | undefined;
     try {
-      url = new URL(change.url);
+      url = new URL(record.url);
     } catch {
       url = undefined;
     }
-    if (!url || !this.#options.allowed(url) || this.#closed.signal.aborted) {
+    if (!url || !this.#o.allowed(url) || this.#closed.signal.aborted) {
       record.state = this.#closed.signal.aborted ? 'canceled' : 'skipped';
-      return record;
+      return;
     }
     this.#pending++;
-    void this.#attempt(record, change, 1);
-    return record;
+    void this.#track(this.#attempt(notification, 1));
   }
 
-  /** Resolves once no notification is waiting for an attempt (delivered, failed, skipped or canceled). */
+  /** Resolves once no notification waits for an attempt (delivered, failed, skipped or canceled). */
   settled(): Promise<void> {
     if (this.#pending === 0) return Promise.resolve();
     // Retry timers do not hold the process open by themselves; a caller who waits does.
@@ -108,38 +96,39 @@ export class Notifier {
     });
   }
 
-  /** Stops every retry and aborts every attempt in flight. */
+  /** Resolves once no attempt is in flight (retries may still be scheduled). */
+  async idle(): Promise<void> {
+    while (this.#inFlight.size) await Promise.all([...this.#inFlight]);
+  }
+
   close(): void {
     this.#closed.abort(new Error('mock service closed'));
-    for (const timer of this.#timers) clearTimeout(timer);
-    this.#timers.clear();
+    for (const cancel of this.#cancels) cancel();
+    this.#cancels.clear();
     for (const record of this.records) if (record.state === 'pending') record.state = 'canceled';
     this.#pending = 0;
     this.#release();
   }
 
-  async #attempt(
-    record: NotificationRecord,
-    change: { url: string; token: string; invoice: InvoiceNotification['invoice']; previousStatus: string | null },
-    attempt: number,
-  ): Promise<void> {
+  #track(work: Promise<void>): Promise<void> {
+    this.#inFlight.add(work);
+    void work.finally(() => this.#inFlight.delete(work));
+    return work;
+  }
+
+  async #attempt(notification: Notification, attempt: number): Promise<void> {
+    const { record } = notification;
     if (record.state !== 'pending') return;
-    const sentAt = isoWithOffset(this.#options.now());
-    const body: InvoiceNotification = {
-      event: NOTIFICATION_EVENT_STATUS_CHANGED,
-      invoice: change.invoice,
-      previousStatus: change.previousStatus,
-      sentAt,
-    };
-    const entry: NotificationAttempt = { at: sentAt, status: null };
+    const at = this.#o.clock.now();
+    const entry: NotificationAttempt = { at: isoWithOffset(at), status: null };
     record.attempts.push(entry);
-    const signal = AbortSignal.any([this.#closed.signal, AbortSignal.timeout(this.#options.timeoutMs)]);
+    const signal = AbortSignal.any([this.#closed.signal, AbortSignal.timeout(this.#retry.timeoutMs)]);
     try {
-      const response = await this.#options.fetch(
-        new Request(change.url, {
+      const response = await this.#o.fetch(
+        new Request(record.url, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', [NOTIFICATION_TOKEN_HEADER_NAME]: change.token },
-          body: JSON.stringify(body),
+          headers: { 'Content-Type': 'application/json', [NOTIFICATION_TOKEN_HEADER_NAME]: notification.token },
+          body: notification.body(at),
           signal,
         }),
       );
@@ -149,19 +138,15 @@ export class Notifier {
       entry.error = signal.aborted && !this.#closed.signal.aborted ? 'timed out' : error instanceof Error ? error.message : String(error);
     }
     if (record.state !== 'pending') return;
-    if (entry.status !== null && entry.status >= 200 && entry.status < 300) {
-      this.#finish(record, 'delivered');
-    } else if (attempt >= this.#options.attempts) {
-      this.#finish(record, 'failed');
-    } else {
-      const delay = Math.min(this.#options.baseDelayMs * 2 ** (attempt - 1), this.#options.maxDelayMs);
-      const timer = setTimeout(() => {
-        this.#timers.delete(timer);
-        void this.#attempt(record, change, attempt + 1);
-      }, delay);
-      timer.unref?.();
-      this.#timers.add(timer);
-    }
+    if (entry.status !== null && this.#o.delivered(entry.status)) return this.#finish(record, 'delivered');
+    if (attempt >= this.#retry.attempts) return this.#finish(record, 'failed');
+    const { baseDelayMs, maxDelayMs, intervalMs } = this.#retry;
+    const delay = baseDelayMs === undefined ? intervalMs : Math.min(baseDelayMs * 2 ** (attempt - 1), maxDelayMs);
+    const cancel = this.#o.clock.at(at + delay, () => {
+      this.#cancels.delete(cancel);
+      return this.#track(this.#attempt(notification, attempt + 1));
+    });
+    this.#cancels.add(cancel);
   }
 
   #finish(record: NotificationRecord, state: 'delivered' | 'failed'): void {
@@ -171,8 +156,6 @@ export class Notifier {
   }
 
   #release(): void {
-    const waiters = this.#waiters;
-    this.#waiters = [];
-    for (const resolve of waiters) resolve();
+    for (const resolve of this.#waiters.splice(0)) resolve();
   }
 }

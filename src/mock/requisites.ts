@@ -1,31 +1,32 @@
 /**
- * Payment variants and deal requisites drawn from the assumed bank list: Luhn-valid card
- * numbers in each bank's BIN range, Russian mobile numbers for SBP, NSPK-style QR links.
+ * Payment variants and deal requisites drawn from the bank list: Luhn-valid card numbers in
+ * each bank's BIN range, phones written as the documentation shows them (`+7(996)777-99-77`),
+ * account numbers, payment URLs and QR data, with the `qrCodeLink` of each kind.
+ * Imports banks.ts, random.ts and options.ts.
  */
-import { BANKS, HOLDER_NAMES, QR_CODE_OPTIONS, SBP_PHONE_PREFIX, VARIANT_BANKS_PER_INVOICE, type MockBank } from './assumptions.js';
-
-export type Random = () => number;
+import { BANKS, PHONE_OPTIONS, QR_OPTIONS, URL_OPTIONS, bankByCode, banksOf } from './banks.js';
+import { DEFAULTS } from './options.js';
+import { digits, pick, shuffled, type Random } from './random.js';
 
 export interface Variant {
   option: string;
   method: string;
 }
 
-export interface GeneratedRequisites {
-  paymentMethodName: string;
+export interface DrawnRequisites {
   requisites: { requisites: string; holder: string };
   qrCodeLink: string | null;
 }
 
-const pick = <T>(items: readonly T[], random: Random): T => items[Math.floor(random() * items.length) % items.length] as T;
-
-const digits = (count: number, random: Random): string => {
-  let out = '';
-  for (let i = 0; i < count; i++) out += String(Math.floor(random() * 10) % 10);
-  return out;
-};
-
-export const bankByCode = (code: string): MockBank | undefined => BANKS.find((bank) => bank.code === code);
+/** Realistic holder names as payment pages show them (first name, patronymic, initial). */
+const HOLDER_NAMES: readonly string[] = [
+  'Иван Петрович С.',
+  'Анна Сергеевна К.',
+  'Дмитрий Алексеевич В.',
+  'Елена Викторовна М.',
+  'Сергей Николаевич П.',
+  'Ольга Андреевна Л.',
+];
 
 /** The Luhn check digit that makes `partial` + digit a valid card number. */
 export const luhnCheckDigit = (partial: string): string => {
@@ -41,69 +42,71 @@ export const luhnCheckDigit = (partial: string): string => {
   return String((10 - (sum % 10)) % 10);
 };
 
-export const isLuhnValid = (number: string): boolean =>
-  /^\d{2,}$/.test(number) && luhnCheckDigit(number.slice(0, -1)) === number.slice(-1);
-
-const shuffled = <T>(items: readonly T[], random: Random): T[] => {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1)) % (i + 1);
-    [out[i], out[j]] = [out[j] as T, out[i] as T];
-  }
-  return out;
-};
+export const isLuhnValid = (number: string): boolean => /^\d{2,}$/.test(number) && luhnCheckDigit(number.slice(0, -1)) === number.slice(-1);
 
 /**
- * The payment variants of a new invoice: every option of a few banks, in the order a payment
- * page would list them. At least one bank offers several options; a variant the merchant asked
- * for (`paymentMethod`/`paymentOption` of the create request) is always among them.
+ * The variants of a new invoice: every option of a few banks of its currency, in the order a
+ * payment page lists them; the first bank has several options (documented: one bank code may
+ * occur with several options). A variant the merchant asked for is always among them.
  */
-export const drawVariants = (random: Random, requested: { method?: string | undefined; option?: string | undefined } = {}): Variant[] => {
-  const { min, max } = VARIANT_BANKS_PER_INVOICE;
+export const drawVariants = (random: Random, currency: string, requested: { method?: string | null; option?: string | null } = {}): Variant[] => {
+  const pool = banksOf(currency).filter((bank) => !bank.options.includes('MOBILE_TOP_UP'));
+  const candidates = pool.length ? pool : BANKS.filter((bank) => bank.currency === 'RUB');
+  const { min, max } = DEFAULTS.variantBanks;
   const count = min + (Math.floor(random() * (max - min + 1)) % (max - min + 1));
-  const multi = BANKS.filter((bank) => bank.options.length > 1);
-  const first = pick(multi, random);
-  const banks = [first, ...shuffled(BANKS.filter((bank) => bank !== first), random).slice(0, count - 1)];
+  const multi = candidates.filter((bank) => bank.options.length > 1);
+  const first = pick(multi.length ? multi : candidates, random);
+  const banks = [first, ...shuffled(candidates.filter((bank) => bank !== first), random).slice(0, count - 1)];
   const variants: Variant[] = banks.flatMap((bank) => bank.options.map((option) => ({ option, method: bank.code })));
   const has = (variant: Variant) => variants.some((v) => v.option === variant.option && v.method === variant.method);
   const { method, option } = requested;
   if (method && option) {
     if (!has({ method, option })) variants.unshift({ option, method });
   } else if (method) {
-    const options = bankByCode(method)?.options ?? ['TO_CARD'];
-    for (const each of [...options].reverse()) if (!has({ method, option: each })) variants.unshift({ option: each, method });
+    for (const each of [...(bankByCode(method)?.options ?? ['TO_CARD'])].reverse()) if (!has({ method, option: each })) variants.unshift({ option: each, method });
   } else if (option && !variants.some((v) => v.option === option)) {
-    const bank = BANKS.find((each) => each.options.includes(option));
-    variants.unshift({ option, method: bank?.code ?? first.code });
+    variants.unshift({ option, method: (BANKS.find((bank) => bank.options.includes(option)) ?? first).code });
   }
   return variants;
 };
 
-/** Requisites of a deal for `variant`: a card number for `TO_CARD` (and unknown options), a phone and a QR link for SBP. */
-export const drawRequisites = (variant: Variant, random: Random, amountMinor: bigint, currency: string): GeneratedRequisites => {
+const phone = (random: Random): string => {
+  const d = `9${digits(9, random)}`;
+  return `+7(${d.slice(0, 3)})${d.slice(3, 6)}-${d.slice(6, 8)}-${d.slice(8, 10)}`;
+};
+
+const cardNumber = (bin: string, random: Random): string => {
+  const partial = bin + digits(9, random);
+  return (partial + luhnCheckDigit(partial)).replace(/(\d{4})(?=\d)/g, '$1 ');
+};
+
+/** A bank's pay link for `number`, the form the documented examples show for Sberbank. */
+const payLink = (method: string, number: string): string =>
+  method === 'sberbank'
+    ? `https://www.sberbank.com/sms/pbpn?requisiteNumber=${number}`
+    : `https://pay.${method}.example/transfer?requisiteNumber=${number}`;
+
+/** Requisites of a deal for `variant`, of the kind its option takes, and its `qrCodeLink`. */
+export const drawRequisites = (variant: Variant, random: Random, context: { amountMinor: bigint; currency: string; invoiceId: string; baseUrl: string }): DrawnRequisites => {
   const bank = bankByCode(variant.method);
   const holder = pick(HOLDER_NAMES, random);
-  const paymentMethodName = bank?.name ?? variant.method;
-  const requisites =
-    variant.option === 'SBP'
-      ? `${SBP_PHONE_PREFIX}${digits(9, random)}`
-      : (() => {
-          const partial = (bank?.bin ?? '220000') + digits(9, random);
-          return partial + luhnCheckDigit(partial);
-        })();
-  let qrCodeLink: string | null = null;
-  if (QR_CODE_OPTIONS.includes(variant.option)) {
-    const alphabet = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];
-    let qrId = '';
-    for (let i = 0; i < 32; i++) qrId += pick(alphabet, random);
-    const query = new URLSearchParams({
-      type: '02',
-      bank: bank?.sbpMemberId ?? '100000000000',
-      sum: amountMinor.toString(),
-      cur: currency,
-      crc: digits(4, random),
-    });
-    qrCodeLink = `https://qr.nspk.ru/${qrId}?${query.toString()}`;
+  const { option, method } = variant;
+  if (QR_OPTIONS.includes(option)) {
+    const payload = `https://qr.nspk.ru/AS1A${digits(4, random)}${digits(24, random)}?type=02&bank=100000000111&sum=${context.amountMinor}&cur=${context.currency}&crc=${digits(4, random)}`;
+    return { requisites: { requisites: payload, holder }, qrCodeLink: `${context.baseUrl}/api/public/invoices/${context.invoiceId}/qr-code` };
   }
-  return { paymentMethodName, requisites: { requisites, holder }, qrCodeLink };
+  if (URL_OPTIONS.includes(option)) {
+    const url = `https://pay.${method}.example/p/${digits(12, random)}`;
+    return { requisites: { requisites: url, holder }, qrCodeLink: url };
+  }
+  if (PHONE_OPTIONS.includes(option)) {
+    const number = phone(random);
+    return { requisites: { requisites: number, holder }, qrCodeLink: payLink(method, number.replace(/\D/g, '')) };
+  }
+  if (option === 'TO_ACCOUNT' || option === 'TO_BANK_DETAILS') {
+    const account = `40817810${digits(12, random)}`;
+    return { requisites: { requisites: account, holder }, qrCodeLink: payLink(method, account) };
+  }
+  const card = cardNumber(bank?.bin ?? '220000', random);
+  return { requisites: { requisites: card, holder }, qrCodeLink: payLink(method, card.replace(/\D/g, '')) };
 };

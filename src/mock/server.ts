@@ -2,8 +2,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '../server/node-adapter.js';
-import { LIMITS } from './assumptions.js';
-import { createMockService, type MockService, type MockServiceOptions } from './service.js';
+import { DEFAULTS } from './options.js';
+import type { MockServiceOptions } from './options.js';
+import { createMockService, type MockService } from './service.js';
 
 export interface MockServerOptions extends Omit<MockServiceOptions, 'publicBaseUrl'> {
   /** The `{base_url}` clients use (default: `http://{host}:{port}` of the listening socket). */
@@ -25,7 +26,11 @@ export interface MockServer {
 export const startMockServer = async (options: MockServerOptions): Promise<MockServer> => {
   const { port = 0, host = '127.0.0.1', publicBaseUrl, ...serviceOptions } = options;
   let service: MockService | undefined;
-  const maxBodyBytes = serviceOptions.maxBodyBytes ?? LIMITS.maxBodyBytes;
+  // The multipart operations take files up to the upload limit; the mock caps JSON bodies itself.
+  const maxBodyBytes = Math.max(
+    serviceOptions.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    (serviceOptions.maxUploadBytes ?? DEFAULTS.maxUploadBytes) + DEFAULTS.multipartOverheadBytes,
+  );
   const handler = toNodeHandler((request) => service!.fetch(request), { maxBodyBytes });
   const server = createServer(handler);
   await new Promise<void>((resolve, reject) => {

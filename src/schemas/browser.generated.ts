@@ -3,7 +3,7 @@
 import type { JsonSchema } from './json-schema.js';
 
 const PATTERN_0 = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
-const PATTERN_1 = "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$";
+const PATTERN_1 = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,9})?(?:Z|[+-]\\d{2}:\\d{2})$";
 
 export const invoiceJsonSchema: JsonSchema = {
   type: "object",
@@ -19,11 +19,8 @@ export const invoiceJsonSchema: JsonSchema = {
         "null"
       ]
     },
-    userId: {
-      type: [
-        "string",
-        "null"
-      ]
+    storeName: {
+      type: "string"
     },
     type: {
       type: "string",
@@ -35,39 +32,6 @@ export const invoiceJsonSchema: JsonSchema = {
     status: {
       type: "string",
       minLength: 1
-    },
-    paymentMethod: {
-      anyOf: [
-        {
-          type: "string",
-          minLength: 1
-        },
-        {
-          type: "null"
-        }
-      ]
-    },
-    paymentOption: {
-      anyOf: [
-        {
-          type: "string",
-          minLength: 1
-        },
-        {
-          type: "null"
-        }
-      ]
-    },
-    paymentRequisites: {
-      anyOf: [
-        {
-          type: "object",
-          additionalProperties: {}
-        },
-        {
-          type: "null"
-        }
-      ]
     },
     sum: {
       type: "object",
@@ -94,35 +58,47 @@ export const invoiceJsonSchema: JsonSchema = {
       ],
       additionalProperties: {}
     },
-    storeId: {
-      type: "integer",
-      minimum: -9007199254740991,
-      maximum: 9007199254740991
+    paymentMethod: {
+      anyOf: [
+        {
+          type: "string",
+          minLength: 1
+        },
+        {
+          type: "null"
+        }
+      ]
     },
-    storeName: {
-      type: "string"
-    },
-    receivedSumFromTaker: {},
-    receivedSumFromMaker: {},
-    serviceFeeSum: {},
-    payoutSum: {},
-    createdAt: {
-      type: "string",
-      pattern: PATTERN_1,
-      errorMessage: "must be an ISO 8601 timestamp with UTC offset"
-    },
-    expireAt: {
-      type: "string",
-      pattern: PATTERN_1,
-      errorMessage: "must be an ISO 8601 timestamp with UTC offset"
+    paymentOption: {
+      anyOf: [
+        {
+          type: "string",
+          minLength: 1
+        },
+        {
+          type: "null"
+        }
+      ]
     },
     updatedAt: {
       type: "string",
       pattern: PATTERN_1,
-      errorMessage: "must be an ISO 8601 timestamp with UTC offset"
+      errorMessage: "must be an RFC 3339 timestamp like \"2026-11-22T10:30:00+03:00\""
     },
-    invoiceUrl: {
-      type: "string"
+    successUrl: {
+      type: [
+        "string",
+        "null"
+      ]
+    },
+    cancelUrl: {
+      type: [
+        "string",
+        "null"
+      ]
+    },
+    isSumChanged: {
+      type: "boolean"
     },
     deals: {
       type: "array",
@@ -130,26 +106,35 @@ export const invoiceJsonSchema: JsonSchema = {
         type: "object",
         properties: {
           id: {
-            type: "string",
-            pattern: PATTERN_0,
-            errorMessage: "must be a UUID"
-          },
-          type: {
-            type: "string",
-            enum: [
-              "in",
-              "out"
-            ]
+            type: "string"
           },
           status: {
             type: "string",
             minLength: 1
           },
           paymentMethod: {
-            type: "string",
-            minLength: 1
+            anyOf: [
+              {
+                type: "string",
+                minLength: 1
+              },
+              {
+                type: "null"
+              }
+            ]
           },
           paymentOption: {
+            anyOf: [
+              {
+                type: "string",
+                minLength: 1
+              },
+              {
+                type: "null"
+              }
+            ]
+          },
+          paymentMethodName: {
             type: "string",
             minLength: 1
           },
@@ -157,10 +142,16 @@ export const invoiceJsonSchema: JsonSchema = {
             type: "object",
             properties: {
               requisites: {
-                type: "string"
+                type: [
+                  "string",
+                  "null"
+                ]
               },
               holder: {
-                type: "string"
+                type: [
+                  "string",
+                  "null"
+                ]
               }
             },
             required: [
@@ -169,31 +160,23 @@ export const invoiceJsonSchema: JsonSchema = {
             ],
             additionalProperties: {}
           },
+          requisitesKind: {
+            type: "string",
+            enum: [
+              "card",
+              "phone",
+              "account",
+              "url",
+              "qr",
+              "other"
+            ]
+          },
           canceledAt: {
             anyOf: [
               {
                 type: "string",
                 pattern: PATTERN_1,
-                errorMessage: "must be an ISO 8601 timestamp with UTC offset"
-              },
-              {
-                type: "null"
-              }
-            ]
-          },
-          disputeAttachment: {},
-          disputeReason: {},
-          disputeReasonData: {
-            type: "array",
-            items: {}
-          },
-          payment: {},
-          rate: {
-            anyOf: [
-              {
-                type: "string",
-                pattern: "^\\d{1,30}(?:\\.\\d{1,30})?$",
-                errorMessage: "must be a decimal number as text like \"1500.00\""
+                errorMessage: "must be an RFC 3339 timestamp like \"2026-11-22T10:30:00+03:00\""
               },
               {
                 type: "null"
@@ -209,19 +192,14 @@ export const invoiceJsonSchema: JsonSchema = {
               "null"
             ]
           },
-          paymentMethodName: {
-            type: "string",
-            minLength: 1
-          },
-          disputeResult: {},
-          attachments: {
-            type: "array",
-            items: {}
+          disputeReason: {
+            type: [
+              "string",
+              "null"
+            ]
           }
         },
         required: [
-          "id",
-          "type",
           "status",
           "paymentMethod",
           "paymentOption",
@@ -230,25 +208,23 @@ export const invoiceJsonSchema: JsonSchema = {
         ],
         additionalProperties: {}
       }
+    },
+    expireAt: {
+      type: "string",
+      pattern: PATTERN_1,
+      errorMessage: "must be an RFC 3339 timestamp like \"2026-11-22T10:30:00+03:00\""
     }
   },
   required: [
     "id",
     "internalId",
-    "userId",
     "type",
     "status",
+    "sum",
     "paymentMethod",
     "paymentOption",
-    "paymentRequisites",
-    "sum",
-    "storeId",
-    "storeName",
-    "createdAt",
-    "expireAt",
-    "updatedAt",
-    "invoiceUrl",
-    "deals"
+    "deals",
+    "expireAt"
   ],
   additionalProperties: {}
 };
@@ -267,6 +243,9 @@ export const canceledInvoiceJsonSchema: JsonSchema = {
         "null"
       ]
     },
+    storeName: {
+      type: "string"
+    },
     type: {
       type: "string",
       enum: [
@@ -274,43 +253,9 @@ export const canceledInvoiceJsonSchema: JsonSchema = {
         "out"
       ]
     },
-    paymentMethod: {
-      anyOf: [
-        {
-          type: "string",
-          minLength: 1
-        },
-        {
-          type: "null"
-        }
-      ]
-    },
-    paymentOption: {
-      anyOf: [
-        {
-          type: "string",
-          minLength: 1
-        },
-        {
-          type: "null"
-        }
-      ]
-    },
-    paymentRequisites: {
-      anyOf: [
-        {
-          type: "object",
-          additionalProperties: {}
-        },
-        {
-          type: "null"
-        }
-      ]
-    },
-    expiredAt: {
+    status: {
       type: "string",
-      pattern: PATTERN_1,
-      errorMessage: "must be an ISO 8601 timestamp with UTC offset"
+      minLength: 1
     },
     sum: {
       type: "object",
@@ -337,116 +282,32 @@ export const canceledInvoiceJsonSchema: JsonSchema = {
       ],
       additionalProperties: {}
     },
-    status: {
-      type: "string",
-      minLength: 1
-    },
-    deals: {
-      type: "array",
-      items: {
-        type: "object",
-        properties: {
-          id: {
-            type: "string",
-            pattern: PATTERN_0,
-            errorMessage: "must be a UUID"
-          },
-          type: {
-            type: "string",
-            enum: [
-              "in",
-              "out"
-            ]
-          },
-          status: {
-            type: "string",
-            minLength: 1
-          },
-          paymentMethod: {
-            type: "string",
-            minLength: 1
-          },
-          paymentOption: {
-            type: "string",
-            minLength: 1
-          },
-          requisites: {
-            type: "object",
-            properties: {
-              requisites: {
-                type: "string"
-              },
-              holder: {
-                type: "string"
-              }
-            },
-            required: [
-              "requisites",
-              "holder"
-            ],
-            additionalProperties: {}
-          },
-          canceledAt: {
-            anyOf: [
-              {
-                type: "string",
-                pattern: PATTERN_1,
-                errorMessage: "must be an ISO 8601 timestamp with UTC offset"
-              },
-              {
-                type: "null"
-              }
-            ]
-          },
-          disputeAttachment: {},
-          disputeReason: {},
-          disputeReasonData: {
-            type: "array",
-            items: {}
-          },
-          payment: {},
-          rate: {
-            anyOf: [
-              {
-                type: "string",
-                pattern: "^\\d{1,30}(?:\\.\\d{1,30})?$",
-                errorMessage: "must be a decimal number as text like \"1500.00\""
-              },
-              {
-                type: "null"
-              }
-            ]
-          },
-          isActive: {
-            type: "boolean"
-          },
-          qrCodeLink: {
-            type: [
-              "string",
-              "null"
-            ]
-          },
-          paymentMethodName: {
-            type: "string",
-            minLength: 1
-          },
-          disputeResult: {},
-          attachments: {
-            type: "array",
-            items: {}
-          }
+    paymentMethod: {
+      anyOf: [
+        {
+          type: "string",
+          minLength: 1
         },
-        required: [
-          "id",
-          "type",
-          "status",
-          "paymentMethod",
-          "paymentOption",
-          "requisites",
-          "isActive"
-        ],
-        additionalProperties: {}
-      }
+        {
+          type: "null"
+        }
+      ]
+    },
+    paymentOption: {
+      anyOf: [
+        {
+          type: "string",
+          minLength: 1
+        },
+        {
+          type: "null"
+        }
+      ]
+    },
+    updatedAt: {
+      type: "string",
+      pattern: PATTERN_1,
+      errorMessage: "must be an RFC 3339 timestamp like \"2026-11-22T10:30:00+03:00\""
     },
     successUrl: {
       type: [
@@ -463,26 +324,130 @@ export const canceledInvoiceJsonSchema: JsonSchema = {
     isSumChanged: {
       type: "boolean"
     },
-    flow: {
-      type: "string"
+    deals: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          id: {
+            type: "string"
+          },
+          status: {
+            type: "string",
+            minLength: 1
+          },
+          paymentMethod: {
+            anyOf: [
+              {
+                type: "string",
+                minLength: 1
+              },
+              {
+                type: "null"
+              }
+            ]
+          },
+          paymentOption: {
+            anyOf: [
+              {
+                type: "string",
+                minLength: 1
+              },
+              {
+                type: "null"
+              }
+            ]
+          },
+          paymentMethodName: {
+            type: "string",
+            minLength: 1
+          },
+          requisites: {
+            type: "object",
+            properties: {
+              requisites: {
+                type: [
+                  "string",
+                  "null"
+                ]
+              },
+              holder: {
+                type: [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            required: [
+              "requisites",
+              "holder"
+            ],
+            additionalProperties: {}
+          },
+          requisitesKind: {
+            type: "string",
+            enum: [
+              "card",
+              "phone",
+              "account",
+              "url",
+              "qr",
+              "other"
+            ]
+          },
+          canceledAt: {
+            anyOf: [
+              {
+                type: "string",
+                pattern: PATTERN_1,
+                errorMessage: "must be an RFC 3339 timestamp like \"2026-11-22T10:30:00+03:00\""
+              },
+              {
+                type: "null"
+              }
+            ]
+          },
+          isActive: {
+            type: "boolean"
+          },
+          qrCodeLink: {
+            type: [
+              "string",
+              "null"
+            ]
+          },
+          disputeReason: {
+            type: [
+              "string",
+              "null"
+            ]
+          }
+        },
+        required: [
+          "status",
+          "paymentMethod",
+          "paymentOption",
+          "requisites",
+          "isActive"
+        ],
+        additionalProperties: {}
+      }
     },
-    flowData: {}
+    expiredAt: {
+      type: "string",
+      pattern: PATTERN_1,
+      errorMessage: "must be an RFC 3339 timestamp like \"2026-11-22T10:30:00+03:00\""
+    }
   },
   required: [
     "id",
     "internalId",
     "type",
+    "status",
+    "sum",
     "paymentMethod",
     "paymentOption",
-    "paymentRequisites",
-    "expiredAt",
-    "sum",
-    "status",
-    "deals",
-    "successUrl",
-    "cancelUrl",
-    "isSumChanged",
-    "flow"
+    "deals"
   ],
   additionalProperties: {}
 };

@@ -1,9 +1,11 @@
 /**
- * Invoices, deals, payment variants and the create-invoice request of `merchant-api.md`.
+ * Invoices, deals, payment variants and the create-invoice request of the service's merchant API.
  *
- * Response objects are `looseObject`s: unknown extra fields from the service pass through
- * untouched. Fields whose type the service does not show ("null in examples") are `unknown`
- * and optional, so a filled-in dispute or payment does not break a checkout. Request bodies
+ * A tolerant reader, strict where money is: an answer is refused only for what would show the
+ * payer wrong money or a wrong place to pay (invoice id, type, status, amount, currency,
+ * subunit, the requisites and holder of an active deal, a pay link's scheme), with a message
+ * naming the field. Every other field may be missing, null or of another type (it then reads
+ * as undefined), unknown fields pass, timestamps are normalized to RFC 3339. Request bodies
  * are strict: a misspelt field is an error before anything is sent.
  */
 import * as z from 'zod/mini';
@@ -11,11 +13,13 @@ import {
   decimalString,
   httpUrl,
   isoDateTime,
+  lenient,
   nonEmptyString,
   openEnum,
   positiveDecimalString,
   uuidString,
 } from './primitives.js';
+import { compareDecimals } from './patterns.js';
 
 export const DIRECTION_TYPES = ['in', 'out'] as const;
 export const DirectionTypeSchema = z.enum(DIRECTION_TYPES, {
@@ -23,24 +27,62 @@ export const DirectionTypeSchema = z.enum(DIRECTION_TYPES, {
 });
 export type DirectionType = z.infer<typeof DirectionTypeSchema>;
 
-/** Payment options that occur in the reference; the complete set is not shown. */
-export const KNOWN_PAYMENT_OPTIONS = ['TO_CARD', 'SBP'] as const;
+/** Payment options of the service's documentation; the set stays open (a new option never breaks a checkout). */
+export const KNOWN_PAYMENT_OPTIONS = [
+  'SBP',
+  'TO_CARD',
+  'TO_ACCOUNT',
+  'CROSS_BORDER',
+  'MOBILE_TOP_UP',
+  'SBP_QR',
+  'CLICK_UZ_QR',
+  'TIPS',
+  'TO_BANK_DETAILS',
+  'TO_PHONE_NUMBER',
+  'TG_BOT',
+  'P2C',
+  'UPI',
+  'QUASI_UPI',
+  'IMPS',
+  'CVU',
+  'CARD_ACQUIRING',
+  'MANUAL_ECOM',
+  'VIET_QR',
+  'MANUAL_SBP_QR',
+] as const;
 export const PaymentOptionSchema = openEnum(KNOWN_PAYMENT_OPTIONS);
 export type PaymentOption = z.infer<typeof PaymentOptionSchema>;
 
-/** Bank code; the set of codes is not shown, so any non-empty string. */
+/** Bank code (`sberbank`, `tinkoff`, …: about 230 of them); names come from the service's payment-methods list. */
 export const PaymentMethodSchema = openEnum([] as const);
 export type PaymentMethod = z.infer<typeof PaymentMethodSchema>;
 
-/** Invoice statuses that occur in the reference; the complete list is not shown. */
-export const KNOWN_INVOICE_STATUSES = ['new', 'canceled'] as const;
+/** Invoice statuses of the service's documentation. */
+export const KNOWN_INVOICE_STATUSES = ['new', 'paid', 'canceled', 'expired', 'dispute'] as const;
 export const InvoiceStatusSchema = openEnum(KNOWN_INVOICE_STATUSES);
 export type InvoiceStatus = z.infer<typeof InvoiceStatusSchema>;
 
-/** Deal statuses that occur in the reference; the complete list is not shown. */
-export const KNOWN_DEAL_STATUSES = ['transfer_waiting'] as const;
+/** Invoice statuses from which nothing changes any more. */
+export const TERMINAL_INVOICE_STATUSES: readonly string[] = ['paid', 'canceled', 'expired'];
+
+/** Deal statuses of the service's documentation. */
+export const KNOWN_DEAL_STATUSES = [
+  'new',
+  'transfer_waiting',
+  'transfer_confirmed',
+  'canceled',
+  'completed',
+  'dispute',
+  'expired',
+] as const;
 export const DealStatusSchema = openEnum(KNOWN_DEAL_STATUSES);
 export type DealStatus = z.infer<typeof DealStatusSchema>;
+
+/** Deal statuses in which the payer still has to (or just did) send the money: such a deal is shown. */
+export const ACTIVE_DEAL_STATUSES: readonly string[] = ['new', 'transfer_waiting', 'transfer_confirmed'];
+
+/** Dispute reasons of the service's documentation. */
+export const KNOWN_DISPUTE_REASONS = ['no_payment', 'invalid_sum'] as const;
 
 export const MoneySchema = z.looseObject({
   amount: decimalString(),
@@ -56,103 +98,177 @@ export type Money = z.infer<typeof MoneySchema>;
 export const RequisitesSchema = z.record(z.string(), z.unknown());
 export type Requisites = z.infer<typeof RequisitesSchema>;
 
-/** The requisites of a deal: where the payer sends the money. */
+/**
+ * The requisites of a deal: where the payer sends the money. Read leniently here (a deal
+ * that is not shown may carry `holder: null`); {@link InvoiceSchema} is strict about the
+ * requisites and holder of the deal it would show.
+ */
 export const DealRequisitesSchema = z.looseObject({
-  requisites: z.string(),
-  holder: z.string(),
+  requisites: z.nullable(z.string()),
+  holder: z.nullable(z.string()),
 });
 export type DealRequisites = z.infer<typeof DealRequisitesSchema>;
 
-const dealFields = {
-  id: uuidString(),
-  type: DirectionTypeSchema,
-  status: DealStatusSchema,
-  paymentMethod: PaymentMethodSchema,
-  paymentOption: PaymentOptionSchema,
-  requisites: DealRequisitesSchema,
-  canceledAt: z.optional(z.nullable(isoDateTime())),
-  disputeAttachment: z.optional(z.unknown()),
-  disputeReason: z.optional(z.unknown()),
-  disputeReasonData: z.optional(z.array(z.unknown())),
-  payment: z.optional(z.unknown()),
-  rate: z.optional(z.nullable(decimalString())),
-  isActive: z.boolean(),
-  qrCodeLink: z.optional(z.nullable(z.string())),
-};
+const SAFE_LINK_SCHEMES = ['https:', 'http:'];
 
-/** A deal as the create-invoice response carries it (with `paymentMethodName`). */
-export const DealSchema = z.looseObject({
-  ...dealFields,
-  paymentMethodName: nonEmptyString(),
-});
-export type Deal = z.infer<typeof DealSchema>;
+/** A link the payer may open or see as a QR code: http(s) only, never `javascript:` or another scheme. */
+const payLink = () =>
+  z.nullable(z.string()).check(
+    z.refine(
+      (value) => {
+        if (value === null || value === '') return true;
+        try {
+          return SAFE_LINK_SCHEMES.includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      },
+      { error: (issue) => `must be an http(s) URL, got ${JSON.stringify(String(issue.input).slice(0, 40))}` },
+    ),
+  );
+
+/** A Money object in a field the checkout does not show: read if it fits, else undefined. */
+const lenientMoney = () => lenient(z.nullable(MoneySchema));
 
 /**
- * A deal as the lookup by internal id carries it: adds `disputeResult` and `attachments`;
- * `paymentMethodName` is only promised by the create response, so here it may be missing.
+ * The payment of a paid deal (notifications): sums in the invoice's and the settlement currency.
+ * Not shown by the checkout, so read leniently.
  */
-export const DealLookupSchema = z.looseObject({
-  ...dealFields,
-  paymentMethodName: z.optional(nonEmptyString()),
-  disputeResult: z.optional(z.unknown()),
-  attachments: z.optional(z.array(z.unknown())),
+export const DealPaymentSchema = z.looseObject({
+  takerSum: lenientMoney(),
+  makerSum: lenientMoney(),
+  feeSum: lenientMoney(),
+  date: lenient(isoDateTime()),
 });
-export type DealLookup = z.infer<typeof DealLookupSchema>;
+export type DealPayment = z.infer<typeof DealPaymentSchema>;
 
-const invoiceFields = {
-  id: uuidString(),
-  internalId: z.nullable(z.string()),
-  userId: z.nullable(z.string()),
-  type: DirectionTypeSchema,
-  status: InvoiceStatusSchema,
-  paymentMethod: z.nullable(PaymentMethodSchema),
-  paymentOption: z.nullable(PaymentOptionSchema),
-  paymentRequisites: z.nullable(RequisitesSchema),
-  sum: MoneySchema,
-  storeId: z.int(),
-  storeName: z.string(),
-  receivedSumFromTaker: z.optional(z.unknown()),
-  receivedSumFromMaker: z.optional(z.unknown()),
-  serviceFeeSum: z.optional(z.unknown()),
-  payoutSum: z.optional(z.unknown()),
-  createdAt: isoDateTime(),
-  expireAt: isoDateTime(),
-  updatedAt: isoDateTime(),
-  invoiceUrl: z.string(),
+/**
+ * A deal, in every form the service writes one: in InvoiceDTO's `deals` (create, read,
+ * start-deal, confirm-transfer), in the cancel answer, and as the one `deal` of a
+ * notification (which has no `rate`, `isActive` or `qrCodeLink`). Strict only in `status` and
+ * the link's scheme; `isActive`, when missing, follows from the status.
+ */
+export const DealSchema = z.pipe(
+  z.looseObject({
+    id: lenient(nonEmptyString()),
+    type: lenient(DirectionTypeSchema),
+    status: DealStatusSchema,
+    paymentMethod: lenient(z.nullable(PaymentMethodSchema)),
+    paymentOption: lenient(z.nullable(PaymentOptionSchema)),
+    /** Not in the documented DealDTO; some answers carry the bank's name here. */
+    paymentMethodName: lenient(nonEmptyString()),
+    requisites: z._default(z.catch(z.nullable(DealRequisitesSchema), null), null),
+    canceledAt: lenient(z.nullable(isoDateTime())),
+    disputeAttachment: lenient(z.nullable(z.string())),
+    disputeReason: lenient(z.nullable(z.string())),
+    /** `[]` when empty, `{ "amount": "210" }` when set. */
+    disputeReasonData: lenient(z.nullable(z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]))),
+    payment: lenient(z.nullable(DealPaymentSchema)),
+    rate: lenient(z.nullable(decimalString())),
+    isActive: lenient(z.boolean()),
+    qrCodeLink: z.optional(payLink()),
+    disputeResult: lenient(z.unknown()),
+    attachments: lenient(z.array(z.unknown())),
+  }),
+  z.transform((deal) => ({ ...deal, isActive: deal.isActive ?? ACTIVE_DEAL_STATUSES.includes(deal.status) })),
+);
+export type Deal = z.infer<typeof DealSchema>;
+/** @deprecated The same as {@link DealSchema}: every deal is read alike now. */
+export const DealLookupSchema = DealSchema;
+/** @deprecated The same as {@link Deal}. */
+export type DealLookup = Deal;
+
+/** Where an answer would show the payer where to pay: there, requisites and holder must be present. */
+const requireShownDeal = (deals: readonly Deal[], ctx: { issues: z.core.$ZodRawIssue[] }, path: PropertyKey[]) => {
+  deals.forEach((deal, index) => {
+    if (!deal.isActive) return;
+    if (deal.requisites === null) {
+      ctx.issues.push({ code: 'custom', path: [...path, index, 'requisites'], message: 'is required on an active deal', input: null });
+      return;
+    }
+    if (typeof deal.requisites.requisites !== 'string' || deal.requisites.requisites.trim() === '') {
+      ctx.issues.push({ code: 'custom', path: [...path, index, 'requisites', 'requisites'], message: 'must be a non-empty string on an active deal', input: deal.requisites.requisites });
+    }
+    if (typeof deal.requisites.holder !== 'string') {
+      ctx.issues.push({ code: 'custom', path: [...path, index, 'requisites', 'holder'], message: 'must be a string on an active deal', input: deal.requisites.holder });
+    }
+  });
 };
 
-/** InvoiceDTO as the create-invoice response carries it. */
-export const InvoiceSchema = z.looseObject({
-  ...invoiceFields,
-  deals: z.array(DealSchema),
-});
-export type Invoice = z.infer<typeof InvoiceSchema>;
-
-/** InvoiceDTO as the lookup by internal id carries it (deals with dispute fields). */
-export const InvoiceLookupSchema = z.looseObject({
-  ...invoiceFields,
-  deals: z.array(DealLookupSchema),
-});
-export type InvoiceLookup = z.infer<typeof InvoiceLookupSchema>;
-
-/** The different set of invoice fields the cancel operation returns. */
-export const CanceledInvoiceSchema = z.looseObject({
+/** The invoice fields every form shares: strict in id, type, status and sum, lenient elsewhere. */
+const invoiceFields = {
   id: uuidString(),
-  internalId: z.nullable(z.string()),
+  internalId: z._default(z.catch(z.nullable(z.string()), null), null),
+  userId: z._default(z.catch(z.nullable(z.string()), null), null),
   type: DirectionTypeSchema,
-  paymentMethod: z.nullable(PaymentMethodSchema),
-  paymentOption: z.nullable(PaymentOptionSchema),
-  paymentRequisites: z.nullable(RequisitesSchema),
-  expiredAt: isoDateTime(),
-  sum: MoneySchema,
   status: InvoiceStatusSchema,
-  deals: z.array(DealLookupSchema),
-  successUrl: z.nullable(z.string()),
-  cancelUrl: z.nullable(z.string()),
-  isSumChanged: z.boolean(),
-  flow: z.string(),
-  flowData: z.optional(z.unknown()),
-});
+  paymentMethod: z._default(z.catch(z.nullable(PaymentMethodSchema), null), null),
+  paymentOption: z._default(z.catch(z.nullable(PaymentOptionSchema), null), null),
+  paymentRequisites: lenient(z.nullable(RequisitesSchema)),
+  sum: MoneySchema,
+  storeId: lenient(z.int()),
+  storeName: lenient(z.string()),
+  receivedSumFromTaker: lenientMoney(),
+  receivedSumFromMaker: lenientMoney(),
+  serviceFeeSum: lenientMoney(),
+  payoutSum: lenientMoney(),
+  rate: lenient(z.nullable(decimalString())),
+  createdAt: lenient(isoDateTime()),
+  updatedAt: lenient(isoDateTime()),
+  invoiceUrl: lenient(z.string()),
+  successUrl: lenient(z.nullable(z.string())),
+  cancelUrl: lenient(z.nullable(z.string())),
+  isSumChanged: lenient(z.boolean()),
+  flow: lenient(z.nullable(z.string())),
+  flowData: lenient(z.unknown()),
+};
+
+/** `deals` as InvoiceDTO writes it, or the one `deal` (or null) of a notification: always a list. */
+const dealsOf = (value: unknown): unknown => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const record = value as Record<string, unknown>;
+  if (record.deals === undefined && Object.hasOwn(record, 'deal')) {
+    const { deal, ...rest } = record;
+    return { ...rest, deals: deal === null || deal === undefined ? [] : [deal] };
+  }
+  return value;
+};
+
+/**
+ * THE invoice: one normalized type for every form the service writes, InvoiceDTO (create,
+ * read by id or internal id, start-deal, confirm-transfer, dispute) and the notification's
+ * invoice (one `deal` instead of `deals`, no `userId`/`paymentMethod`/`paymentOption`/`invoiceUrl`).
+ * Timestamps come out as RFC 3339 with `±HH:MM`; `deals` is always a list; fields the
+ * checkout never shows are read leniently.
+ */
+export const InvoiceSchema = z.pipe(
+  z.transform(dealsOf),
+  z
+    .looseObject({
+      ...invoiceFields,
+      expireAt: isoDateTime(),
+      deals: z._default(z.array(DealSchema), []),
+    })
+    .check(z.superRefine((invoice, ctx) => requireShownDeal(invoice.deals, ctx, ['deals']))),
+);
+export type Invoice = z.infer<typeof InvoiceSchema>;
+/** @deprecated The same as {@link InvoiceSchema}. */
+export const InvoiceLookupSchema = InvoiceSchema;
+/** @deprecated The same as {@link Invoice}. */
+export type InvoiceLookup = Invoice;
+
+/**
+ * The different set of invoice fields the cancel operation returns (`expiredAt`, `successUrl`,
+ * `cancelUrl`, `isSumChanged`, `flow`), read as leniently as the rest.
+ */
+export const CanceledInvoiceSchema = z
+  .looseObject({
+    ...invoiceFields,
+    expiredAt: lenient(isoDateTime()),
+    expireAt: lenient(isoDateTime()),
+    deals: z._default(z.array(DealSchema), []),
+  })
+  .check(z.superRefine((invoice, ctx) => requireShownDeal(invoice.deals, ctx, ['deals'])));
 export type CanceledInvoice = z.infer<typeof CanceledInvoiceSchema>;
 
 export const PaymentVariantSchema = z.looseObject({
@@ -171,12 +287,25 @@ export const CreateInvoiceRequestSchema = z
     currency: nonEmptyString(),
     notificationUrl: httpUrl(),
     notificationToken: nonEmptyString(),
-    internalId: z.optional(nonEmptyString()),
-    userId: z.optional(nonEmptyString()),
+    internalId: z.optional(z.nullable(nonEmptyString())),
+    userId: z.optional(z.nullable(nonEmptyString())),
     paymentOption: z.optional(z.nullable(PaymentOptionSchema)),
-    paymentMethod: z.optional(PaymentMethodSchema),
-    paymentRequisites: z.optional(RequisitesSchema),
-    startDeal: z.optional(z.boolean()),
+    paymentMethod: z.optional(z.nullable(PaymentMethodSchema)),
+    paymentRequisites: z.optional(z.nullable(RequisitesSchema)),
+    startDeal: z.optional(z.nullable(z.boolean())),
+    /** Where the service's own payment page sends the payer after a payment / a cancel. */
+    successUrl: z.optional(z.nullable(httpUrl())),
+    cancelUrl: z.optional(z.nullable(httpUrl())),
+    /** Randomises the amount up to this (unique amounts); not less than `amount`. */
+    maxAmount: z.optional(z.nullable(positiveDecimalString())),
+    /** The payer's bank's currency for a cross-border transfer (`TJS`, `UZS`, …). */
+    crossBorderCurrency: z.optional(z.nullable(nonEmptyString())),
+    crossBorderRequisiteType: z.optional(z.nullable(openEnum(['PHONE', 'CARD'] as const))),
+    strictlySingleTransfer: z.optional(z.nullable(z.boolean())),
+    allowMatching: z.optional(z.nullable(z.boolean())),
+    matchingSettings: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+    /** Language of the service's payment page: `ru`, `en`, `bn`, `uz`, `az`, `es`, `ko`. */
+    lang: z.optional(z.nullable(nonEmptyString())),
   })
   .check(
     z.superRefine((request, ctx) => {
@@ -191,6 +320,9 @@ export const CreateInvoiceRequestSchema = z
             });
           }
         }
+      }
+      if (request.maxAmount != null && compareDecimals(request.maxAmount, request.amount) < 0) {
+        ctx.issues.push({ code: 'custom', path: ['maxAmount'], message: 'can not be less than amount', input: request.maxAmount });
       }
       // `startDeal: false` on a pay-out asks for nothing, so only `true` is refused.
       if (request.startDeal === true && request.type !== 'in') {

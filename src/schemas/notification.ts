@@ -1,24 +1,33 @@
 /**
- * The status notification the service POSTs to an invoice's `notificationUrl`.
+ * The status notification the service POSTs to an invoice's `notificationUrl`, as its
+ * documentation shows it: `{ "notificationType": "invoice", "notificationDate": "…",
+ * "invoice": Notifications\InvoiceDTO }` with the invoice's `notificationToken` in the
+ * `X-Notification-Token` header (as is, no HMAC). The notification's invoice carries one
+ * `deal` (or null) instead of `deals` and no `userId`, `paymentMethod`, `paymentOption` or
+ * `invoiceUrl`; {@link InvoiceSchema} reads it into the same normalized `Invoice` as every
+ * other answer.
  *
- * ASSUMPTION: the reference does not show the format, the kinds of event, the retries or how
- * the token travels. This project assumes (and its mock sends) a JSON body
- * `{ "event": "invoice.status_changed", "invoice": InvoiceDTO, "previousStatus": "new" | null,
- * "sentAt": ISO 8601 }` with the invoice's `notificationToken` in the `X-Notification-Token`
- * header. `createNotificationHandler` reads the token from a configurable place and accepts
- * a bare InvoiceDTO body as well.
+ * Also accepted: this kit's first-round envelope `{ event, invoice, previousStatus, sentAt }`
+ * and a bare invoice, so a receiver upgraded before its mock keeps working.
  */
 import * as z from 'zod/mini';
-import { InvoiceLookupSchema, InvoiceStatusSchema } from './invoice.js';
-import { isoDateTime, nonEmptyString } from './primitives.js';
+import { InvoiceSchema } from './invoice.js';
+import { isoDateTime, lenient, nonEmptyString } from './primitives.js';
 
 export const NOTIFICATION_TOKEN_HEADER = 'x-notification-token';
+/** The only `notificationType` the service sends today. */
+export const NOTIFICATION_TYPE_INVOICE = 'invoice';
+/** @deprecated The first round's assumed event name; the service sends `notificationType: "invoice"`. */
 export const NOTIFICATION_EVENT_STATUS_CHANGED = 'invoice.status_changed';
 
 export const InvoiceNotificationSchema = z.looseObject({
-  event: nonEmptyString(),
-  invoice: InvoiceLookupSchema,
-  previousStatus: z.nullable(InvoiceStatusSchema),
-  sentAt: isoDateTime(),
+  /** Always `invoice` today; another type is still read (its invoice is what counts). */
+  notificationType: lenient(nonEmptyString()),
+  notificationDate: lenient(isoDateTime()),
+  invoice: InvoiceSchema,
+  /** First-round envelope fields. */
+  event: lenient(nonEmptyString()),
+  previousStatus: lenient(z.nullable(z.string())),
+  sentAt: lenient(isoDateTime()),
 });
 export type InvoiceNotification = z.infer<typeof InvoiceNotificationSchema>;

@@ -47,3 +47,55 @@ export const unwrapSingleton = (value: unknown): unknown => (Array.isArray(value
 /** The variants answer is already an array; one wrapped in one more array is unwrapped too. */
 export const unwrapVariantList = (value: unknown): unknown =>
   Array.isArray(value) && value.length === 1 && Array.isArray(value[0]) ? (value[0] as unknown) : value;
+
+/**
+ * Every ISO 8601 date-time form the service may write: a `T` or `t` (or a space) between date
+ * and time, minutes with or without seconds, 1–9 fractional digits, and an offset as `Z`/`z`,
+ * `±HH:MM`, `±HHMM` or `±HH` (or none at all).
+ */
+const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
+
+/**
+ * RFC 3339 as the checkout protocol carries timestamps: seconds, an optional fraction, and an
+ * offset. The proxy always writes `±HH:MM`; `Z` is read too (an older proxy, a merchant's own).
+ */
+export const RFC3339_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
+
+export interface NormalizedTimestamp {
+  /** The same instant as RFC 3339 with a `±HH:MM` offset (`Z` becomes `+00:00`); the fraction is kept as written. */
+  value: string;
+  /** True when the text carried no offset and was read as UTC. */
+  assumedUtc: boolean;
+}
+
+const inRange = (value: string | undefined, max: number) => value === undefined || Number(value) <= max;
+
+/**
+ * `2024-11-23t20:43z`, `2024-11-23T20:43:07.5+0300`, `2024-11-23T20:43:07+03` … →
+ * `2024-11-23T20:43:00+00:00`, `2024-11-23T20:43:07.5+03:00`, `2024-11-23T20:43:07+03:00`.
+ * Undefined for anything that is not a valid ISO 8601 date-time.
+ */
+export const normalizeTimestamp = (text: string): NormalizedTimestamp | undefined => {
+  const match = ISO_DATE_TIME.exec(text.trim());
+  if (!match) return undefined;
+  const [, date, hours, minutes, seconds = '00', fraction, zulu, sign, offsetHours, offsetMinutes = '00'] = match;
+  if (!inRange(hours, 23) || !inRange(minutes, 59) || !inRange(seconds, 60) || !inRange(offsetHours, 23) || !inRange(offsetMinutes, 59)) {
+    return undefined;
+  }
+  const [year, month, day] = date!.split('-').map(Number) as [number, number, number];
+  const calendar = new Date(Date.UTC(year, month - 1, day));
+  if (calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return undefined;
+  const offset = zulu || !sign ? '+00:00' : `${sign}${offsetHours}:${offsetMinutes}`;
+  const value = `${date}T${hours}:${minutes}:${seconds}${fraction ? `.${fraction}` : ''}${offset}`;
+  return { value, assumedUtc: !zulu && !sign };
+};
+
+/** Compares two decimal texts (`DECIMAL_PATTERN`) exactly, without floating point: -1, 0 or 1. */
+export const compareDecimals = (a: string, b: string): number => {
+  const [aInt = '', aFrac = ''] = a.split('.');
+  const [bInt = '', bFrac = ''] = b.split('.');
+  const width = Math.max(aFrac.length, bFrac.length);
+  const left = BigInt(aInt + aFrac.padEnd(width, '0'));
+  const right = BigInt(bInt + bFrac.padEnd(width, '0'));
+  return left === right ? 0 : left < right ? -1 : 1;
+};

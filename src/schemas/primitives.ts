@@ -6,7 +6,9 @@
 import * as z from 'zod/mini';
 import {
   DECIMAL_PATTERN,
+  RFC3339_PATTERN,
   UUID_PATTERN,
+  normalizeTimestamp,
   describeIssues,
   issuePath,
   unwrapSingleton,
@@ -44,13 +46,49 @@ export const uuidString = () =>
     z.regex(UUID_PATTERN, { error: (issue) => `must be a UUID, got ${describeReceived(issue.input)}` }),
   );
 
-/** ISO 8601 timestamp with a UTC offset (`Z` or `+03:00`), as the service writes them. */
+let warnedNoOffset = false;
+/** Told (once per process) that a timestamp without an offset was read as UTC; replaceable for tests and loggers. */
+export const timestampWarnings = {
+  noOffset: (text: string): void => {
+    if (warnedNoOffset) return;
+    warnedNoOffset = true;
+    console.warn(`merchant-checkout: the payment service sent a timestamp without a UTC offset (${JSON.stringify(text)}); it is read as UTC. (Logged once.)`);
+  },
+};
+
+/**
+ * An ISO 8601 timestamp in any form the service may write (`+03:00`, `+0300`, `+03`, `Z`,
+ * without seconds, 1–9 fractional digits, lower-case `t`/`z`), normalized to RFC 3339 with
+ * `±HH:MM`. A timestamp without any offset is read as UTC, and that is logged once.
+ */
 export const isoDateTime = () =>
-  z.iso.datetime({
-    offset: true,
-    error: (issue) =>
-      `must be an ISO 8601 timestamp with UTC offset, got ${describeReceived(issue.input)}`,
-  });
+  z.pipe(
+    z.string({ error: (issue) => `must be an ISO 8601 timestamp, got ${describeReceived(issue.input)}` }),
+    z.transform((text: string, ctx) => {
+      const normalized = normalizeTimestamp(text);
+      if (!normalized) {
+        ctx.issues.push({ code: 'custom', message: `must be an ISO 8601 timestamp, got ${describeReceived(text)}`, input: text });
+        return z.NEVER;
+      }
+      if (normalized.assumedUtc) timestampWarnings.noOffset(text);
+      return normalized.value;
+    }),
+  );
+
+/** A timestamp as the checkout protocol carries it: RFC 3339 with `±HH:MM` (what {@link isoDateTime} yields). */
+export const rfc3339DateTime = () =>
+  z.string({ error: (issue) => `must be an RFC 3339 timestamp, got ${describeReceived(issue.input)}` }).check(
+    z.regex(RFC3339_PATTERN, {
+      error: (issue) => `must be an RFC 3339 timestamp like "2026-11-22T10:30:00+03:00", got ${describeReceived(issue.input)}`,
+    }),
+  );
+
+/**
+ * A field the checkout never shows: whatever the service sends there (missing, null, another
+ * type, an unknown value) never rejects the whole answer; what does not fit reads as undefined.
+ */
+export const lenient = <Schema extends z.ZodMiniType>(schema: Schema) =>
+  z.catch(z.optional(schema), undefined) as unknown as z.ZodMiniOptional<Schema>;
 
 export const nonEmptyString = () =>
   z.string({ error: (issue) => `must be a string, got ${describeReceived(issue.input)}` }).check(

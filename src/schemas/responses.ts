@@ -3,20 +3,23 @@
  * examples or the one-element array of the reference's wording.
  */
 import * as z from 'zod/mini';
-import {
-  CanceledInvoiceSchema,
-  InvoiceLookupSchema,
-  InvoiceSchema,
-  PaymentVariantListSchema,
-} from './invoice.js';
+import { CanceledInvoiceSchema, InvoiceSchema, PaymentVariantListSchema } from './invoice.js';
 import { unwrapVariantList } from './patterns.js';
 import { oneOrSingleton } from './primitives.js';
 import { WithdrawalSchema } from './withdrawal.js';
 
-export const CreateInvoiceResponseSchema = oneOrSingleton(InvoiceSchema);
+/** Create, read by id or internal id, start-deal, confirm-transfer, dispute: InvoiceDTO. */
+export const InvoiceResponseSchema = oneOrSingleton(InvoiceSchema);
+export const CreateInvoiceResponseSchema = InvoiceResponseSchema;
+export const GetInvoiceResponseSchema = InvoiceResponseSchema;
 export const CancelInvoiceResponseSchema = oneOrSingleton(CanceledInvoiceSchema);
-export const GetInvoiceResponseSchema = oneOrSingleton(InvoiceLookupSchema);
-/** Already an array of variants; a response wrapped in one more array is unwrapped too. */
-export const PaymentVariantsResponseSchema = z.pipe(z.transform(unwrapVariantList), PaymentVariantListSchema);
+/** A list of variants; one variant as a bare object is a list of one, a list wrapped in one more array is unwrapped. */
+export const PaymentVariantsResponseSchema = z.pipe(
+  z.transform((value: unknown) => {
+    const list = unwrapVariantList(value);
+    return typeof list === 'object' && list !== null && !Array.isArray(list) ? [list] : list;
+  }),
+  PaymentVariantListSchema,
+);
 export const CreateWithdrawalResponseSchema = oneOrSingleton(WithdrawalSchema);
 export const GetWithdrawalResponseSchema = oneOrSingleton(WithdrawalSchema);

@@ -1,7 +1,7 @@
 /** Withdrawals of `merchant-api.md`. */
 import * as z from 'zod/mini';
 import { MoneySchema } from './invoice.js';
-import { isoDateTime, nonEmptyString, positiveDecimalString, uuidString } from './primitives.js';
+import { isoDateTime, lenient, nonEmptyString, positiveDecimalString, uuidString } from './primitives.js';
 
 /**
  * WithdrawalDTO. `status` and `accountId` come with the create response and are absent from
@@ -9,14 +9,14 @@ import { isoDateTime, nonEmptyString, positiveDecimalString, uuidString } from '
  */
 export const WithdrawalSchema = z.looseObject({
   id: uuidString(),
-  createdAt: isoDateTime(),
-  updatedAt: isoDateTime(),
+  createdAt: lenient(isoDateTime()),
+  updatedAt: lenient(isoDateTime()),
   sum: MoneySchema,
   fee: MoneySchema,
-  address: z.string(),
-  txId: z.nullable(z.string()),
-  status: z.optional(z.int()),
-  accountId: z.optional(uuidString()),
+  address: lenient(z.string()),
+  txId: z._default(z.catch(z.nullable(z.string()), null), null),
+  status: lenient(z.int()),
+  accountId: lenient(z.string()),
 });
 export type Withdrawal = z.infer<typeof WithdrawalSchema>;
 

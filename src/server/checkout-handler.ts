@@ -1,17 +1,16 @@
 /**
  * `createCheckoutHandler`: the merchant's signing proxy for `<merchant-checkout>`. It serves
- * exactly the four routes of the checkout protocol (DESIGN.md) and nothing else: every other
- * path, method or body is answered here without any upstream call. The payer's browser never
- * holds a key; the merchant's `resolveInternalId` decides whose invoice a request may touch.
+ * exactly the routes of the checkout protocol (docs/ARCHITECTURE.md) and nothing else: every
+ * other path, method or body is answered here without any upstream call. The payer's browser
+ * never holds a key; the merchant's `authorize` hook decides whose invoice a request may
+ * touch; answers are allow-listed projections (`projection.ts`), never upstream objects.
  */
 import {
   GetInvoiceResponseSchema,
   StartDealRequestSchema,
   safeParse,
-  type CanceledInvoice,
   type CheckoutProxyErrorCode,
-  type InvoiceLookup,
-  type PaymentVariant,
+  type Invoice,
 } from '../schemas/index.js';
 import type { MerchantClient } from './client.js';
 import {
@@ -31,6 +30,7 @@ import {
   readBodyLimited,
 } from './proxy-http.js';
 import { declaredLength } from './body.js';
+import { projectCanceledInvoice, projectInvoice, projectVariants } from './projection.js';
 
 /** Default request body limit: the only body of the protocol, `{ option, method }`, is tiny. */
 export const DEFAULT_CHECKOUT_MAX_BODY_BYTES = 16 * 1024;
@@ -39,13 +39,13 @@ export const DEFAULT_CHECKOUT_MAX_BODY_BYTES = 16 * 1024;
 export interface StartDealContext {
   /** The invoice id from the path (a UUID, lower-case). */
   id: string;
-  /** What `resolveInternalId` answered for it. */
-  internalId: string;
+  /** The invoice's internal id (the merchant's order id), or null. */
+  internalId: string | null;
   /** The payer's choice, validated: non-empty strings. */
   option: string;
   method: string;
   /** The invoice as the service shows it right now (already checked to be `id`). */
-  invoice: InvoiceLookup;
+  invoice: Invoice;
   request: Request;
   /** Aborts when the time budget runs out or the payer goes away; forward it to `client`. */
   signal: AbortSignal;
@@ -64,21 +64,33 @@ export interface CheckoutCorsOptions {
 }
 
 export interface CheckoutHandlerOptions {
-  /** Signs and sends the upstream calls. */
-  client: MerchantClient;
   /**
-   * The merchant's database lookup AND authorization in one: given the invoice id from the
-   * browser (a lower-case UUID) and the request (cookies, session), answer the merchant's
-   * internal id of that invoice if this caller may see it, and nothing otherwise (→ 404, no
-   * upstream call). May throw a {@link CheckoutHttpError} to answer something else.
+   * Signs and sends the upstream calls. Several terminals (API keys) of one shop: pass them
+   * all; an invoice is visible only to the key that created it, so the proxy asks each in turn
+   * the first time it meets an invoice and remembers which one answered (or use `clientFor`).
    */
-  resolveInternalId: (id: string, request: Request) => string | null | undefined | Promise<string | null | undefined>;
+  client: MerchantClient | readonly MerchantClient[];
+  /** Picks the client (terminal) of an invoice yourself, e.g. from your order table; nothing → 404. */
+  clientFor?: (id: string, request: Request) => MerchantClient | null | undefined | Promise<MerchantClient | null | undefined>;
+  /**
+   * Authorization of the payer for an invoice: given the invoice id from the browser (a
+   * lower-case UUID) and the request (cookies, session), answer true if this caller may see and
+   * act on it (anything else → 404, no upstream call). May throw a {@link CheckoutHttpError}.
+   */
+  authorize?: (id: string, request: Request) => boolean | Promise<boolean>;
+  /**
+   * The first round's authorization, still supported: answer the merchant's internal id of
+   * the invoice if the caller may see it, nothing otherwise (→ 404). The proxy now reads the
+   * invoice by its id and also checks that its `internalId` is the one answered. Prefer
+   * `authorize`; see the migration note in the README.
+   */
+  resolveInternalId?: (id: string, request: Request) => string | null | undefined | Promise<string | null | undefined>;
   /** The path prefix the handler is mounted under, e.g. `/checkout-api` (default: none). */
   basePath?: string;
   /**
-   * Starts a deal for the payer's chosen variant (the service shows no operation for it);
-   * answers the InvoiceDTO, which is validated and must be the same invoice. Without it,
-   * `POST /invoices/{id}/deal` is 501.
+   * Overrides how a deal starts for the payer's chosen variant. By default the proxy calls
+   * the service's `start-deal` with the payer's choice; a hook answers the InvoiceDTO itself
+   * (validated, and it must be the same invoice).
    */
   startDeal?: (context: StartDealContext) => Promise<unknown>;
   /**
@@ -98,6 +110,20 @@ export interface CheckoutHandlerOptions {
   onError?: (error: unknown, request: Request) => void;
 }
 
+/** How many invoice → terminal answers the proxy remembers (several API keys only). */
+const MAX_REMEMBERED_TERMINALS = 10_000;
+
+/**
+ * The service's refusals a payer can act on, by the client's stable code (`MerchantApiError.code`),
+ * with the protocol code the element shows in the payer's words.
+ */
+const SERVICE_TO_CHECKOUT_ERROR: Readonly<Record<string, readonly [CheckoutProxyErrorCode, string]>> = {
+  no_requisites: ['no_requisites', 'this bank has no free requisites right now'],
+  option_not_allowed: ['option_not_allowed', 'this payment option is not available for the invoice'],
+  method_not_allowed: ['bank_not_allowed', 'this bank is not available for the invoice'],
+  pay_in_disabled: ['service_unavailable', 'payments are switched off for this shop right now'],
+};
+
 const errorWithHeaders = (error: CheckoutHttpError, headers: Headers) =>
   errorAnswer(error.code, error.message, headers);
 
@@ -107,13 +133,24 @@ const fail = (code: CheckoutProxyErrorCode, message: string): never => {
 
 const upstreamUnavailable = () => new CheckoutHttpError('upstream_error', 'the payment service failed to answer');
 
+const CLIENT_METHODS = ['getInvoice', 'listPaymentVariants', 'cancelInvoice', 'startDeal'] as const;
+const isClient = (value: unknown): value is MerchantClient =>
+  typeof value === 'object' && value !== null && CLIENT_METHODS.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
+
 const validateOptions = (options: CheckoutHandlerOptions) => {
-  const { client, resolveInternalId, startDeal, timeoutMs, maxBodyBytes, cors } = options ?? ({} as CheckoutHandlerOptions);
-  const clientMethods = ['getInvoiceByInternalId', 'listPaymentVariants', 'cancelInvoice'] as const;
-  if (!client || clientMethods.some((name) => typeof client[name] !== 'function')) {
-    throw new TypeError('createCheckoutHandler: client must be a MerchantClient');
+  const { client, clientFor, authorize, resolveInternalId, startDeal, timeoutMs, maxBodyBytes, cors } = options ?? ({} as CheckoutHandlerOptions);
+  const clients = Array.isArray(client) ? client : [client];
+  if (clients.length === 0 || !clients.every(isClient)) {
+    throw new TypeError('createCheckoutHandler: client must be a MerchantClient or a non-empty array of them');
   }
-  if (typeof resolveInternalId !== 'function') throw new TypeError('createCheckoutHandler: resolveInternalId must be a function');
+  if (clientFor !== undefined && typeof clientFor !== 'function') throw new TypeError('createCheckoutHandler: clientFor must be a function');
+  if (authorize !== undefined && typeof authorize !== 'function') throw new TypeError('createCheckoutHandler: authorize must be a function');
+  if (resolveInternalId !== undefined && typeof resolveInternalId !== 'function') {
+    throw new TypeError('createCheckoutHandler: resolveInternalId must be a function');
+  }
+  if (authorize === undefined && resolveInternalId === undefined) {
+    throw new TypeError('createCheckoutHandler: authorize (or the older resolveInternalId) is required: it decides which invoices a payer may see');
+  }
   if (startDeal !== undefined && typeof startDeal !== 'function') {
     throw new TypeError('createCheckoutHandler: startDeal must be a function');
   }
@@ -150,16 +187,19 @@ const validateOptions = (options: CheckoutHandlerOptions) => {
  *
  * | request | upstream | answer |
  * |---|---|---|
- * | `GET /invoices/{id}` | `getInvoiceByInternalId(resolveInternalId(id))` | InvoiceDTO, only if its `id` is `{id}` |
- * | `GET /invoices/{id}/available-payment-variants` | the invoice check, then `listPaymentVariants(id)` | PaymentVariantDTO[] |
- * | `POST /invoices/{id}/cancel` | the invoice check, then `cancelInvoice(id)` | the cancel variant |
- * | `POST /invoices/{id}/deal` `{option, method}` | the invoice check, then the `startDeal` hook | InvoiceDTO, 501 without hook |
+ * | `GET /invoices/{id}` | `authorize(id)`, then `getInvoice(id)` | the invoice's projection |
+ * | `GET /invoices/{id}/available-payment-variants` | the invoice check, then `listPaymentVariants(id)` | `[{option, method}]` |
+ * | `POST /invoices/{id}/cancel` | the invoice check, then `cancelInvoice(id)` | the cancel answer's projection |
+ * | `POST /invoices/{id}/deal` `{option, method}` | the invoice check, then `startDeal(id, …)` (or the hook) | the invoice's projection |
  */
 export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((request: Request) => Promise<Response>) => {
   validateOptions(options);
-  const { client, resolveInternalId, startDeal, cors, onError } = options;
+  const { clientFor, authorize: authorizeHook, resolveInternalId, startDeal, cors, onError } = options;
+  const clients: readonly MerchantClient[] = Array.isArray(options.client) ? options.client : [options.client as MerchantClient];
   const base = basePathSegments(options.basePath);
-  const timeoutMs = options.timeoutMs ?? client.timeoutMs;
+  const timeoutMs = options.timeoutMs ?? Math.max(...clients.map((client) => client.timeoutMs));
+  /** Which terminal answered for an invoice, so only its first read probes several. */
+  const terminalOf = new Map<string, MerchantClient>();
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_CHECKOUT_MAX_BODY_BYTES;
   const allowedOrigins = new Set(cors?.origins ?? []);
   const report = (error: unknown, request: Request) => {
@@ -212,37 +252,65 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
     return jsonAnswer(204, null, headers);
   };
 
-  /** The internal id of `id` for this caller, or a 404. */
-  const authorize = async (id: string, request: Request, deadline: Deadline): Promise<string> => {
-    const internalId = await deadline.race(resolveInternalId(id, request));
+  /** Whether this caller may see `id` (else a 404), and the internal id the older hook answered. */
+  const authorize = async (id: string, request: Request, deadline: Deadline): Promise<{ internalId?: string }> => {
+    if (authorizeHook) {
+      if ((await deadline.race(authorizeHook(id, request))) !== true) fail('not_found', 'unknown invoice');
+      if (!resolveInternalId) return {};
+    }
+    const internalId = await deadline.race(resolveInternalId!(id, request));
     if (internalId === null || internalId === undefined || internalId === '') fail('not_found', 'unknown invoice');
     if (typeof internalId !== 'string') {
       throw new TypeError(`resolveInternalId must answer a string or nothing, got ${typeof internalId}`);
     }
-    return internalId;
+    return { internalId };
+  };
+
+  const readInvoice = async (client: MerchantClient, id: string, deadline: Deadline): Promise<Invoice | undefined> => {
+    try {
+      return await client.getInvoice(id, { signal: deadline.signal, timeoutMs: deadline.remaining() });
+    } catch (error) {
+      if (error instanceof MerchantApiError && error.status === 404) return undefined;
+      throw error;
+    }
+  };
+
+  /** The invoice `id` read from its terminal, with that terminal; a 404 when none knows it. */
+  const invoiceAndClient = async (id: string, request: Request, deadline: Deadline): Promise<{ invoice: Invoice; client: MerchantClient }> => {
+    const chosen = clientFor ? await deadline.race(clientFor(id, request)) : terminalOf.get(id);
+    if (clientFor && !isClient(chosen)) fail('not_found', 'unknown invoice');
+    for (const client of chosen ? [chosen] : clients) {
+      const invoice = await readInvoice(client, id, deadline);
+      if (!invoice) continue;
+      if (clients.length > 1 && !clientFor) {
+        if (terminalOf.size >= MAX_REMEMBERED_TERMINALS) terminalOf.delete(terminalOf.keys().next().value as string);
+        terminalOf.set(id, client);
+      }
+      return { invoice, client };
+    }
+    return fail('not_found', 'unknown invoice');
   };
 
   /**
-   * The invoice behind `internalId`, which must be `id`: a `resolveInternalId` that maps an
-   * id to another order's internal id (a bug, or an over-broad lookup) must not hand out or
-   * act on that other invoice.
+   * The invoice `id` for this caller. It must be `id` (a service or a hook that answers
+   * another invoice must not hand it out), and with the older `resolveInternalId` its
+   * `internalId` must be the one answered (an over-broad lookup must not widen access).
    */
-  const verifiedInvoice = async (id: string, internalId: string, request: Request, deadline: Deadline) => {
-    let invoice: InvoiceLookup;
-    try {
-      invoice = await client.getInvoiceByInternalId(internalId, { signal: deadline.signal, timeoutMs: deadline.remaining() });
-    } catch (error) {
-      if (error instanceof MerchantApiError && error.status === 404) fail('not_found', 'unknown invoice');
-      throw error;
+  const verifiedInvoice = async (id: string, request: Request, deadline: Deadline) => {
+    const { internalId } = await authorize(id, request, deadline);
+    const found = await invoiceAndClient(id, request, deadline);
+    if (found.invoice.id.toLowerCase() !== id) {
+      report(new Error(`the service answered invoice ${found.invoice.id} for ${id}`), request);
+      fail('not_found', 'unknown invoice');
     }
-    if (invoice.id.toLowerCase() !== id) {
+    if (internalId !== undefined && found.invoice.internalId !== internalId) {
       report(
-        new Error(`resolveInternalId mapped invoice ${id} to internal id ${JSON.stringify(internalId)}, which is invoice ${invoice.id}`),
+        new Error(`resolveInternalId answered ${JSON.stringify(internalId)} for invoice ${id}, whose internalId is ${JSON.stringify(found.invoice.internalId)}`),
         request,
       );
       fail('not_found', 'unknown invoice');
     }
-    return invoice;
+    return found;
   };
 
   const readDealRequest = async (request: Request) => {
@@ -265,41 +333,55 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
     return parsed.data;
   };
 
+  /** A deal started for the payer: the invoice must be `id` and show an active deal, else the bank had no requisites. */
+  const dealStarted = (invoice: Invoice, id: string, request: Request, source: string) => {
+    if (invoice.id.toLowerCase() !== id) {
+      report(new Error(`${source} answered invoice ${invoice.id} for ${id}`), request);
+      throw upstreamUnavailable();
+    }
+    if (!invoice.deals.some((deal) => deal.isActive)) fail('no_requisites', 'this bank has no free requisites right now');
+    return projectInvoice(invoice);
+  };
+
   const serve = async (request: Request, route: CheckoutRoute, id: string, deadline: Deadline): Promise<unknown> => {
     const upstream = () => ({ signal: deadline.signal, timeoutMs: deadline.remaining() });
     switch (route) {
-      case 'invoice': {
-        const internalId = await authorize(id, request, deadline);
-        return verifiedInvoice(id, internalId, request, deadline);
-      }
+      case 'invoice':
+        return projectInvoice((await verifiedInvoice(id, request, deadline)).invoice);
       case 'variants': {
-        await verifiedInvoice(id, await authorize(id, request, deadline), request, deadline);
-        return client.listPaymentVariants(id, upstream()) satisfies Promise<PaymentVariant[]>;
+        const { client } = await verifiedInvoice(id, request, deadline);
+        return projectVariants(await client.listPaymentVariants(id, upstream()));
       }
       case 'cancel': {
         // The service describes no body; one is read (within the limit) and ignored.
         await readBodyLimited(request, maxBodyBytes);
-        await verifiedInvoice(id, await authorize(id, request, deadline), request, deadline);
-        return client.cancelInvoice(id, upstream()) satisfies Promise<CanceledInvoice>;
+        const { client } = await verifiedInvoice(id, request, deadline);
+        try {
+          return projectCanceledInvoice(await client.cancelInvoice(id, upstream()));
+        } catch (error) {
+          if (error instanceof MerchantApiError && error.status >= 400 && error.status < 500 && ![401, 403, 404].includes(error.status)) {
+            report(error, request);
+            fail('cancel_refused', 'the payment service refused to cancel; the invoice may have changed');
+          }
+          throw error;
+        }
       }
       case 'deal': {
-        if (!startDeal) return fail('not_implemented', 'starting a deal is not enabled on this server');
         const { option, method } = await readDealRequest(request);
-        const internalId = await authorize(id, request, deadline);
-        const invoice = await verifiedInvoice(id, internalId, request, deadline);
+        const { invoice, client } = await verifiedInvoice(id, request, deadline);
+        if (!startDeal) {
+          const started = await client.startDeal(id, { paymentOption: option, paymentMethod: method }, upstream());
+          return dealStarted(started, id, request, 'start-deal');
+        }
         const answer = await deadline.race(
-          startDeal({ id, internalId, option, method, invoice, request, signal: deadline.signal, client }),
+          startDeal({ id, internalId: invoice.internalId, option, method, invoice, request, signal: deadline.signal, client }),
         );
         const parsed = safeParse(GetInvoiceResponseSchema, answer);
         if (!parsed.success) {
           report(new Error(`startDeal answered an invalid invoice: ${parsed.message}`), request);
           throw upstreamUnavailable();
         }
-        if (parsed.data.id.toLowerCase() !== id) {
-          report(new Error(`startDeal answered invoice ${parsed.data.id} for ${id}`), request);
-          throw upstreamUnavailable();
-        }
-        return parsed.data;
+        return dealStarted(parsed.data, id, request, 'startDeal');
       }
     }
   };
@@ -310,9 +392,14 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
     if (deadline?.exceeded || error instanceof MerchantTimeoutError) {
       return new CheckoutHttpError('upstream_timeout', 'the payment service did not answer in time');
     }
-    if (error instanceof MerchantApiError || error instanceof MerchantNetworkError) return upstreamUnavailable();
+    if (error instanceof MerchantApiError) {
+      const known = SERVICE_TO_CHECKOUT_ERROR[error.code];
+      if (known) return new CheckoutHttpError(known[0], known[1]);
+      return upstreamUnavailable();
+    }
+    if (error instanceof MerchantNetworkError) return upstreamUnavailable();
     if (error instanceof MerchantResponseError) {
-      return new CheckoutHttpError('upstream_error', 'the payment service answered something invalid');
+      return new CheckoutHttpError('upstream_invalid', 'the payment service answered something unexpected');
     }
     return new CheckoutHttpError('internal_error', 'internal error');
   };

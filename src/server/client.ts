@@ -1,26 +1,35 @@
 /**
- * `MerchantClient`: a typed, signed client for every operation of the merchant API.
- * Requests are validated before anything is sent, answers after they arrive.
+ * `MerchantClient`: a typed, signed client for every documented operation of the payment
+ * service. The operations are declared once, as rows of {@link OPERATIONS}; each method is a
+ * thin typed call of its row. Requests are validated before anything is sent, answers read
+ * tolerantly after they arrive, errors carry the service's own words.
  */
 import type * as z from 'zod/mini';
 import {
+  AccountListSchema,
   CancelInvoiceResponseSchema,
+  ConfirmTransferFormSchema,
   CreateInvoiceRequestSchema,
   CreateInvoiceResponseSchema,
   CreateWithdrawalRequestSchema,
   CreateWithdrawalResponseSchema,
+  CurrencyRatesSchema,
+  DISPUTE_AMOUNT_FIELD,
   GetInvoiceResponseSchema,
   GetWithdrawalResponseSchema,
+  MerchantStartDealRequestSchema,
+  OpenDisputeFormSchema,
+  PaymentMethodListSchema,
+  PaymentOptionListSchema,
   PaymentVariantsResponseSchema,
-  UUID_PATTERN,
+  QrCodeSvgSchema,
   safeParse,
-  type CanceledInvoice,
+  unwrapSingleton,
   type CreateInvoiceRequest,
   type CreateWithdrawalRequest,
-  type Invoice,
-  type InvoiceLookup,
-  type PaymentVariant,
-  type Withdrawal,
+  type DisputeReason,
+  type FieldIssue,
+  type MerchantStartDealRequest,
 } from '../schemas/index.js';
 import {
   MerchantApiError,
@@ -30,14 +39,221 @@ import {
   MerchantValidationError,
 } from './errors.js';
 import { BodyTooLargeError, abortable, readTextLimited } from './body.js';
+import { readServiceError } from './service-errors.js';
 import { signRequest } from './signing.js';
 
 /** The path prefix of the merchant API under the service's `{base_url}`. */
 export const MERCHANT_API_PREFIX = '/api/merchant';
+/** The path prefix of the public API (no `X-Identity`, no signature). */
+export const PUBLIC_API_PREFIX = '/api/public';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 const EXCERPT_CHARS = 500;
+
+// ── The operations, declared once ────────────────────────────────────────────────────
+
+/**
+ * How a request is authenticated (the service's "Authorization" page):
+ * - `json`: `X-Signature` over METHOD + URL + the JSON body text;
+ * - `url`: over METHOD + URL only (GET, and a POST without a body);
+ * - `multipart`: over METHOD + URL only, the body is `multipart/form-data`;
+ * - `public`: no `X-Identity`, no `X-Signature`.
+ */
+export type Signing = 'json' | 'url' | 'multipart' | 'public';
+
+/** One operation of the service: everything the client, the mock, OpenAPI and the tests need to know of it. */
+export interface OperationRow {
+  method: 'GET' | 'POST';
+  /** The path under `{base_url}`, with `{name}` for each path parameter. */
+  path: `/api/${string}`;
+  /** Query parameters (all optional), inside the signed URL. */
+  query?: readonly string[];
+  signing: Signing;
+  /** The JSON body (`json`) or the form fields by their wire names (`multipart`); none for the others. */
+  request?: z.ZodMiniType;
+  /** The answer, read tolerantly; its output is what the method resolves to. */
+  answer: z.ZodMiniType;
+  /** Media type of a 2xx answer. */
+  answerType: 'application/json' | 'image/svg+xml';
+  /**
+   * True when the operation moves money or changes an invoice: it is never retried blindly,
+   * and an unreadable 2xx answer to it is reported with its `body` and `id`.
+   */
+  changesState: boolean;
+  /** One line for humans (OpenAPI `summary`). */
+  summary: string;
+}
+
+const defineOperations = <const Rows extends Record<string, OperationRow>>(rows: Rows) =>
+  Object.freeze(
+    Object.fromEntries(Object.entries(rows).map(([name, row]) => [name, Object.freeze({ name, ...row })])),
+  ) as { readonly [Name in keyof Rows]: Readonly<Rows[Name] & { name: Name }> };
+
+/**
+ * Every documented operation of the service, one row each. The client's methods are built
+ * from these rows; the mock's routes, the OpenAPI file and the tests' tables read them too.
+ */
+export const OPERATIONS = defineOperations({
+  createInvoice: {
+    method: 'POST',
+    path: '/api/merchant/invoices',
+    signing: 'json',
+    request: CreateInvoiceRequestSchema,
+    answer: CreateInvoiceResponseSchema,
+    answerType: 'application/json',
+    changesState: true,
+    summary: 'Create a pay-in or pay-out invoice',
+  },
+  getInvoice: {
+    method: 'GET',
+    path: '/api/merchant/invoices/{id}',
+    signing: 'url',
+    answer: GetInvoiceResponseSchema,
+    answerType: 'application/json',
+    changesState: false,
+    summary: 'Read an invoice by the service’s id',
+  },
+  getInvoiceByInternalId: {
+    method: 'GET',
+    path: '/api/merchant/invoices/internal-id/{internalId}',
+    signing: 'url',
+    answer: GetInvoiceResponseSchema,
+    answerType: 'application/json',
+    changesState: false,
+    summary: 'Read an invoice by the merchant’s own id',
+  },
+  listPaymentVariants: {
+    method: 'GET',
+    path: '/api/merchant/invoices/{id}/available-payment-variants',
+    signing: 'url',
+    answer: PaymentVariantsResponseSchema,
+    answerType: 'application/json',
+    changesState: false,
+    summary: 'List the payment variants (option and bank) an invoice can be paid with',
+  },
+  startDeal: {
+    method: 'POST',
+    path: '/api/merchant/invoices/{id}/start-deal',
+    signing: 'json',
+    request: MerchantStartDealRequestSchema,
+    answer: GetInvoiceResponseSchema,
+    answerType: 'application/json',
+    changesState: true,
+    summary: 'Start a deal for a variant (null: any free requisites)',
+  },
+  confirmTransfer: {
+    method: 'POST',
+    path: '/api/merchant/invoices/{id}/confirm-transfer',
+    signing: 'multipart',
+    request: ConfirmTransferFormSchema,
+    answer: GetInvoiceResponseSchema,
+    answerType: 'application/json',
+    changesState: true,
+    summary: 'The payer confirms the transfer, with a receipt',
+  },
+  openDispute: {
+    method: 'POST',
+    path: '/api/merchant/invoices/{id}/dispute',
+    signing: 'multipart',
+    request: OpenDisputeFormSchema,
+    answer: GetInvoiceResponseSchema,
+    answerType: 'application/json',
+    changesState: true,
+    summary: 'Open a dispute on a deal that was paid but not confirmed',
+  },
+  cancelInvoice: {
+    method: 'POST',
+    path: '/api/merchant/invoices/{id}/cancel',
+    signing: 'url',
+    answer: CancelInvoiceResponseSchema,
+    answerType: 'application/json',
+    changesState: true,
+    summary: 'Cancel an invoice’s active deal',
+  },
+  listPaymentMethods: {
+    method: 'GET',
+    path: '/api/merchant/payment-methods',
+    query: ['currency'],
+    signing: 'url',
+    answer: PaymentMethodListSchema,
+    answerType: 'application/json',
+    changesState: false,
+    summary: 'List the banks (code, name, currency)',
+  },
+  listPaymentOptions: {
+    method: 'GET',
+    path: '/api/merchant/payment-options',
+    signing: 'url',
+    answer: PaymentOptionListSchema,
+    answerType: 'application/json',
+    changesState: false,
+    summary: 'List the payment options (code, name, currency)',
+  },
+  getCurrencyRates: {
+    method: 'GET',
+    path: '/api/merchant/currency-rates/current',
+    signing: 'url',
+    answer: CurrencyRatesSchema,
+    answerType: 'application/json',
+    changesState: false,
+    summary: 'The current pay-in and pay-out rates',
+  },
+  listAccounts: {
+    method: 'GET',
+    path: '/api/merchant/accounts',
+    signing: 'url',
+    answer: AccountListSchema,
+    answerType: 'application/json',
+    changesState: false,
+    summary: 'The store’s accounts and balances',
+  },
+  createWithdrawal: {
+    method: 'POST',
+    path: '/api/merchant/withdrawals',
+    signing: 'json',
+    request: CreateWithdrawalRequestSchema,
+    answer: CreateWithdrawalResponseSchema,
+    answerType: 'application/json',
+    changesState: true,
+    summary: 'Withdraw funds from an account (needs code2FA)',
+  },
+  getWithdrawal: {
+    method: 'GET',
+    path: '/api/merchant/withdrawals/{id}',
+    signing: 'url',
+    answer: GetWithdrawalResponseSchema,
+    answerType: 'application/json',
+    changesState: false,
+    summary: 'Read a withdrawal',
+  },
+  listPublicPaymentMethods: {
+    method: 'GET',
+    path: '/api/public/payment-methods/{currency}',
+    signing: 'public',
+    answer: PaymentMethodListSchema,
+    answerType: 'application/json',
+    changesState: false,
+    summary: 'List the banks of a currency (code, name), unsigned',
+  },
+  getInvoiceQrCode: {
+    method: 'GET',
+    path: '/api/public/invoices/{id}/qr-code',
+    signing: 'public',
+    answer: QrCodeSvgSchema,
+    answerType: 'image/svg+xml',
+    changesState: false,
+    summary: 'The invoice’s QR code as SVG, unsigned',
+  },
+});
+
+export type OperationName = keyof typeof OPERATIONS;
+/** The rows of {@link OPERATIONS} as a list, typed alike, for generators (OpenAPI, the mock's and tests' tables). */
+export const OPERATION_LIST: readonly Readonly<OperationRow & { name: OperationName }>[] = Object.values(OPERATIONS);
+/** What an operation's method resolves to. */
+export type OperationAnswer<Name extends OperationName> = z.output<(typeof OPERATIONS)[Name]['answer']>;
+
+// ── Options ──────────────────────────────────────────────────────────────────────────
 
 export interface MerchantClientOptions {
   /** The service's `{base_url}` (scheme, host and any path prefix); the client adds `/api/merchant/…`. */
@@ -46,7 +262,10 @@ export interface MerchantClientOptions {
   apiKey: string;
   /** The shop's secret key; signs every request and is never sent. */
   secretKey: string;
-  /** A `fetch` to use instead of the global one (a mock's in-process `fetch`, an instrumented one). */
+  /**
+   * A `fetch` to use instead of the global one (a mock's in-process `fetch`, `createNodeFetch()`).
+   * It gets a `Request` that carries the signal and `redirect: 'manual'`; honour both.
+   */
   fetch?: (request: Request) => Promise<Response>;
   /** Abort a request that has not fully answered within this many milliseconds (default 10 000). */
   timeoutMs?: number;
@@ -64,25 +283,81 @@ export interface RequestOptions {
 /** A body for {@link MerchantClient.request}: JSON text, a value to serialise as JSON, or multipart form data. */
 export type RawRequestBody = string | FormData | Record<string, unknown> | unknown[] | undefined;
 
+/** What {@link MerchantClient.openDispute} takes. */
+export interface OpenDisputeRequest {
+  /** The deal disputed (an invoice's `deals[].id`). */
+  dealId: string;
+  /** `no_payment`, or `invalid_sum` with the `amount` the payer really sent. */
+  reason: DisputeReason;
+  /** Decimal text, e.g. `"1000.00"`; required with `invalid_sum`, not sent otherwise. */
+  amount?: string | undefined;
+  /** Proof of the transfer (a receipt), at most 10 MB. */
+  attachment: Blob;
+}
+
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-interface Call<Schema extends z.ZodMiniType | undefined> {
+interface Call {
   operation: string;
   method: Method;
-  path: string;
+  /** The URL exactly as signed and sent. */
+  href: string;
   body?: string | FormData | undefined;
-  schema: Schema;
+  signing: Signing;
+  /** Undefined for {@link MerchantClient.request}: the answer is returned as parsed. */
+  answer?: z.ZodMiniType | undefined;
+  answerType: OperationRow['answerType'];
   options?: RequestOptions | undefined;
 }
 
+interface Input {
+  params?: Record<string, unknown>;
+  query?: Record<string, string | null | undefined>;
+  body?: unknown;
+}
+
 class TimeoutSignal extends Error {}
+
+// ── URLs that are signed as they are sent ────────────────────────────────────────────
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * A lone surrogate has no UTF-8 form: URL encoding would turn it into U+FFFD, so the service
+ * would see (and the signature would cover) another value than the caller gave.
+ */
+const refuseLoneSurrogate = (operation: string, field: string, value: string): void => {
+  if (LONE_SURROGATE.test(value)) {
+    throw new TypeError(
+      `${operation}: ${field} contains a lone UTF-16 surrogate (at index ${value.search(LONE_SURROGATE)}), which no URL can carry; pass well-formed text`,
+    );
+  }
+};
+
+/** `.` and `..` (plain or percent-encoded) would be resolved away by URL parsing, or by a server that decodes `%2F`. */
+const isDotSegment = (segment: string): boolean => /^(?:\.|%2e){1,2}$/i.test(segment);
+
+/** The `id` a 2xx answer carries (top level, or in a one-element array), so that a lost result can be found. */
+const idOf = (json: unknown): string | undefined => {
+  const value = unwrapSingleton(json);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const id = (value as Record<string, unknown>).id;
+  return typeof id === 'string' && id !== '' ? id : typeof id === 'number' ? String(id) : undefined;
+};
+
+/** A create whose outcome is unknown: it may have happened (see {@link MerchantClient.createInvoiceOnce}). */
+const outcomeUnknown = (error: unknown): boolean =>
+  error instanceof MerchantTimeoutError ||
+  (error instanceof MerchantNetworkError && !error.aborted) ||
+  (error instanceof MerchantResponseError && error.status >= 200 && error.status < 300) ||
+  (error instanceof MerchantApiError && error.status >= 500);
 
 export class MerchantClient {
   readonly baseUrl: string;
   readonly timeoutMs: number;
   readonly #apiKey: string;
   readonly #secretKey: string;
-  readonly #fetch: (request: Request) => Promise<Response>;
+  readonly #fetch: (href: string, init: RequestInit) => Promise<Response>;
   readonly #maxResponseBytes: number;
 
   constructor(options: MerchantClientOptions) {
@@ -97,6 +372,8 @@ export class MerchantClient {
       throw new TypeError(`MerchantClient: baseUrl must be http(s), got ${base.protocol}`);
     }
     if (typeof apiKey !== 'string' || !apiKey) throw new TypeError('MerchantClient: apiKey must be a non-empty string');
+    // It travels as the `X-Identity` header, which carries visible ASCII only.
+    if (!/^[\x21-\x7E]+$/.test(apiKey)) throw new TypeError('MerchantClient: apiKey must be visible ASCII (it is sent as the X-Identity header)');
     if (typeof secretKey !== 'string' || !secretKey) {
       throw new TypeError('MerchantClient: secretKey must be a non-empty string');
     }
@@ -108,104 +385,192 @@ export class MerchantClient {
     this.timeoutMs = timeoutMs;
     this.#apiKey = apiKey;
     this.#secretKey = secretKey;
-    this.#fetch = options.fetch ?? ((request) => fetch(request));
+    const custom = options.fetch;
+    // The global fetch gets the signal in its own init: undici does not reliably abort the
+    // socket for a signal that only rides inside a `Request` it is handed.
+    this.#fetch = custom ? (href, init) => custom(new Request(href, init)) : (href, init) => fetch(href, init);
     this.#maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   }
 
-  /** `POST /api/merchant/invoices`: creates a pay-in or pay-out invoice. */
-  async createInvoice(request: CreateInvoiceRequest, options?: RequestOptions): Promise<Invoice> {
-    const body = this.#validate('createInvoice', CreateInvoiceRequestSchema, request);
-    return this.#call({
-      operation: 'createInvoice',
-      method: 'POST',
-      path: '/invoices',
-      body: JSON.stringify(body),
-      schema: CreateInvoiceResponseSchema,
-      options,
-    });
-  }
+  // ── Invoices ───────────────────────────────────────────────────────────────────────
 
-  /** `POST /api/merchant/invoices/{id}/cancel`: cancels the invoice's active deal. */
-  async cancelInvoice(id: string, options?: RequestOptions): Promise<CanceledInvoice> {
-    return this.#call({
-      operation: 'cancelInvoice',
-      method: 'POST',
-      path: `/invoices/${this.#uuidParam('cancelInvoice', 'id', id)}/cancel`,
-      schema: CancelInvoiceResponseSchema,
-      options,
-    });
-  }
-
-  /** `GET /api/merchant/invoices/internal-id/{internalId}`: the invoice with its deals. */
-  async getInvoiceByInternalId(internalId: string, options?: RequestOptions): Promise<InvoiceLookup> {
-    if (typeof internalId !== 'string' || internalId.length === 0) {
-      throw new MerchantValidationError('getInvoiceByInternalId', [
-        { field: 'internalId', message: 'must be a non-empty string' },
-      ]);
-    }
-    return this.#call({
-      operation: 'getInvoiceByInternalId',
-      method: 'GET',
-      path: `/invoices/internal-id/${encodeURIComponent(internalId)}`,
-      schema: GetInvoiceResponseSchema,
-      options,
-    });
-  }
-
-  /** `GET /api/merchant/invoices/{id}/available-payment-variants`. */
-  async listPaymentVariants(id: string, options?: RequestOptions): Promise<PaymentVariant[]> {
-    return this.#call({
-      operation: 'listPaymentVariants',
-      method: 'GET',
-      path: `/invoices/${this.#uuidParam('listPaymentVariants', 'id', id)}/available-payment-variants`,
-      schema: PaymentVariantsResponseSchema,
-      options,
-    });
-  }
-
-  /** `POST /api/merchant/withdrawals`: withdraws funds from an account (needs `code2FA`). */
-  async createWithdrawal(request: CreateWithdrawalRequest, options?: RequestOptions): Promise<Withdrawal> {
-    const body = this.#validate('createWithdrawal', CreateWithdrawalRequestSchema, request);
-    return this.#call({
-      operation: 'createWithdrawal',
-      method: 'POST',
-      path: '/withdrawals',
-      body: JSON.stringify(body),
-      schema: CreateWithdrawalResponseSchema,
-      options,
-    });
-  }
-
-  /** `GET /api/merchant/withdrawals/{id}`. */
-  async getWithdrawal(id: string, options?: RequestOptions): Promise<Withdrawal> {
-    return this.#call({
-      operation: 'getWithdrawal',
-      method: 'GET',
-      path: `/withdrawals/${this.#uuidParam('getWithdrawal', 'id', id)}`,
-      schema: GetWithdrawalResponseSchema,
-      options,
-    });
+  /**
+   * `POST /api/merchant/invoices`: creates a pay-in or pay-out invoice.
+   *
+   * A timeout, a cut connection or an unreadable 2xx answer leave it unknown whether the
+   * invoice exists: never simply call this again. A `MerchantResponseError` carries the
+   * answer's `body` and `id`; otherwise look the invoice up by its `internalId`. Or let
+   * {@link MerchantClient.createInvoiceOnce} do that recovery.
+   */
+  createInvoice(request: CreateInvoiceRequest, options?: RequestOptions): Promise<OperationAnswer<'createInvoice'>> {
+    return this.#run('createInvoice', { body: request }, options);
   }
 
   /**
-   * A signed request to an operation whose shapes the reference does not show, e.g.
-   * `request('GET', '/accounts')` or `request('POST', `/invoices/${id}/dispute`, formData)`.
-   * `path` is relative to `/api/merchant` and may carry a query. A string body is sent as
-   * JSON text, an object or array is serialised to JSON, a `FormData` goes as multipart.
-   * Resolves to the parsed JSON answer (the text when it is not JSON, `null` when empty).
+   * Creates an invoice at most once, whatever happens on the way: `createInvoice`, and when its
+   * outcome is unknown (a timeout, a network error, a 5xx or an unreadable 2xx answer) the
+   * invoice is looked up by `internalId` (required here) and returned if the service has it;
+   * only when the lookup answers "not found" is the create sent once more. A caller's abort,
+   * a 4xx or a failed lookup are thrown as they are.
+   *
+   * The service does not deduplicate by `internalId` itself, so a create still being processed
+   * when the lookup runs could in principle be made twice; give `timeoutMs` room.
+   */
+  async createInvoiceOnce(
+    request: CreateInvoiceRequest,
+    options?: RequestOptions,
+  ): Promise<OperationAnswer<'createInvoice'>> {
+    const internalId = (request as { internalId?: unknown } | null | undefined)?.internalId;
+    if (typeof internalId !== 'string' || internalId === '') {
+      throw new MerchantValidationError('createInvoiceOnce', [
+        { field: 'internalId', message: 'is required: a lost answer is found again by it' },
+      ]);
+    }
+    try {
+      return await this.createInvoice(request, options);
+    } catch (error) {
+      if (!outcomeUnknown(error)) throw error;
+      let found: OperationAnswer<'createInvoice'>;
+      try {
+        found = await this.getInvoiceByInternalId(internalId, options);
+      } catch (lookup) {
+        if (lookup instanceof MerchantApiError && lookup.status === 404) return this.createInvoice(request, options);
+        throw error;
+      }
+      return found;
+    }
+  }
+
+  /** `GET /api/merchant/invoices/{id}`: the invoice with its deals. */
+  getInvoice(id: string, options?: RequestOptions): Promise<OperationAnswer<'getInvoice'>> {
+    return this.#run('getInvoice', { params: { id } }, options);
+  }
+
+  /** `GET /api/merchant/invoices/internal-id/{internalId}`: the invoice with its deals. */
+  getInvoiceByInternalId(internalId: string, options?: RequestOptions): Promise<OperationAnswer<'getInvoiceByInternalId'>> {
+    return this.#run('getInvoiceByInternalId', { params: { internalId } }, options);
+  }
+
+  /** `GET /api/merchant/invoices/{id}/available-payment-variants`. */
+  listPaymentVariants(id: string, options?: RequestOptions): Promise<OperationAnswer<'listPaymentVariants'>> {
+    return this.#run('listPaymentVariants', { params: { id } }, options);
+  }
+
+  /**
+   * `POST /api/merchant/invoices/{id}/start-deal`: starts a deal for a variant; a `null` or
+   * missing `paymentMethod` / `paymentOption` takes any free requisites. The answer's `deals`
+   * holds the new deal, or nothing when no requisites are free.
+   */
+  startDeal(id: string, variant: MerchantStartDealRequest = {}, options?: RequestOptions): Promise<OperationAnswer<'startDeal'>> {
+    // Both fields always go, `null` when not chosen: the documented body's form.
+    const body = variant !== null && typeof variant === 'object' ? { paymentMethod: null, paymentOption: null, ...variant } : variant;
+    return this.#run('startDeal', { params: { id }, body }, options);
+  }
+
+  /**
+   * `POST /api/merchant/invoices/{id}/confirm-transfer` (multipart): the payer confirms the
+   * transfer with a receipt (a `Blob` or `File`, at most 10 MB, checked before sending).
+   */
+  confirmTransfer(id: string, attachment: Blob, options?: RequestOptions): Promise<OperationAnswer<'confirmTransfer'>> {
+    return this.#run('confirmTransfer', { params: { id }, body: { attachment: asFile(attachment) } }, options);
+  }
+
+  /**
+   * `POST /api/merchant/invoices/{id}/dispute` (multipart): opens a dispute on a deal the payer
+   * paid but the service did not confirm. The service answers 404 (`not_found`) when the
+   * invoice is canceled.
+   */
+  async openDispute(id: string, dispute: OpenDisputeRequest, options?: RequestOptions): Promise<OperationAnswer<'openDispute'>> {
+    const { dealId, reason, amount, attachment } = dispute ?? ({} as OpenDisputeRequest);
+    const form = { dealId, disputeReason: reason, [DISPUTE_AMOUNT_FIELD]: amount, attachment: asFile(attachment) };
+    try {
+      return await this.#run('openDispute', { params: { id }, body: form }, options);
+    } catch (error) {
+      // Name the fields as the caller passed them.
+      if (!(error instanceof MerchantValidationError)) throw error;
+      const renamed = error.issues.map((issue) => ({ ...issue, field: DISPUTE_FIELD_NAMES[issue.field] ?? issue.field }));
+      throw new MerchantValidationError('openDispute', renamed);
+    }
+  }
+
+  /** `POST /api/merchant/invoices/{id}/cancel`: cancels the invoice's active deal. */
+  cancelInvoice(id: string, options?: RequestOptions): Promise<OperationAnswer<'cancelInvoice'>> {
+    return this.#run('cancelInvoice', { params: { id } }, options);
+  }
+
+  // ── Reference data and balances ────────────────────────────────────────────────────
+
+  /** `GET /api/merchant/payment-methods[?currency=…]`: the banks, with their names. */
+  listPaymentMethods(currency?: string, options?: RequestOptions): Promise<OperationAnswer<'listPaymentMethods'>> {
+    if (currency !== undefined && (typeof currency !== 'string' || currency === '')) {
+      return Promise.reject(new MerchantValidationError('listPaymentMethods', [{ field: 'currency', message: 'must be a non-empty string when given' }]));
+    }
+    return this.#run('listPaymentMethods', { query: { currency } }, options);
+  }
+
+  /** `GET /api/merchant/payment-options`: the payment options, with their names. */
+  listPaymentOptions(options?: RequestOptions): Promise<OperationAnswer<'listPaymentOptions'>> {
+    return this.#run('listPaymentOptions', {}, options);
+  }
+
+  /** `GET /api/merchant/currency-rates/current`: `{ in: { pair, rate }, out: { pair, rate } }`. */
+  getCurrencyRates(options?: RequestOptions): Promise<OperationAnswer<'getCurrencyRates'>> {
+    return this.#run('getCurrencyRates', {}, options);
+  }
+
+  /** `GET /api/merchant/accounts`: the store's accounts (an `id` is a withdrawal's `accountId`). */
+  listAccounts(options?: RequestOptions): Promise<OperationAnswer<'listAccounts'>> {
+    return this.#run('listAccounts', {}, options);
+  }
+
+  // ── Withdrawals ────────────────────────────────────────────────────────────────────
+
+  /** `POST /api/merchant/withdrawals`: withdraws funds from an account (needs `code2FA`). */
+  createWithdrawal(request: CreateWithdrawalRequest, options?: RequestOptions): Promise<OperationAnswer<'createWithdrawal'>> {
+    return this.#run('createWithdrawal', { body: request }, options);
+  }
+
+  /** `GET /api/merchant/withdrawals/{id}`. */
+  getWithdrawal(id: string, options?: RequestOptions): Promise<OperationAnswer<'getWithdrawal'>> {
+    return this.#run('getWithdrawal', { params: { id } }, options);
+  }
+
+  // ── Public API (no key, no signature) ──────────────────────────────────────────────
+
+  /** `GET /api/public/payment-methods/{currency}`: `[{ code, name }]`, unsigned. */
+  listPublicPaymentMethods(currency: string, options?: RequestOptions): Promise<OperationAnswer<'listPublicPaymentMethods'>> {
+    return this.#run('listPublicPaymentMethods', { params: { currency } }, options);
+  }
+
+  /** `GET /api/public/invoices/{id}/qr-code`: the invoice's QR code as SVG text, unsigned. */
+  getInvoiceQrCode(id: string, options?: RequestOptions): Promise<OperationAnswer<'getInvoiceQrCode'>> {
+    return this.#run('getInvoiceQrCode', { params: { id } }, options);
+  }
+
+  // ── Anything else ──────────────────────────────────────────────────────────────────
+
+  /**
+   * A signed request to a path of the merchant API that has no method here, e.g.
+   * `request('GET', '/accounts')`. `path` is relative to `/api/merchant` and may carry a
+   * query; it is signed exactly as it goes on the wire (percent-encoded by URL rules). A string
+   * body is sent as JSON text, an object or array is serialised to JSON, a `FormData` goes as
+   * multipart. Resolves to the parsed JSON answer (the text when it is not JSON, `null` when empty).
    */
   async request(method: Method, path: string, body?: RawRequestBody, options?: RequestOptions): Promise<unknown> {
     const operation = `request ${method} ${path}`;
     if (!/^(GET|POST|PUT|PATCH|DELETE)$/.test(method)) {
       throw new MerchantValidationError(operation, [{ field: 'method', message: 'must be GET, POST, PUT, PATCH or DELETE' }]);
     }
+    if (typeof path !== 'string') throw new MerchantValidationError(operation, [{ field: 'path', message: 'must be a string' }]);
+    refuseLoneSurrogate(operation, 'path', path);
     const relative = path.startsWith(`${MERCHANT_API_PREFIX}/`) ? path.slice(MERCHANT_API_PREFIX.length) : path;
     // The signature authorises exactly one URL on the service; never let a path walk out of
     // the merchant API or point at another host.
-    if (!/^\/[^\\#]*$/.test(relative) || relative.startsWith('//') || /(^|\/)\.\.?(\/|\?|$)/.test(relative) || /%2e/i.test(relative)) {
-      throw new MerchantValidationError(operation, [
-        { field: 'path', message: 'must be an absolute path under /api/merchant without dot segments, e.g. "/accounts"' },
-      ]);
+    if (!/^\/[^\\#]*$/.test(relative) || relative.startsWith('//')) {
+      throw new MerchantValidationError(operation, [{ field: 'path', message: 'must be an absolute path under /api/merchant, e.g. "/accounts"' }]);
+    }
+    if (relative.split('?', 1)[0]!.split('/').some(isDotSegment)) {
+      throw new TypeError(`${operation}: path must not contain "." or ".." segments (plain or %2e-encoded): they would be resolved away`);
     }
     let encoded: string | FormData | undefined;
     if (body === undefined || typeof body === 'string' || body instanceof FormData) encoded = body;
@@ -213,29 +578,63 @@ export class MerchantClient {
     if (method === 'GET' && encoded !== undefined) {
       throw new MerchantValidationError(operation, [{ field: 'body', message: 'a GET request has no body' }]);
     }
-    return this.#call({ operation, method, path: relative, body: encoded, schema: undefined, options });
+    const href = new URL(`${this.baseUrl}${MERCHANT_API_PREFIX}${relative}`).href;
+    const signing: Signing = encoded instanceof FormData ? 'multipart' : typeof encoded === 'string' ? 'json' : 'url';
+    return this.#send({ operation, method, href, body: encoded, signing, answerType: 'application/json', options });
   }
 
-  #validate<Schema extends z.ZodMiniType>(operation: string, schema: Schema, value: unknown): z.output<Schema> {
+  // ── Plumbing ───────────────────────────────────────────────────────────────────────
+
+  /** Builds, validates and sends one operation of {@link OPERATIONS}. */
+  async #run<Name extends OperationName>(name: Name, input: Input, options: RequestOptions | undefined): Promise<OperationAnswer<Name>> {
+    const row: OperationRow = OPERATIONS[name];
+    const path = row.path.replace(/\{(\w+)\}/g, (_, key: string) => this.#segment(name, key, input.params?.[key]));
+    const url = new URL(`${this.baseUrl}${path}`);
+    for (const key of row.query ?? []) {
+      const value = input.query?.[key];
+      if (value === undefined || value === null) continue;
+      refuseLoneSurrogate(name, key, value);
+      url.searchParams.set(key, value);
+    }
+    let body: string | FormData | undefined;
+    if (row.request && row.signing === 'json') body = JSON.stringify(this.#validate(name, row.request, input.body));
+    if (row.request && row.signing === 'multipart') body = toFormData(this.#validate(name, row.request, input.body) as Record<string, unknown>);
+    return (await this.#send({
+      operation: name,
+      method: row.method,
+      href: url.href,
+      body,
+      signing: row.signing,
+      answer: row.answer,
+      answerType: row.answerType,
+      options,
+    })) as OperationAnswer<Name>;
+  }
+
+  #validate(operation: string, schema: z.ZodMiniType, value: unknown): unknown {
     const result = safeParse(schema, value);
     if (!result.success) throw new MerchantValidationError(operation, result.issues);
     return result.data;
   }
 
-  #uuidParam(operation: string, field: string, value: string): string {
-    if (typeof value !== 'string' || !UUID_PATTERN.test(value)) {
+  /** One path parameter, percent-encoded whole: `/`, `?`, `#`, `%` and spaces stay inside it. */
+  #segment(operation: string, field: string, value: unknown): string {
+    if (typeof value !== 'string' || value === '') {
       throw new MerchantValidationError(operation, [
-        { field, message: `must be a UUID, got ${typeof value === 'string' ? JSON.stringify(value.slice(0, 60)) : typeof value}` },
+        { field, message: `must be a non-empty string, got ${typeof value === 'string' ? '""' : typeof value}` },
       ]);
+    }
+    refuseLoneSurrogate(operation, field, value);
+    if (value.split(/[/\\]/).some(isDotSegment)) {
+      throw new TypeError(
+        `${operation}: ${field} must not be "." or ".." or contain such a segment, got ${JSON.stringify(value.slice(0, 60))}: URL parsing (or a server decoding "%2F") would resolve it to another path`,
+      );
     }
     return encodeURIComponent(value);
   }
 
-  async #call<Schema extends z.ZodMiniType | undefined>(
-    call: Call<Schema>,
-  ): Promise<Schema extends z.ZodMiniType ? z.output<Schema> : unknown> {
-    const { operation, method, body, options } = call;
-    const url = `${this.baseUrl}${MERCHANT_API_PREFIX}${call.path}`;
+  async #send(call: Call): Promise<unknown> {
+    const { operation, method, href, body, options } = call;
     const timeoutMs = options?.timeoutMs ?? this.timeoutMs;
     const callerSignal = options?.signal;
     if (callerSignal?.aborted) throw new MerchantNetworkError(operation, 'aborted by the caller', { aborted: true });
@@ -253,19 +652,33 @@ export class MerchantClient {
     };
 
     try {
-      const signature = await signRequest({ method, url, body }, this.#secretKey);
-      const headers = new Headers({ Accept: 'application/json', 'X-Identity': this.#apiKey, 'X-Signature': signature });
+      const headers = new Headers({ Accept: call.answerType });
+      let signature = '';
+      if (call.signing !== 'public') {
+        // Exactly the URL that goes on the wire, and the JSON text exactly as sent.
+        signature = await signRequest({ method, url: href, body: call.signing === 'json' ? body : undefined }, this.#secretKey);
+        headers.set('X-Identity', this.#apiKey);
+        headers.set('X-Signature', signature);
+      }
+      // A FormData body gets its Content-Type (with the boundary) from the runtime.
       if (typeof body === 'string') headers.set('Content-Type', 'application/json');
       let response: Response;
       try {
         // Raced with the signal too: a `fetch` that ignores its signal (an in-process handler)
         // must not outlive the timeout.
         response = await abortable(
-          this.#fetch(new Request(url, { method, headers, body: body ?? null, signal: controller.signal })),
+          this.#fetch(href, { method, headers, body: body ?? null, signal: controller.signal, redirect: 'manual' }),
           controller.signal,
         );
       } catch (error) {
         throw failure(error);
+      }
+      if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+        await response.body?.cancel().catch(() => undefined);
+        const location = (response.headers.get('location') ?? '').slice(0, 200);
+        throw new MerchantResponseError(operation, response.status, [
+          { field: '', message: `a redirect${location ? ` to ${location}` : ''} is not followed: the signature is for this URL only` },
+        ]);
       }
       let text: string;
       try {
@@ -278,34 +691,68 @@ export class MerchantClient {
         }
         throw failure(error);
       }
-      if (!response.ok) throw new MerchantApiError(operation, response.status, this.#excerpt(text, signature));
-
-      let json: unknown = null;
-      if (text.trim() !== '') {
-        try {
-          json = JSON.parse(text);
-        } catch {
-          if (!call.schema) return text as never;
-          throw new MerchantResponseError(operation, response.status, [
-            { field: '', message: `answer is not JSON: ${this.#excerpt(text, signature, 80)}` },
-          ]);
-        }
+      if (!response.ok) {
+        const said = readServiceError(response.status, text);
+        said.messages = said.messages.map((message) => this.#redact(message, signature));
+        throw new MerchantApiError(operation, response.status, this.#excerpt(text, signature), said);
       }
-      if (!call.schema) return json as never;
-      const parsed = safeParse(call.schema, json);
-      if (!parsed.success) throw new MerchantResponseError(operation, response.status, parsed.issues);
-      return parsed.data as never;
+      return this.#read(call, response.status, text, signature);
     } finally {
       clearTimeout(timer);
       callerSignal?.removeEventListener('abort', onCallerAbort);
     }
   }
 
+  /** A 2xx answer, parsed and checked; what cannot be read is thrown with the answer as it came. */
+  #read(call: Call, status: number, text: string, signature: string): unknown {
+    const { operation, answer } = call;
+    const invalid = (issues: readonly FieldIssue[], body: unknown) =>
+      new MerchantResponseError(operation, status, issues, { body, id: idOf(body) });
+    let value: unknown = text;
+    if (call.answerType === 'application/json') {
+      value = null;
+      if (text.trim() !== '') {
+        try {
+          value = JSON.parse(text);
+        } catch {
+          if (!answer) return text;
+          throw invalid([{ field: '', message: `answer is not JSON: ${this.#excerpt(text, signature, 80)}` }], text);
+        }
+      }
+    }
+    if (!answer) return value;
+    const parsed = safeParse(answer, value);
+    if (!parsed.success) throw invalid(parsed.issues, value);
+    return parsed.data;
+  }
+
+  #redact(text: string, signature: string): string {
+    let out = text;
+    for (const secret of [this.#secretKey, this.#apiKey, signature]) if (secret) out = out.split(secret).join('[redacted]');
+    return out;
+  }
+
   /** The start of an answer for an error message, with the keys and the signature cut out (an echoing service). */
   #excerpt(text: string, signature: string, length = EXCERPT_CHARS): string {
-    let excerpt = text;
-    for (const secret of [this.#secretKey, this.#apiKey, signature]) excerpt = excerpt.split(secret).join('[redacted]');
-    excerpt = excerpt.length > length ? `${excerpt.slice(0, length)}…` : excerpt;
-    return excerpt.replace(/\s+/g, ' ').trim();
+    const excerpt = this.#redact(text, signature);
+    return (excerpt.length > length ? `${excerpt.slice(0, length)}…` : excerpt).replace(/\s+/g, ' ').trim();
   }
 }
+
+/** Caller names of the dispute's wire fields, for validation messages. */
+const DISPUTE_FIELD_NAMES: Record<string, string> = { disputeReason: 'reason', [DISPUTE_AMOUNT_FIELD]: 'amount' };
+
+/** A `Blob` as a `File` (the form schema checks files); anything else is left for the schema to refuse. */
+const asFile = (value: unknown): unknown =>
+  value instanceof Blob && !(value instanceof File) ? new File([value], 'attachment', { type: value.type }) : value;
+
+const toFormData = (fields: Record<string, unknown>): FormData => {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined || value === null) continue;
+    if (value instanceof File) form.set(key, value, value.name || 'attachment');
+    // The form schema lets only text through besides the file.
+    else form.set(key, value as string);
+  }
+  return form;
+};

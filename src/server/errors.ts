@@ -3,6 +3,7 @@
  * key, the signature or the request headers.
  */
 import type { FieldIssue } from '../schemas/index.js';
+import { readServiceError, type ServiceError, type ServiceErrorCode } from './service-errors.js';
 
 const describeIssues = (issues: readonly FieldIssue[]): string =>
   issues.map((issue) => `${issue.field || '(root)'}: ${issue.message}`).join('; ');
@@ -34,32 +35,58 @@ export class MerchantValidationError extends MerchantClientError {
   }
 }
 
-/** The service answered 2xx with something that is not what the reference describes. */
+/**
+ * The service answered 2xx with something the client cannot read (not JSON, not the documented
+ * shape), or answered with a redirect, which the client never follows. For an operation that
+ * moves money (create, cancel, start-deal, confirm-transfer, dispute, withdrawal) the service
+ * may well have done it: `body` and `id` keep what it said, so that the caller looks the result
+ * up instead of doing it twice.
+ */
 export class MerchantResponseError extends MerchantClientError {
   override name = 'MerchantResponseError';
   readonly status: number;
   /** Dotted path of the first offending field of the answer. */
   readonly field: string;
   readonly issues: readonly FieldIssue[];
+  /** The answer as received: the parsed JSON, or the text when it is not JSON; undefined when it was not read (too large, a redirect). */
+  readonly body: unknown;
+  /** The `id` the answer carries (top level, or in a one-element array), e.g. the created invoice's. */
+  readonly id: string | undefined;
 
-  constructor(operation: string, status: number, issues: readonly FieldIssue[]) {
-    super(operation, `invalid response (HTTP ${status}): ${describeIssues(issues)}`);
+  constructor(operation: string, status: number, issues: readonly FieldIssue[], details: { body?: unknown; id?: string | undefined } = {}) {
+    super(operation, `invalid response (HTTP ${status})${details.id ? ` for id ${details.id}` : ''}: ${describeIssues(issues)}`);
     this.status = status;
     this.issues = issues;
     this.field = issues[0]?.field ?? '';
+    this.body = details.body;
+    this.id = details.id;
   }
 }
 
-/** The service answered with a non-2xx status. */
+/**
+ * The service answered with an error status (4xx, 5xx). `messages` are its words, `code` the
+ * stable name of a documented error (see `SERVICE_ERROR_CODES`).
+ */
 export class MerchantApiError extends MerchantClientError {
   override name = 'MerchantApiError';
   readonly status: number;
-  /** The start of the answer's body (at most 500 characters), for logs. */
+  /** Stable code of the error: a documented text's (`amount_too_small`, `no_requisites`, …) or the status class's. */
+  readonly code: ServiceErrorCode;
+  /** The service's messages, e.g. `["Invoice amount should be not less than 1000.00"]`; empty for a `null` body. */
+  readonly messages: readonly string[];
+  /** The field the service's message names (`amount` of `this value should not be blank. field: "amount"`), if any. */
+  readonly field: string | undefined;
+  /** The start of the answer's body (at most 500 characters), for logs; keys and signature cut out. */
   readonly bodyExcerpt: string;
 
-  constructor(operation: string, status: number, bodyExcerpt: string) {
-    super(operation, `HTTP ${status}${bodyExcerpt ? `: ${bodyExcerpt}` : ''}`);
+  /** `error` defaults to what `bodyExcerpt` says; the client passes what the whole body says. */
+  constructor(operation: string, status: number, bodyExcerpt: string, error: ServiceError = readServiceError(status, bodyExcerpt)) {
+    const said = error.messages.length ? `: ${error.messages.join('; ')}` : '';
+    super(operation, `HTTP ${status} ${error.code}${said}`);
     this.status = status;
+    this.code = error.code;
+    this.messages = error.messages;
+    this.field = error.field;
     this.bodyExcerpt = bodyExcerpt;
   }
 }

@@ -1,16 +1,24 @@
 /**
- * `merchant-checkout/server`: request signing, the typed merchant API client and (in later
- * parts) the checkout proxy, notification receiver and Node adapter. Runs in Node ≥ 20 and
+ * `merchant-checkout/server`: request signing, the typed merchant API client, the checkout
+ * proxy with its allow-listed projections, the notification receiver and the Node adapter. Runs in Node ≥ 20 and
  * any runtime with Web `fetch`, `Request`, `Response` and `crypto`.
  */
 export { signRequest, verifySignature, stringToSign, type SignableRequest } from './signing.js';
 export {
   MerchantClient,
+  OPERATIONS,
+  OPERATION_LIST,
   MERCHANT_API_PREFIX,
+  PUBLIC_API_PREFIX,
   DEFAULT_TIMEOUT_MS,
   type MerchantClientOptions,
   type RequestOptions,
   type RawRequestBody,
+  type OpenDisputeRequest,
+  type OperationRow,
+  type OperationName,
+  type OperationAnswer,
+  type Signing,
 } from './client.js';
 export {
   MerchantClientError,
@@ -20,6 +28,15 @@ export {
   MerchantTimeoutError,
   MerchantNetworkError,
 } from './errors.js';
+export {
+  SERVICE_ERROR_CODES,
+  classifyServiceError,
+  serviceErrorMessages,
+  readServiceError,
+  isServiceErrorCode,
+  type ServiceErrorCode,
+  type ServiceError,
+} from './service-errors.js';
 export type * from '../schemas/index.js';
 export {
   toNodeHandler,
@@ -40,5 +57,7 @@ export {
   createNotificationHandler,
   type NotificationHandlerOptions,
   type NotificationTokenSource,
+  type RawNotification,
 } from './notifications.js';
+export { projectInvoice, projectCanceledInvoice, projectDeal, projectVariants } from './projection.js';
 export { createNodeFetch, type NodeFetchOptions } from './node-fetch.js';

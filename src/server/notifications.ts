@@ -1,20 +1,30 @@
 /**
- * `createNotificationHandler`: receives the service's invoice status notifications.
- *
- * ASSUMPTION (see `src/schemas/notification.ts`): the reference shows neither the format nor
- * how the token travels. The default is the format the mock sends, a JSON
- * `{ event, invoice, previousStatus, sentAt }` (a bare InvoiceDTO is accepted too) with the
- * invoice's `notificationToken` in `X-Notification-Token`; where the token is read from is a
- * setting.
+ * `createNotificationHandler`: receives the service's invoice notifications, in the format its
+ * documentation shows (`{ notificationType: "invoice", notificationDate, invoice }` whose invoice
+ * carries one `deal`, with the invoice's `notificationToken` in `X-Notification-Token`), and
+ * hands the merchant one normalized `Invoice` (the same type every client method answers)
+ * together with the notification exactly as it arrived. The service retries any answer other
+ * than 200 twice, 60 s apart, so the answer is 200 only once `onNotification` resolved.
  */
 import {
-  InvoiceLookupSchema,
   InvoiceNotificationSchema,
+  InvoiceSchema,
   NOTIFICATION_TOKEN_HEADER,
+  TERMINAL_INVOICE_STATUSES,
   safeParse,
-  type InvoiceLookup,
-  type InvoiceNotification,
+  type Invoice,
 } from '../schemas/index.js';
+
+/**
+ * A notification exactly as it arrived (the parsed JSON body): the documented
+ * `{ notificationType, notificationDate, invoice }`, or whatever else the service sends.
+ */
+export interface RawNotification {
+  notificationType?: unknown;
+  notificationDate?: unknown;
+  invoice?: unknown;
+  [field: string]: unknown;
+}
 import { CheckoutHttpError, baseHeaders, errorAnswer, jsonAnswer, readBodyLimited, secretMatcher, secretsEqual } from './proxy-http.js';
 
 /**
@@ -30,23 +40,26 @@ export type NotificationTokenSource =
 
 export interface NotificationHandlerOptions {
   /**
-   * The `notificationToken` the invoices were created with: one string for all of them, or a
-   * function answering the token of one invoice (per-invoice tokens; nothing → 401).
+   * The `notificationToken` the invoices were created with: one string for all of them, a
+   * list (several terminals or a token being rotated: any of them passes), or a function
+   * answering the token of one invoice (per-invoice or per-store tokens, e.g. by
+   * `invoice.storeId`; nothing → 401).
    */
-  token: string | ((invoice: InvoiceLookup, request: Request) => string | null | undefined | Promise<string | null | undefined>);
+  token: string | readonly string[] | ((invoice: Invoice, request: Request) => string | null | undefined | Promise<string | null | undefined>);
   /**
-   * Called with the invoice of every authentic notification, and the whole notification (null
-   * when the body was a bare InvoiceDTO). The answer is 2xx only once it resolves; if it
-   * throws, the answer is 500 so that the service delivers it again. Make it idempotent: a
-   * notification may come more than once (see `dedupe`).
+   * Called with every authentic notification: the invoice, normalized (`deals` is a list, even
+   * though a notification carries one `deal`; timestamps are RFC 3339), and the notification
+   * as it arrived (null when the body was a bare invoice). The answer is 200 only once it
+   * resolves; if it throws, the answer is 500 so that the service delivers it again. Credit
+   * idempotently, keyed by the invoice id: a notification may come more than once (see `dedupe`).
    */
-  onNotification: (invoice: InvoiceLookup, notification: InvoiceNotification | null, request: Request) => void | Promise<void>;
+  onNotification: (invoice: Invoice, notification: RawNotification | null, request: Request) => void | Promise<void>;
   /** Where the token is read from (default: the `X-Notification-Token` header). */
   tokenFrom?: NotificationTokenSource;
   /** Largest body accepted, in bytes (default 1 MiB). → 413 */
   maxBodyBytes?: number;
   /**
-   * How many handled notifications (invoice id + status + `updatedAt` + event) to remember so
+   * How many handled notifications to remember so
    * that a repeat is answered 200 without calling `onNotification` again; a repeat that
    * arrives while the first is still being handled waits for it. `false` turns this off.
    * Memory only: across restarts or processes `onNotification` still sees repeats. Default 1000.
@@ -75,15 +88,25 @@ const presentedToken = (source: NotificationTokenSource, request: Request, body:
   return typeof value === 'string' && value !== '' ? value : null;
 };
 
-const parseNotification = (body: unknown): { invoice: InvoiceLookup; notification: InvoiceNotification | null } | string => {
+const parseNotification = (body: unknown): { invoice: Invoice; notification: RawNotification | null } | string => {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body must be a JSON object';
   if (Object.hasOwn(body, 'invoice')) {
     const parsed = safeParse(InvoiceNotificationSchema, body);
-    return parsed.success ? { invoice: parsed.data.invoice, notification: parsed.data } : parsed.message;
+    return parsed.success ? { invoice: parsed.data.invoice, notification: body as RawNotification } : parsed.message;
   }
-  const parsed = safeParse(InvoiceLookupSchema, body);
+  const parsed = safeParse(InvoiceSchema, body);
   return parsed.success ? { invoice: parsed.data, notification: null } : parsed.message;
 };
+
+/**
+ * What makes two notifications "the same": a terminal status happens once per invoice (the
+ * service has been seen to repeat `paid` with other timestamps); any other state is the
+ * status, the deal's status and `updatedAt`.
+ */
+const notificationKey = (invoice: Invoice): string =>
+  TERMINAL_INVOICE_STATUSES.includes(invoice.status)
+    ? `${invoice.id}\n${invoice.status}`
+    : [invoice.id, invoice.status, invoice.deals.map((deal) => deal.status).join(','), invoice.updatedAt ?? ''].join('\n');
 
 /**
  * Creates the receiver of status notifications: `(request: Request) => Promise<Response>`.
@@ -93,14 +116,19 @@ const parseNotification = (body: unknown): { invoice: InvoiceLookup; notificatio
  */
 export const createNotificationHandler = (options: NotificationHandlerOptions): ((request: Request) => Promise<Response>) => {
   const { token, onNotification, onError } = options ?? ({} as NotificationHandlerOptions);
-  if (!(typeof token === 'function' || (typeof token === 'string' && token !== ''))) {
-    throw new TypeError('createNotificationHandler: token must be a non-empty string or a function');
+  const tokens = typeof token === 'string' ? [token] : Array.isArray(token) ? (token as readonly unknown[]) : undefined;
+  if (!(typeof token === 'function' || (tokens && tokens.length > 0 && tokens.every((one) => typeof one === 'string' && one !== '')))) {
+    throw new TypeError('createNotificationHandler: token must be a non-empty string, a list of them, or a function');
   }
   if (typeof onNotification !== 'function') throw new TypeError('createNotificationHandler: onNotification must be a function');
   const source = options.tokenFrom ?? { header: NOTIFICATION_TOKEN_HEADER };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const dedupeEntries = options.dedupe === false ? 0 : (options.dedupe ?? DEFAULT_DEDUPE_ENTRIES);
-  const matchesToken = typeof token === 'string' ? secretMatcher(token) : undefined;
+  const matchers = tokens?.map((one) => secretMatcher(one as string));
+  /** Every token is compared (no early exit), so the time taken says nothing about which matched. */
+  const matchesToken = matchers
+    ? async (presented: string | null) => (await Promise.all(matchers.map((matches) => matches(presented)))).includes(true)
+    : undefined;
   const handled = new Set<string>();
   const inFlight = new Map<string, Promise<void>>();
 
@@ -158,8 +186,7 @@ export const createNotificationHandler = (options: NotificationHandlerOptions): 
       const expected = await token(invoice, request);
       if (typeof expected !== 'string' || expected === '' || !(await secretsEqual(expected, presented))) throw unauthorized();
     }
-    const key = [invoice.id, invoice.status, invoice.updatedAt, notification?.event ?? ''].join('\n');
-    await deliver(key, async () => onNotification(invoice, notification, request));
+    await deliver(notificationKey(invoice), async () => onNotification(invoice, notification, request));
     return jsonAnswer(200, { ok: true });
   };
 

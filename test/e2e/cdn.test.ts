@@ -152,9 +152,9 @@ test('a plain page with only the script tag shows the checkout under a strict CS
 
     const deal = invoice.deals.find((candidate) => candidate.isActive)!;
     const digits = (text: string) => text.replace(/\D/g, '');
-    assert.ok(digits(view.requisites).includes(digits(deal.requisites.requisites)), `${view.requisites} shows ${deal.requisites.requisites}`);
+    assert.ok(digits(view.requisites).includes(digits(deal.requisites!.requisites!)), `${view.requisites} shows ${deal.requisites!.requisites!}`);
     assert.match(view.amount ?? '', /1[\s\u00a0\u202f,]?500/);
-    assert.ok(view.holder?.includes(deal.requisites.holder), `holder ${deal.requisites.holder}`);
+    assert.ok(view.holder?.includes(deal.requisites!.holder!), `holder ${deal.requisites!.holder!}`);
     assert.ok(view.qr > 100, 'the QR code is drawn');
     const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     assert.equal(await tab.evaluate("customElements.get('merchant-checkout')?.version"), version, 'this package registered the tag');

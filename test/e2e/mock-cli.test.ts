@@ -23,13 +23,13 @@ test('the built mock CLI starts with plain node, prints its keys and serves with
     const client = new MerchantClient({ baseUrl, apiKey, secretKey, timeoutMs: 5_000 });
     const invoice = await client.createInvoice({
       type: 'in',
-      amount: '250.5',
+      amount: '2500.5',
       currency: 'RUB',
       notificationUrl: 'http://127.0.0.1:9/hooks',
       notificationToken: 't',
       startDeal: true,
     });
-    assert.equal(invoice.sum.amount, '250.50');
+    assert.equal(invoice.sum.amount, '2500.50');
     assert.equal(invoice.deals[0]?.status, 'transfer_waiting');
     assert.equal(await cli.stop(), 0);
   } finally {

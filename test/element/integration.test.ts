@@ -41,10 +41,10 @@ describe('<merchant-checkout> with the real proxy and mock service', () => {
     await untilScreen(el, 'waiting');
     assert.equal(plain(text(part(el, 'amount')!.querySelector('.value'))), '₽2,750.50');
     assert.equal(text(part(el, 'bank')!.querySelector('.value')), deal.paymentMethodName);
-    assert.equal(text(part(el, 'holder')!.querySelector('.value')), deal.requisites.holder);
+    assert.equal(text(part(el, 'holder')!.querySelector('.value')), deal.requisites!.holder!);
     assert.equal(
       text(part(el, 'requisites')!.querySelector('.value')).replace(/[\s-]/g, ''),
-      deal.requisites.requisites.replace(/[\s-]/g, '').replace(/^8/, '+7'),
+      deal.requisites!.requisites!.replace(/[\s-]/g, '').replace(/^8/, '+7'),
     );
     await expect(el).to.be.accessible();
 
@@ -87,7 +87,7 @@ describe('<merchant-checkout> with the real proxy and mock service', () => {
     await untilScreen(el, 'waiting');
     const deal = (await mockInvoice(invoice.id)).deals.find((candidate) => candidate.isActive)!;
     assert.deepEqual([deal.paymentOption, deal.paymentMethod], [option, method]);
-    assert.equal(text(part(el, 'holder')!.querySelector('.value')), deal.requisites.holder);
+    assert.equal(text(part(el, 'holder')!.querySelector('.value')), deal.requisites!.holder!);
   });
 
   it('shows the error screen while the service fails, and recovers on retry', async () => {

@@ -46,8 +46,11 @@ describe('test controls', () => {
     assert.equal(paid.status, 'paid');
     assert.equal(paid.deals[0]?.isActive, false);
     assert.equal(paid.deals[0]?.status, 'completed');
-    assert.deepEqual(paid.payoutSum, { amount: '1462.50', currency: 'RUB', subunit: 2 });
-    assert.throws(() => mock.service.markPaid(invoice.id), rejectsWithStatus(409, 'invalid_state'));
+    // 1500 RUB at 96.50 is 15.54404145 USDT; 5 % fee 0.77720207 (rounded down); payout the rest.
+    assert.deepEqual(paid.receivedSumFromTaker, { amount: '1500.00', currency: 'RUB', subunit: 2 });
+    assert.deepEqual(paid.receivedSumFromMaker, { amount: '15.54404145', currency: 'USDT', subunit: 8 });
+    assert.deepEqual(paid.payoutSum, { amount: '14.76683938', currency: 'USDT', subunit: 8 });
+    assert.throws(() => mock.service.markPaid(invoice.id), rejectsWithStatus(400, 'invalid_state'));
     assert.throws(() => mock.service.markPaid('00000000-0000-4000-8000-000000000000'), rejectsWithStatus(404, 'not_found'));
   });
 
@@ -57,7 +60,7 @@ describe('test controls', () => {
     assert.equal(answer.status, 200);
     assert.equal((answer.json as { status: string }).status, 'paid');
     const again = await control(mock, 'POST', `/invoices/${invoice.id}/paid`);
-    assert.equal(again.status, 409);
+    assert.equal(again.status, 400);
     assert.equal((again.json as { error: { code: string } }).error.code, 'invalid_state');
     const missing = await control(mock, 'POST', '/invoices/nope/paid');
     assert.equal(missing.status, 404);
@@ -72,8 +75,9 @@ describe('test controls', () => {
     assert.ok(Date.parse(expired.expireAt) <= Date.now());
     assert.ok(Date.parse(expired.expireAt) < Date.parse(invoice.expireAt));
     assert.equal(expired.deals[0]?.isActive, false);
-    assert.equal(expired.deals[0]?.canceledAt, expired.expireAt);
-    await assert.rejects(mock.client().cancelInvoice(invoice.id), (error: unknown) => error instanceof MerchantApiError && error.status === 409);
+    assert.equal(expired.deals[0]?.status, 'expired');
+    assert.equal(expired.deals[0]?.canceledAt, invoice.deals[0]?.canceledAt, 'canceledAt is the deal deadline, not the time of the end');
+    await assert.rejects(mock.client().cancelInvoice(invoice.id), (error: unknown) => error instanceof MerchantApiError && error.status === 400);
   });
 
   test('startDeal: on a pay-in without a deal, with the variant asked for or one of its variants', async () => {
@@ -85,9 +89,9 @@ describe('test controls', () => {
     assert.equal(withDeal.deals.length, 1);
     assert.equal(withDeal.deals[0]?.paymentMethod, 'alfabank');
     assert.equal(withDeal.deals[0]?.paymentOption, 'SBP');
-    assert.equal(withDeal.deals[0]?.paymentMethodName, 'Альфа-Банк');
-    assert.equal(withDeal.paymentMethod, 'alfabank');
-    assert.throws(() => mock.service.startDeal(invoice.id), rejectsWithStatus(409, 'invalid_state'));
+    assert.equal(withDeal.deals[0]?.paymentMethodName, undefined, 'only the create answer names the bank (option paymentMethodName)');
+    assert.equal(withDeal.paymentMethod, null, 'documented: the invoice keeps the method given at creation');
+    assert.throws(() => mock.service.startDeal(invoice.id), rejectsWithStatus(400, 'invalid_state'));
 
     const other = await newInvoice(mock);
     mock.service.startDeal(other.id);
@@ -102,7 +106,7 @@ describe('test controls', () => {
       paymentOption: 'TO_CARD',
       paymentRequisites: { requisites: '2200240000000000', holder: 'Иван Петрович С.' },
     });
-    assert.throws(() => mock.service.startDeal(payout.id), rejectsWithStatus(409, 'invalid_state'));
+    assert.throws(() => mock.service.startDeal(payout.id), rejectsWithStatus(400, 'invalid_state'));
     const bad = await control(mock, 'POST', `/invoices/${other.id}/deal`, { option: 3 });
     assert.equal(bad.status, 400);
   });
@@ -126,7 +130,7 @@ describe('test controls', () => {
       await assert.rejects(mock.client().request('GET', '/accounts'), (error: unknown) => {
         assert.ok(error instanceof MerchantApiError);
         assert.equal(error.status, 503);
-        assert.match(error.bodyExcerpt, /injected_failure/);
+        assert.match(error.bodyExcerpt, /failure injected/);
         return true;
       });
     }
@@ -166,7 +170,7 @@ describe('test controls', () => {
   test('requests and notifications can be read; the controls list themselves; CORS for a demo page', async () => {
     const requests = await control(mock, 'GET', '/requests');
     assert.ok(Array.isArray(requests.json) && requests.json.length > 0);
-    assert.deepEqual(Object.keys(requests.json[0] as object).sort(), ['method', 'path', 'status']);
+    assert.deepEqual(Object.keys(requests.json[0] as object).sort(), ['body', 'headers', 'method', 'path', 'query', 'status']);
     const notifications = await control(mock, 'GET', '/notifications');
     assert.ok(Array.isArray(notifications.json));
     const index = await control(mock, 'GET', '');

@@ -1,7 +1,7 @@
 /**
- * The mock answers with exactly the field sets of merchant-api.md. The expected keys are
- * written out here from the reference's tables (not taken from the schemas or the mock), and
- * compared with the raw JSON the mock sends.
+ * The mock answers with exactly the field sets of the service's documentation (merchant-api.md
+ * and the pages it extracts). The expected keys are written out here from the documented
+ * examples (not taken from the schemas or the mock), and compared with the raw JSON sent.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -29,13 +29,13 @@ const CANCELED_INVOICE = [
   'id', 'internalId', 'type', 'paymentMethod', 'paymentOption', 'paymentRequisites', 'expiredAt', 'sum', 'status',
   'deals', 'successUrl', 'cancelUrl', 'isSumChanged', 'flow', 'flowData',
 ];
-// merchant-api.md, "DealDTO", without the two rows "present in the lookup by internal identifier".
-const DEAL = [
-  'id', 'type', 'status', 'paymentMethodName', 'paymentMethod', 'paymentOption', 'requisites', 'canceledAt',
-  'disputeAttachment', 'disputeReason', 'disputeReasonData', 'payment', 'rate', 'isActive', 'qrCodeLink',
+// The documented DealDTO example (with `disputeResult` and `attachments`).
+const LOOKUP_DEAL = [
+  'id', 'type', 'status', 'paymentMethod', 'paymentOption', 'requisites', 'canceledAt', 'disputeAttachment',
+  'disputeReason', 'disputeReasonData', 'payment', 'rate', 'isActive', 'qrCodeLink', 'disputeResult', 'attachments',
 ];
-// ... and with them.
-const LOOKUP_DEAL = [...DEAL, 'disputeResult', 'attachments'];
+// The create answer of the documented pay-in example names the bank too (option `paymentMethodName`).
+const DEAL = [...LOOKUP_DEAL, 'paymentMethodName'];
 // DealDTO's `requisites`: "fields `requisites` ... and `holder`".
 const DEAL_REQUISITES = ['requisites', 'holder'];
 // merchant-api.md, "PaymentVariantDTO".
@@ -146,7 +146,12 @@ describe('field sets equal the reference for every response type', () => {
     const paid = await signedRequest(mock, 'GET', '/api/merchant/invoices/internal-id/paid-1');
     assertInvoice(paid.json, LOOKUP_DEAL, 'paid lookup answer');
     const body = paid.json as Record<string, unknown>;
-    for (const field of ['receivedSumFromTaker', 'receivedSumFromMaker', 'serviceFeeSum', 'payoutSum']) assertMoney(body[field], 2, field);
+    assertMoney(body.receivedSumFromTaker, 2, 'receivedSumFromTaker');
+    // Documented: the maker side, fee and payout are USDT with 8 decimals.
+    for (const field of ['receivedSumFromMaker', 'serviceFeeSum', 'payoutSum']) assertMoney(body[field], 8, field);
+    const payment = (body.deals as { payment: Record<string, unknown> }[])[0]?.payment;
+    assertKeys(payment, ['takerSum', 'makerSum', 'feeSum', 'date'], 'paid deal.payment');
+    assert.match(String(payment?.date), ISO_WITH_OFFSET);
 
     const expiringId = (await signedRequest(mock, 'POST', '/api/merchant/invoices', { body: JSON.stringify(createInvoiceBody({ internalId: 'exp-1', startDeal: true })) }).then((a) => a.json) as { id: string }).id;
     mock.service.expire(expiringId);

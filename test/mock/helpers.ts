@@ -2,6 +2,7 @@
  * Helpers of the mock's tests: merchants, the mock reached in-process or on a real port,
  * raw signed requests (to see exact answers), and a notification receiver on loopback.
  */
+import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMockService, startMockServer, type MockService, type MockServiceOptions } from '../../src/mock/index.js';
@@ -164,3 +165,40 @@ export const startReceiver = async (statuses: number[] = []) => {
 
 export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The messages of a documented error: a JSON array of `{message}`. */
+export const messagesOf = (answer: RawAnswer): string[] => {
+  assert.match(answer.headers.get('content-type') ?? '', /^application\/json/, 'a JSON error');
+  assert.ok(Array.isArray(answer.json), `error body is an array: ${answer.text}`);
+  return (answer.json as { message: unknown }[]).map((item) => {
+    assert.deepEqual(Object.keys(item), ['message']);
+    assert.equal(typeof item.message, 'string');
+    return item.message as string;
+  });
+};
+
+/** The fields a documented 400 names (`… field: "amount"`), sorted. */
+export const fieldsOf = (answer: RawAnswer): string[] =>
+  messagesOf(answer)
+    .map((message) => /field: "([^"]+)"/.exec(message)?.[1] ?? '')
+    .sort();
+
+/** A signed multipart request (the signature covers METHOD + URL only). */
+export const multipartRequest = async (
+  mock: Pick<MockUnderTest, 'baseUrl' | 'fetch'>,
+  path: string,
+  fields: Record<string, string | Blob>,
+  merchant: { apiKey: string; secretKey: string } = MERCHANT,
+): Promise<RawAnswer> => {
+  const url = `${mock.baseUrl}${path}`;
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value === 'string') form.append(name, value);
+    else form.append(name, value, 'receipt.pdf');
+  }
+  const headers = { 'X-Identity': merchant.apiKey, 'X-Signature': await signRequest({ method: 'POST', url }, merchant.secretKey) };
+  return readAnswer(await mock.fetch(new Request(url, { method: 'POST', headers, body: form })));
+};
+
+/** A frozen clock at a whole minute, for runs that must repeat exactly. */
+export const FROZEN = { clock: { start: START, frozen: true } } as const;

@@ -1,6 +1,8 @@
 /**
- * Status notifications reach a local receiver with the token, in the format of
- * `src/schemas/notification.ts`, and are retried with backoff when the receiver fails.
+ * Notifications as documented: `POST notificationUrl` with `{notificationType, notificationDate,
+ * invoice}` (Notifications\\InvoiceDTO with one `deal`) and the token in `X-Notification-Token`;
+ * an answer other than 200 is retried twice more, 60 s apart, on the mock's clock. The older
+ * body stays available through `notificationFormat: 'legacy'`.
  */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -8,21 +10,29 @@ import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { InvoiceNotificationSchema, NOTIFICATION_TOKEN_HEADER, safeParse } from '../../src/schemas/index.js';
 import { createNotificationHandler, toNodeHandler, type InvoiceLookup } from '../../src/server/index.js';
-import { createInvoiceBody, inProcessMock, networkMock, startReceiver } from './helpers.js';
+import { FROZEN, START, createInvoiceBody, inProcessMock, isObject, networkMock, startReceiver } from './helpers.js';
 
 const FAST_RETRY = { attempts: 4, baseDelayMs: 20, maxDelayMs: 50, timeoutMs: 1_000 };
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
+// The documented Notifications\\InvoiceDTO and Notifications\\DealDTO, written out from the examples.
+const NOTIFICATION_INVOICE = [
+  'id', 'internalId', 'type', 'status', 'sum', 'storeId', 'storeName', 'receivedSumFromTaker', 'receivedSumFromMaker',
+  'serviceFeeSum', 'payoutSum', 'rate', 'createdAt', 'expireAt', 'updatedAt', 'deal',
+];
+const NOTIFICATION_DEAL = [
+  'id', 'type', 'status', 'paymentMethod', 'paymentOption', 'requisites', 'canceledAt', 'disputeAttachment',
+  'disputeReason', 'disputeReasonData', 'payment', 'attachments', 'disputeResult',
+];
 
 describe('notifications', () => {
-  test('every status change is POSTed to notificationUrl with the token and the schema format', async () => {
+  test('every status change is POSTed with the documented body and the token header', async () => {
     const receiver = await startReceiver();
-    const mock = await networkMock({ controls: true, notificationAllowed: undefined, notificationRetry: FAST_RETRY });
+    const mock = await networkMock({ controls: true, notificationAllowed: undefined });
     try {
       const client = mock.client();
-      const paid = await client.createInvoice({ ...createInvoiceBody({ notificationUrl: receiver.url, notificationToken: 'tok-paid' }), type: 'in', startDeal: true });
-      const canceled = await client.createInvoice({ ...createInvoiceBody({ notificationUrl: receiver.url, notificationToken: 'tok-cancel' }), type: 'in' });
-      const expired = await client.createInvoice({ ...createInvoiceBody({ notificationUrl: receiver.url, notificationToken: 'tok-expire' }), type: 'in' });
+      const make = (token: string) => client.createInvoice({ ...createInvoiceBody({ notificationUrl: receiver.url, notificationToken: token, startDeal: true }), type: 'in' });
+      const [paid, canceled, expired] = [await make('tok-paid'), await make('tok-cancel'), await make('tok-expire')];
       assert.equal(receiver.received.length, 0, 'creation is not a status change');
-
       mock.service.markPaid(paid.id);
       await client.cancelInvoice(canceled.id);
       mock.service.expire(expired.id);
@@ -38,21 +48,101 @@ describe('notifications', () => {
         const notification = byToken.get(token);
         assert.ok(notification, `a notification carried ${token}`);
         assert.match(String(notification.headers['content-type']), /^application\/json/);
-        const parsed = safeParse(InvoiceNotificationSchema, notification.json);
-        assert.ok(parsed.success, parsed.success ? '' : parsed.message);
-        assert.equal(parsed.data.event, 'invoice.status_changed');
-        assert.equal(parsed.data.invoice.id, id);
-        assert.equal(parsed.data.invoice.status, status);
-        assert.equal(parsed.data.previousStatus, 'new');
-        assert.equal(parsed.data.invoice.deals.every((deal) => 'disputeResult' in deal), true, 'the invoice is in its lookup form');
+        const body = notification.json as { notificationType: string; notificationDate: string; invoice: Record<string, unknown> };
+        assert.deepEqual(Object.keys(body), ['notificationType', 'notificationDate', 'invoice']);
+        assert.equal(body.notificationType, 'invoice');
+        assert.match(body.notificationDate, ISO_UTC);
+        assert.deepEqual(Object.keys(body.invoice), NOTIFICATION_INVOICE);
+        assert.equal(body.invoice.id, id);
+        assert.equal(body.invoice.status, status);
+        assert.equal(body.invoice.rate, '96.50');
+        for (const absent of ['deals', 'userId', 'paymentMethod', 'paymentOption', 'invoiceUrl']) assert.equal(absent in body.invoice, false, absent);
       }
-      assert.deepEqual(
-        mock.service.notifications.map((n) => n.state),
-        ['delivered', 'delivered', 'delivered'],
-      );
+      const paidBody = byToken.get('tok-paid')?.json as { invoice: { deal: Record<string, unknown>; payoutSum: unknown } };
+      assert.deepEqual(Object.keys(paidBody.invoice.deal), NOTIFICATION_DEAL);
+      assert.equal(paidBody.invoice.deal.status, 'completed');
+      const payment = paidBody.invoice.deal.payment as Record<string, { currency: string }>;
+      assert.deepEqual(Object.keys(payment), ['takerSum', 'makerSum', 'feeSum', 'date']);
+      assert.deepEqual([payment.takerSum?.currency, payment.makerSum?.currency, payment.feeSum?.currency], ['RUB', 'USDT', 'USDT']);
+      assert.ok(isObject(paidBody.invoice.payoutSum));
+      const canceledBody = byToken.get('tok-cancel')?.json as { invoice: { deal: unknown } };
+      assert.equal(canceledBody.invoice.deal, null, 'the canceled invoice has no deal left');
+      assert.deepEqual(mock.service.notifications.map((n) => [n.event, n.state]), [['invoice', 'delivered'], ['invoice', 'delivered'], ['invoice', 'delivered']]);
     } finally {
       await mock.close();
       await receiver.close();
+    }
+  });
+
+  test('an answer other than 200 is retried twice more, 60 s apart on the mock clock, then given up', async () => {
+    const receiver = await startReceiver([201, 500, 503, 200]);
+    const mock = inProcessMock({ ...FROZEN, notificationAllowed: undefined });
+    try {
+      const invoice = await mock.client().createInvoice({ ...createInvoiceBody({ notificationUrl: receiver.url, startDeal: true }), type: 'in' });
+      mock.service.markPaid(invoice.id);
+      await mock.service.notificationsIdle();
+      assert.equal(receiver.received.length, 1);
+      await mock.service.advanceClock(59_999);
+      assert.equal(receiver.received.length, 1, 'no retry before 60 s');
+      await mock.service.advanceClock(1);
+      assert.equal(receiver.received.length, 2);
+      await mock.service.advanceClock(60_000);
+      assert.equal(receiver.received.length, 3);
+      await mock.service.advanceClock(10 * 60_000);
+      assert.equal(receiver.received.length, 3, 'three attempts in all');
+      const [record] = mock.service.notifications;
+      assert.equal(record?.state, 'failed');
+      assert.deepEqual(record?.attempts.map((a) => a.status), [201, 500, 503]);
+      assert.deepEqual(record?.attempts.map((a) => Date.parse(a.at) - START), [0, 60_000, 120_000]);
+      assert.equal(new Set(receiver.received.map((n) => n.body)).size, 1, 'the same notification each time');
+      await mock.service.notificationsSettled();
+    } finally {
+      mock.service.close();
+      await receiver.close();
+    }
+  });
+
+  test('attempts and interval are options; POST /__mock/clock drives the retries too', async () => {
+    const receiver = await startReceiver([500, 500, 500]);
+    const mock = inProcessMock({ ...FROZEN, controls: true, notificationAllowed: undefined, notificationRetry: { attempts: 4, intervalMs: 5_000 } });
+    try {
+      const invoice = await mock.client().createInvoice({ ...createInvoiceBody({ notificationUrl: receiver.url, startDeal: true }), type: 'in' });
+      mock.service.expire(invoice.id);
+      await mock.service.notificationsIdle();
+      for (let i = 0; i < 3; i++) {
+        const answer = await mock.fetch(new Request(`${mock.baseUrl}/__mock/clock`, { method: 'POST', body: JSON.stringify({ advanceMs: 5_000 }) }));
+        assert.equal(answer.status, 200);
+        assert.equal(((await answer.json()) as { now: string }).now, new Date(START + (i + 1) * 5_000).toISOString().replace('.000Z', '+00:00'));
+      }
+      assert.deepEqual(mock.service.notifications[0]?.attempts.map((a) => a.status), [500, 500, 500, 200]);
+      assert.equal(mock.service.notifications[0]?.state, 'delivered');
+    } finally {
+      mock.service.close();
+      await receiver.close();
+    }
+  });
+
+  test("notificationFormat 'legacy' sends the older {event, invoice, previousStatus, sentAt}", async () => {
+    const seen: unknown[] = [];
+    const mock = inProcessMock({
+      notificationFormat: 'legacy',
+      notificationAllowed: () => true,
+      notificationFetch: async (request) => {
+        seen.push(await request.json());
+        return new Response(null, { status: 204 });
+      },
+    });
+    try {
+      const invoice = await mock.client().createInvoice({ ...createInvoiceBody({ startDeal: true }), type: 'in' });
+      mock.service.markPaid(invoice.id);
+      await mock.service.notificationsSettled();
+      const parsed = safeParse(InvoiceNotificationSchema, seen[0]);
+      assert.ok(parsed.success, parsed.success ? '' : parsed.message);
+      assert.equal(parsed.data.event, 'invoice.status_changed');
+      assert.equal(parsed.data.previousStatus, 'new');
+      assert.equal(mock.service.notifications[0]?.state, 'delivered', 'legacy: any 2xx is a delivery');
+    } finally {
+      mock.service.close();
     }
   });
 
@@ -83,7 +173,7 @@ describe('notifications', () => {
     const receiver = await startReceiver([500, 500, 500, 500, 500, 500]);
     const mock = inProcessMock({ notificationAllowed: undefined, notificationRetry: FAST_RETRY });
     try {
-      const invoice = await mock.client().createInvoice({ ...createInvoiceBody({ notificationUrl: receiver.url }), type: 'in' });
+      const invoice = await mock.client().createInvoice({ ...createInvoiceBody({ notificationUrl: receiver.url, startDeal: true }), type: 'in' });
       await mock.client().cancelInvoice(invoice.id);
       await mock.service.notificationsSettled();
       assert.equal(receiver.received.length, FAST_RETRY.attempts);
@@ -118,7 +208,7 @@ describe('notifications', () => {
       notificationAllowed: undefined,
       notificationFetch: (request) => {
         sent.push(request.url);
-        return Promise.resolve(new Response(null, { status: 204 }));
+        return Promise.resolve(new Response(null, { status: 200 }));
       },
     });
     try {
@@ -156,7 +246,7 @@ describe('notifications', () => {
       await mock.service.notificationsSettled();
       assert.equal(seen.length, 1);
       assert.equal(seen[0]?.token, 'sekret');
-      assert.equal(safeParse(InvoiceNotificationSchema, seen[0]?.body).success, true);
+      assert.equal((seen[0]?.body as { notificationType: string }).notificationType, 'invoice');
     } finally {
       mock.service.close();
     }
@@ -182,22 +272,23 @@ describe('notifications', () => {
     assert.equal(mock.service.notifications[0]?.state, 'canceled');
   });
 
-  test("the proxy's createNotificationHandler accepts the mock's notifications with its defaults, on a real port", async () => {
+  // The handler reads the older body until src/server follows the documented one.
+  test("the proxy's createNotificationHandler accepts the mock's legacy notifications, on a real port", async () => {
     const handled: { invoice: InvoiceLookup; previous: string | null | undefined }[] = [];
     const handler = createNotificationHandler({
       token: 'shared-token',
       onNotification: (invoice, notification) => {
-        handled.push({ invoice, previous: notification?.previousStatus });
+        handled.push({ invoice, previous: notification?.previousStatus as string | null | undefined });
       },
     });
     const receiver = createServer(toNodeHandler(handler));
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/payments/notify`;
-    const mock = inProcessMock({ notificationAllowed: undefined, notificationRetry: FAST_RETRY });
+    const mock = inProcessMock({ notificationFormat: 'legacy', notificationAllowed: undefined, notificationRetry: FAST_RETRY });
     try {
       const client = mock.client();
       const good = await client.createInvoice({ ...createInvoiceBody({ notificationUrl: url, notificationToken: 'shared-token', startDeal: true }), type: 'in' });
-      const forged = await client.createInvoice({ ...createInvoiceBody({ notificationUrl: url, notificationToken: 'wrong-token' }), type: 'in' });
+      const forged = await client.createInvoice({ ...createInvoiceBody({ notificationUrl: url, notificationToken: 'wrong-token', startDeal: true }), type: 'in' });
       mock.service.markPaid(good.id);
       await client.cancelInvoice(forged.id);
       await mock.service.notificationsSettled();

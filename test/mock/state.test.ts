@@ -1,12 +1,13 @@
 /**
  * The mock's state: amounts, timestamps, invoice URLs, expiry by the clock, deals with
- * realistic requisites, variants, and the choices of `assumptions.ts`.
+ * realistic requisites, variants, and the options that stand for what the documentation does
+ * not show.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assumptions, createMockService } from '../../src/mock/index.js';
+import { BANKS, MOCK_DEFAULTS, createMockService } from '../../src/mock/index.js';
 import { isLuhnValid } from '../../src/mock/requisites.js';
-import { MERCHANT, START, createInvoiceBody, inProcessMock, manualClock, signedRequest } from './helpers.js';
+import { MERCHANT, START, createInvoiceBody, inProcessMock, manualClock, messagesOf, signedRequest } from './helpers.js';
 
 /** A small seeded generator, so that many different draws are checked reproducibly. */
 const seeded = (seed: number) => () => {
@@ -16,7 +17,7 @@ const seeded = (seed: number) => () => {
 
 describe('amounts, timestamps and URLs', () => {
   test('amounts are written with exactly subunit digits', async () => {
-    const mock = inProcessMock();
+    const mock = inProcessMock({ amountLimits: { RUB: { min: '0.01', max: '999999999999999.99' } } });
     const client = mock.client();
     for (const [amount, currency, written] of [
       ['1500', 'RUB', '1500.00'],
@@ -32,16 +33,32 @@ describe('amounts, timestamps and URLs', () => {
     await mock.close();
   });
 
-  test('timestamps are ISO 8601 with the +03:00 offset; expireAt is createdAt + TTL; invoiceUrl has the page form', async () => {
-    const clock = manualClock();
+  test('timestamps are ISO 8601 +00:00 in whole seconds (documented); expireAt is createdAt + TTL; invoiceUrl has the page form', async () => {
+    const clock = manualClock(START + 789);
     const mock = inProcessMock({ now: clock.now, invoiceTtlMs: 15 * 60_000, invoicePageUrl: 'https://pay.example.com/checkout/' });
     const invoice = await mock.client().createInvoice({ ...createInvoiceBody({ startDeal: true }), type: 'in' });
-    assert.equal(invoice.createdAt, '2026-11-22T10:00:00.000+03:00');
+    assert.equal(invoice.createdAt, '2026-11-22T07:00:00+00:00');
     assert.equal(invoice.updatedAt, invoice.createdAt);
-    assert.equal(invoice.expireAt, '2026-11-22T10:15:00.000+03:00');
+    assert.equal(invoice.expireAt, '2026-11-22T07:15:00+00:00');
     assert.equal(Date.parse(invoice.createdAt), START);
-    assert.equal(invoice.deals[0]?.canceledAt, invoice.expireAt, 'a deal is canceled when its invoice expires');
+    assert.equal(invoice.deals[0]?.canceledAt, invoice.expireAt, "a deal's deadline never passes its invoice's expiry");
     assert.equal(invoice.invoiceUrl, `https://pay.example.com/checkout?id=${invoice.id}`);
+    await mock.close();
+
+    const moscow = inProcessMock({ now: clock.now, utcOffsetMinutes: 180 });
+    assert.equal((await moscow.client().createInvoice({ ...createInvoiceBody(), type: 'in' })).createdAt, '2026-11-22T10:00:00+03:00');
+    await moscow.close();
+  });
+
+  test("a deal's canceledAt is its deadline, 15–30 minutes after its start; past it the deal expires and the invoice stays new", async () => {
+    const clock = manualClock();
+    const mock = inProcessMock({ now: clock.now });
+    const invoice = await mock.client().createInvoice({ ...createInvoiceBody({ startDeal: true, internalId: 'deadline' }), type: 'in' });
+    const deadline = Date.parse(invoice.deals[0]!.canceledAt!) - START;
+    assert.ok(deadline >= 15 * 60_000 && deadline <= 30 * 60_000, `deadline after ${deadline} ms`);
+    clock.advance(deadline);
+    const later = await mock.client().getInvoiceByInternalId('deadline');
+    assert.deepEqual([later.status, later.deals[0]?.status, later.deals[0]?.isActive], ['new', 'expired', false]);
     await mock.close();
   });
 });
@@ -55,12 +72,12 @@ describe('expiry', () => {
       notificationAllowed: () => true,
       notificationFetch: async (request) => {
         sent.push(await request.json());
-        return new Response(null, { status: 204 });
+        return new Response(null, { status: 200 });
       },
     });
     const client = mock.client();
     const invoice = await client.createInvoice({ ...createInvoiceBody({ internalId: 'slow-payer', startDeal: true }), type: 'in' });
-    clock.advance(assumptions.INVOICE_TTL_MS - 1);
+    clock.advance(MOCK_DEFAULTS.invoiceTtlMs - 1);
     assert.equal((await client.getInvoiceByInternalId('slow-payer')).status, 'new');
     clock.advance(1);
     const expired = await client.getInvoiceByInternalId('slow-payer');
@@ -68,7 +85,7 @@ describe('expiry', () => {
     assert.equal(expired.expireAt, invoice.expireAt);
     assert.equal(expired.updatedAt, invoice.expireAt);
     assert.equal(expired.deals[0]?.isActive, false);
-    assert.equal(expired.deals[0]?.status, 'canceled');
+    assert.equal(expired.deals[0]?.status, 'expired');
     await mock.service.notificationsSettled();
     assert.equal(sent.length, 1);
     assert.equal((sent[0] as { invoice: { status: string } }).invoice.status, 'expired');
@@ -107,24 +124,29 @@ describe('deals, requisites and variants', () => {
       assert.match(deal.requisites.holder, /^[А-ЯЁ][а-яё]+ [А-ЯЁ][а-яё]+ [А-ЯЁ]\.$/);
       assert.notEqual(deal.paymentMethodName, deal.paymentMethod, 'a human-readable bank name');
       assert.equal(deal.rate, '96.50');
-      const bank = assumptions.BANKS.find((b) => b.code === deal.paymentMethod);
+      const bank = BANKS.find((b) => b.code === deal.paymentMethod);
       assert.ok(bank, `bank ${deal.paymentMethod} is from the list`);
+      assert.equal(deal.paymentMethodName, bank.name);
+      const requisites = deal.requisites.requisites;
       if (deal.paymentOption === 'TO_CARD') {
-        assert.match(deal.requisites.requisites, /^\d{16}$/);
-        assert.ok(isLuhnValid(deal.requisites.requisites), deal.requisites.requisites);
-        assert.ok(deal.requisites.requisites.startsWith(bank.bin));
-        assert.equal(deal.qrCodeLink, null);
+        // Written as the documentation shows a card: `4444 4444 4444 4444`.
+        assert.match(requisites, /^\d{4} \d{4} \d{4} \d{4}$/);
+        assert.ok(isLuhnValid(requisites.replace(/ /g, '')), requisites);
+        assert.ok(requisites.replace(/ /g, '').startsWith(bank.bin));
+        assert.equal(new URL(deal.qrCodeLink ?? '').protocol, 'https:', 'a bank pay link');
+      } else if (deal.paymentOption === 'SBP') {
+        // Written as the documentation shows a phone: `+7(996)777-99-77`.
+        assert.match(requisites, /^\+7\(9\d{2}\)\d{3}-\d{2}-\d{2}$/);
+        assert.equal(new URL(deal.qrCodeLink ?? '').protocol, 'https:');
+      } else if (deal.paymentOption === 'SBP_QR') {
+        assert.match(requisites, /^https:\/\/qr\.nspk\.ru\/.*sum=150000/, 'QR data');
+        assert.match(deal.qrCodeLink ?? '', /\/api\/public\/invoices\/[0-9a-f-]{36}\/qr-code$/, 'a link to the QR image');
       } else {
-        assert.equal(deal.paymentOption, 'SBP');
-        assert.match(deal.requisites.requisites, /^\+79\d{9}$/);
-        const link = new URL(deal.qrCodeLink ?? '');
-        assert.equal(link.protocol, 'https:');
-        assert.equal(link.searchParams.get('sum'), '150000');
-        assert.equal(link.searchParams.get('bank'), bank.sbpMemberId);
+        assert.match(requisites, /^40817810\d{12}$/, `${deal.paymentOption}: an account number`);
       }
       service.close();
     }
-    assert.deepEqual([...options].sort(), ['SBP', 'TO_CARD']);
+    assert.ok(['SBP', 'TO_CARD'].every((option) => options.has(option)), [...options].join());
   });
 
   test('variants come from a few banks, one of them with several options', async () => {
@@ -134,7 +156,7 @@ describe('deals, requisites and variants', () => {
       const variants = await mock.client().listPaymentVariants(invoice.id);
       const perBank = new Map<string, number>();
       for (const v of variants) perBank.set(v.method, (perBank.get(v.method) ?? 0) + 1);
-      assert.ok(perBank.size >= assumptions.VARIANT_BANKS_PER_INVOICE.min, `seed ${seed}: ${perBank.size} banks`);
+      assert.ok(perBank.size >= MOCK_DEFAULTS.variantBanks.min, `seed ${seed}: ${perBank.size} banks`);
       assert.ok([...perBank.values()].some((count) => count > 1), `seed ${seed}: a bank with several options`);
       assert.equal(new Set(variants.map((v) => `${v.method}/${v.option}`)).size, variants.length, 'no duplicates');
       await mock.close();
@@ -147,7 +169,7 @@ describe('deals, requisites and variants', () => {
     for (const [method, option] of [
       ['gazprombank', 'TO_CARD'],
       ['ozonbank', 'SBP'],
-      ['somebank', 'SBP'],
+      ['tinkoff', 'SBP'],
     ] as const) {
       const invoice = await client.createInvoice({ ...createInvoiceBody({ paymentMethod: method, paymentOption: option, startDeal: true }), type: 'in' });
       assert.equal(invoice.deals[0]?.paymentMethod, method);
@@ -157,15 +179,33 @@ describe('deals, requisites and variants', () => {
     }
     const onlyBank = await client.createInvoice({ ...createInvoiceBody({ paymentMethod: 'vtb', startDeal: true }), type: 'in' });
     assert.equal(onlyBank.deals[0]?.paymentMethod, 'vtb');
+    const post = (body: unknown) => signedRequest(mock, 'POST', '/api/merchant/invoices', { body: JSON.stringify(body) });
+    assert.deepEqual(messagesOf(await post(createInvoiceBody({ paymentMethod: 'somebank' }))), ['Payment method not allowed']);
+    assert.deepEqual(messagesOf(await post(createInvoiceBody({ paymentOption: 'BY_PIGEON' }))), ['Payment option not allowed']);
     await mock.close();
   });
 
-  test('cancel needs no active deal (assumption), and removes the deals', async () => {
-    const mock = inProcessMock();
-    const invoice = await mock.client().createInvoice({ ...createInvoiceBody(), type: 'in' });
-    assert.equal(assumptions.CANCEL_REQUIRES_ACTIVE_DEAL, false);
-    assert.equal((await mock.client().cancelInvoice(invoice.id)).status, 'canceled');
-    await mock.close();
+  test('cancel needs an active deal (the reference\'s condition): 400 by default, or as the cancelWithoutDeal option says', async () => {
+    const strict = inProcessMock();
+    const bare = await strict.client().createInvoice({ ...createInvoiceBody(), type: 'in' });
+    const refused = await signedRequest(strict, 'POST', `/api/merchant/invoices/${bare.id}/cancel`);
+    assert.equal(refused.status, 400);
+    assert.deepEqual(messagesOf(refused), ['Invoice has no active deal']);
+    const withDeal = await strict.client().createInvoice({ ...createInvoiceBody({ startDeal: true }), type: 'in' });
+    const canceled = await strict.client().cancelInvoice(withDeal.id);
+    assert.deepEqual([canceled.status, canceled.deals], ['canceled', []]);
+    await strict.close();
+
+    const lenient = inProcessMock({ cancelWithoutDeal: 'allow' });
+    const invoice = await lenient.client().createInvoice({ ...createInvoiceBody(), type: 'in' });
+    assert.equal((await lenient.client().cancelInvoice(invoice.id)).status, 'canceled');
+    await lenient.close();
+
+    const custom = inProcessMock({ cancelWithoutDeal: { status: 409, message: 'no deal' } });
+    const other = await custom.client().createInvoice({ ...createInvoiceBody(), type: 'in' });
+    const answer = await signedRequest(custom, 'POST', `/api/merchant/invoices/${other.id}/cancel`);
+    assert.deepEqual([answer.status, answer.json], [409, [{ message: 'no deal' }]]);
+    await custom.close();
   });
 
   test('an internalId used twice finds the latest invoice (assumption)', async () => {
@@ -186,7 +226,7 @@ describe('deals, requisites and variants', () => {
 
   test('code2FA option: only that code withdraws; others are 403', async () => {
     const mock = inProcessMock({ code2FA: '424242' });
-    const body = { accountId: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', amount: '1', address: 'a' };
+    const body = { accountId: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', amount: '2', address: 'a' };
     const wrong = await signedRequest(mock, 'POST', '/api/merchant/withdrawals', { body: JSON.stringify({ ...body, code2FA: '000000' }) });
     assert.equal(wrong.status, 403);
     const right = await signedRequest(mock, 'POST', '/api/merchant/withdrawals', { body: JSON.stringify({ ...body, code2FA: '424242' }) });
@@ -199,11 +239,14 @@ describe('deals, requisites and variants', () => {
     await signedRequest(mock, 'GET', '/api/merchant/accounts');
     await signedRequest(mock, 'GET', '/api/merchant/nothing');
     await signedRequest(mock, 'GET', '/api/merchant/accounts', { merchant: { apiKey: MERCHANT.apiKey, secretKey: 'wrong' } });
-    assert.deepEqual(mock.service.requests, [
-      { method: 'GET', path: '/api/merchant/accounts', status: 200 },
-      { method: 'GET', path: '/api/merchant/nothing', status: 404 },
-      { method: 'GET', path: '/api/merchant/accounts', status: 401 },
-    ]);
+    assert.deepEqual(
+      mock.service.requests.map(({ method, path, status }) => ({ method, path, status })),
+      [
+        { method: 'GET', path: '/api/merchant/accounts', status: 200 },
+        { method: 'GET', path: '/api/merchant/nothing', status: 404 },
+        { method: 'GET', path: '/api/merchant/accounts', status: 401 },
+      ],
+    );
     await mock.close();
   });
 

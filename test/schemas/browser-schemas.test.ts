@@ -17,9 +17,9 @@ import {
 } from '../../src/schemas/browser.generated.js';
 import { validateJson, type JsonSchema } from '../../src/schemas/json-schema.js';
 import {
-  CanceledInvoiceSchema,
+  CheckoutCanceledInvoiceSchema as CanceledInvoiceSchema,
   CheckoutErrorBodySchema,
-  InvoiceLookupSchema,
+  CheckoutInvoiceSchema as InvoiceLookupSchema,
   PaymentVariantListSchema,
   safeParse,
 } from '../../src/schemas/index.js';
@@ -125,7 +125,7 @@ describe('validateJson messages name the field', () => {
   test('a malformed id and timestamp', () => {
     const result = validateJson(invoiceJsonSchema, exampleLookupInvoice({ id: 'nope', expireAt: '2026-11-22 10:30' }));
     if (result.success) return assert.fail('accepted');
-    assert.equal(result.message, 'id: must be a UUID; expireAt: must be an ISO 8601 timestamp with UTC offset');
+    assert.equal(result.message, 'id: must be a UUID; expireAt: must be an RFC 3339 timestamp like "2026-11-22T10:30:00+03:00"');
   });
   test('a malformed decimal', () => {
     const result = validateJson(invoiceJsonSchema, exampleLookupInvoice({ sum: { amount: '1e3', currency: 'RUB', subunit: 2 } }));

@@ -11,7 +11,7 @@ import {
   createCheckoutHandler,
   type CheckoutHandlerOptions,
 } from '../../src/server/index.js';
-import { INVOICE_ID, exampleCanceledInvoice, exampleLookupInvoice, exampleVariants } from '../fixtures/dto.js';
+import { INVOICE_ID, checkoutViewOf, exampleCanceledInvoice, exampleLookupInvoice, exampleVariants } from '../fixtures/dto.js';
 
 const API_KEY = 'proxy-test-api-key-Qm4Z';
 const SECRET_KEY = 'proxy-test-secret-Xu93-Ключ';
@@ -37,10 +37,11 @@ type UpstreamReply = Response | 'hang' | undefined;
 const answers: { status: number; headers: string; body: string }[] = [];
 
 const defaultReply = (method: string, path: string): Response => {
-  if (method === 'GET' && path === '/api/merchant/invoices/internal-id/order-42') return Response.json(exampleLookupInvoice());
-  if (method === 'GET' && path === '/api/merchant/invoices/internal-id/order-other') {
+  if (method === 'GET' && path === `/api/merchant/invoices/${INVOICE_ID}`) return Response.json(exampleLookupInvoice());
+  if (method === 'GET' && path === `/api/merchant/invoices/${OTHER_ID}`) {
     return Response.json(exampleLookupInvoice({ id: OTHER_ID, internalId: 'order-other' }));
   }
+  if (method === 'POST' && path === `/api/merchant/invoices/${INVOICE_ID}/start-deal`) return Response.json(exampleLookupInvoice());
   if (method === 'GET' && path === `/api/merchant/invoices/${INVOICE_ID}/available-payment-variants`) {
     return Response.json(exampleVariants());
   }
@@ -114,15 +115,15 @@ after(() => {
 });
 
 describe('the four routes', () => {
-  test('GET /invoices/{id}: the invoice, looked up by the internal id the merchant resolved', async () => {
+  test('GET /invoices/{id}: the invoice read by its id, as its allow-listed projection', async () => {
     const { send, calls, resolved } = setup();
     const before = Date.now();
     const answer = await send('GET', `/invoices/${INVOICE_ID}`);
     assert.equal(answer.status, 200);
-    assert.deepEqual(answer.json, exampleLookupInvoice());
+    assert.deepEqual(answer.json, checkoutViewOf(exampleLookupInvoice()));
     assert.deepEqual(
       calls.map(({ method, path, signed }) => ({ method, path, signed })),
-      [{ method: 'GET', path: '/api/merchant/invoices/internal-id/order-42', signed: true }],
+      [{ method: 'GET', path: `/api/merchant/invoices/${INVOICE_ID}`, signed: true }],
     );
     assert.equal(resolved[0]?.id, INVOICE_ID);
     assert.equal(resolved[0]?.request.url, `${ORIGIN}/checkout-api/invoices/${INVOICE_ID}`);
@@ -148,7 +149,7 @@ describe('the four routes', () => {
     assert.deepEqual(
       calls.map(({ method, path }) => `${method} ${path}`),
       [
-        'GET /api/merchant/invoices/internal-id/order-42',
+        `GET /api/merchant/invoices/${INVOICE_ID}`,
         `GET /api/merchant/invoices/${INVOICE_ID}/available-payment-variants`,
       ],
     );
@@ -158,21 +159,50 @@ describe('the four routes', () => {
     const { send, calls } = setup();
     const answer = await send('POST', `/invoices/${INVOICE_ID}/cancel`);
     assert.equal(answer.status, 200);
-    assert.deepEqual(answer.json, exampleCanceledInvoice());
+    const canceled = exampleCanceledInvoice();
+    assert.deepEqual(answer.json, {
+      id: canceled.id,
+      internalId: canceled.internalId,
+      type: canceled.type,
+      status: canceled.status,
+      sum: canceled.sum,
+      paymentMethod: canceled.paymentMethod,
+      paymentOption: canceled.paymentOption,
+      successUrl: canceled.successUrl,
+      cancelUrl: canceled.cancelUrl,
+      isSumChanged: canceled.isSumChanged,
+      deals: [],
+      expiredAt: canceled.expiredAt,
+    });
     assert.deepEqual(
       calls.map(({ method, path, signed }) => `${method} ${path} ${signed}`),
-      ['GET /api/merchant/invoices/internal-id/order-42 true', `POST /api/merchant/invoices/${INVOICE_ID}/cancel true`],
+      [`GET /api/merchant/invoices/${INVOICE_ID} true`, `POST /api/merchant/invoices/${INVOICE_ID}/cancel true`],
     );
   });
 
-  test('POST /invoices/{id}/deal without a startDeal hook is 501, with no lookup at all', async () => {
-    const { send, calls, resolved } = setup();
+  test('POST /invoices/{id}/deal without a hook starts the deal at the service with the payer\'s choice', async () => {
+    const { send, calls } = setup();
     const answer = await send('POST', `/invoices/${INVOICE_ID}/deal`, jsonPost({ option: 'SBP', method: 'sberbank' }));
-    assert.equal(answer.status, 501);
-    assert.equal(answer.json.error?.code, 'not_implemented');
-    assert.equal(calls.length, 0);
-    assert.equal(resolved.length, 0);
+    assert.equal(answer.status, 200);
+    assert.deepEqual(answer.json, checkoutViewOf(exampleLookupInvoice()));
+    assert.deepEqual(
+      calls.map(({ method, path }) => `${method} ${path}`),
+      [`GET /api/merchant/invoices/${INVOICE_ID}`, `POST /api/merchant/invoices/${INVOICE_ID}/start-deal`],
+    );
+    assert.deepEqual(await calls[1]?.request.json(), { paymentOption: 'SBP', paymentMethod: 'sberbank' });
   });
+
+  for (const [name, reply] of [
+    ['an answer with deals: []', () => Response.json(exampleLookupInvoice({ deals: [] }))],
+    ['a 400 PAYMENT_METHOD_NOT_AVAILABLE', () => Response.json([{ message: 'PAYMENT_METHOD_NOT_AVAILABLE' }], { status: 400 })],
+  ] as const) {
+    test(`POST /invoices/{id}/deal: ${name} is the protocol error no_requisites`, async () => {
+      const { send } = setup({}, (call) => (call.path.endsWith('/start-deal') ? reply() : undefined));
+      const answer = await send('POST', `/invoices/${INVOICE_ID}/deal`, jsonPost({ option: 'SBP', method: 'alfabank' }));
+      assert.equal(answer.status, 409);
+      assert.equal(answer.json.error?.code, 'no_requisites');
+    });
+  }
 
   test('POST /invoices/{id}/deal runs the hook with the payer\'s choice and answers its invoice', async () => {
     const contexts: Parameters<NonNullable<CheckoutHandlerOptions['startDeal']>>[0][] = [];
@@ -184,7 +214,7 @@ describe('the four routes', () => {
     });
     const answer = await send('POST', `/invoices/${INVOICE_ID}/deal`, jsonPost({ option: 'SBP', method: 'tinkoff' }, { 'content-type': 'application/json; charset=UTF-8' }));
     assert.equal(answer.status, 200);
-    assert.deepEqual(answer.json, exampleLookupInvoice({ paymentOption: 'SBP', paymentMethod: 'tinkoff' }));
+    assert.deepEqual(answer.json, checkoutViewOf(exampleLookupInvoice({ paymentOption: 'SBP', paymentMethod: 'tinkoff' })));
     const [context] = contexts;
     assert.ok(context);
     assert.equal(context.id, INVOICE_ID);
@@ -353,14 +383,14 @@ describe('whose invoice', () => {
     );
     assert.deepEqual(
       [...new Set(calls.map(({ method, path }) => `${method} ${path}`))],
-      ['GET /api/merchant/invoices/internal-id/order-other'],
+      [`GET /api/merchant/invoices/${INVOICE_ID}`],
     );
     assert.equal(reported.length, 4);
-    assert.match(String(reported[0]), new RegExp(OTHER_ID));
+    assert.match(String(reported[0]), /order-other/);
   });
 
-  test('an internal id the service does not know is 404', async () => {
-    const { send } = setup({ resolveInternalId: () => 'order-unknown' });
+  test('an invoice the service does not know is 404', async () => {
+    const { send } = setup({ resolveInternalId: () => 'order-other' }, () => new Response('null', { status: 404 }));
     assert.equal((await send('GET', `/invoices/${INVOICE_ID}`)).status, 404);
   });
 
@@ -400,11 +430,12 @@ describe('upstream failures never reach the browser as they are', () => {
     assert.equal(answer.headers.get('x-upstream-debug'), null);
   });
 
-  test('a 401 or 400 upstream (our configuration or a service rule) is a 502 too', async () => {
-    for (const status of [400, 401, 403, 409, 422]) {
+  test('a 401 or 403 upstream (our configuration) is a 502; a 400, 409 or 422 on cancel is cancel_refused', async () => {
+    for (const [status, expected] of [[400, 409], [401, 502], [403, 502], [409, 409], [422, 409]] as const) {
       const { send } = setup({}, (call) => (call.path.endsWith('/cancel') ? leaky(status) : undefined));
       const answer = await send('POST', `/invoices/${INVOICE_ID}/cancel`);
-      assert.equal(answer.status, 502, String(status));
+      assert.equal(answer.status, expected, String(status));
+      assert.equal(answer.json.error?.code, expected === 409 ? 'cancel_refused' : 'upstream_error');
     }
   });
 
@@ -423,14 +454,14 @@ describe('upstream failures never reach the browser as they are', () => {
       const { send } = setup({}, () => reply);
       const answer = await send('GET', `/invoices/${INVOICE_ID}`);
       assert.equal(answer.status, 502);
-      assert.equal(answer.json.error?.message, 'the payment service answered something invalid');
+      assert.deepEqual(answer.json.error, { code: 'upstream_invalid', message: 'the payment service answered something unexpected' });
     }
   });
 
   test('invalid variants and an invalid cancel answer are 502', async () => {
     const variants = setup({}, (call) => (call.path.endsWith('variants') ? Response.json([{ option: 'SBP' }]) : undefined));
     assert.equal((await variants.send('GET', `/invoices/${INVOICE_ID}/available-payment-variants`)).status, 502);
-    const cancel = setup({}, (call) => (call.path.endsWith('cancel') ? Response.json(exampleLookupInvoice()) : undefined));
+    const cancel = setup({}, (call) => (call.path.endsWith('cancel') ? Response.json({ ...exampleCanceledInvoice(), sum: null }) : undefined));
     assert.equal((await cancel.send('POST', `/invoices/${INVOICE_ID}/cancel`)).status, 502);
   });
 

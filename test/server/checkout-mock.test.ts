@@ -122,11 +122,6 @@ before(async () => {
       const order = orders.get(id);
       return order && request.headers.get('cookie') === order.session ? order.internalId : null;
     },
-    startDeal: async ({ id, internalId, option, method, signal }) => {
-      // The service shows no operation to start a deal; this shop drives the mock's control.
-      mock.service.startDeal(id, { option, method });
-      return client.getInvoiceByInternalId(internalId, { signal });
-    },
   });
   proxy = createServer(toNodeHandler(handler));
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
@@ -151,8 +146,13 @@ describe('each route end to end through the proxy, the client and the mock', () 
     const invoice = await newInvoice();
     const answer = await send('GET', `/checkout-api/invoices/${invoice.id}`);
     assert.equal(answer.status, 200, answer.text);
-    assert.deepEqual(answer.json, JSON.parse(JSON.stringify(mock.service.getInvoice(invoice.id))));
-    assert.equal((answer.json as InvoiceLookup).deals[0]?.isActive, true);
+    const upstream = mock.service.getInvoice(invoice.id)!;
+    const shown = answer.json as InvoiceLookup & Record<string, unknown>;
+    assert.equal(shown.id, invoice.id);
+    assert.deepEqual(shown.sum, upstream.sum);
+    assert.equal(shown.deals[0]?.isActive, true);
+    assert.deepEqual(shown.deals[0]?.requisites, upstream.deals[0]?.requisites);
+    for (const hidden of ['userId', 'storeId', 'invoiceUrl', 'receivedSumFromTaker', 'payoutSum']) assert.ok(!(hidden in shown), hidden);
     assert.ok(Date.parse(String(answer.headers.date)) > 0);
     assert.equal(answer.headers['cache-control'], 'no-store');
   });
@@ -216,7 +216,7 @@ describe('refusals against the mock', () => {
       assert.ok(!answer.text.includes(victim.id));
       assert.deepEqual(
         mock.service.requests.slice(before).map(({ method, path }) => `${method} ${path}`),
-        [`GET /api/merchant/invoices/internal-id/${orders.get(victim.id)!.internalId}`],
+        [`GET /api/merchant/invoices/${mine.id}`],
       );
       assert.equal(mock.service.getInvoice(victim.id)?.status, 'new');
       assert.equal(mock.service.getInvoice(mine.id)?.status, 'new');
@@ -250,7 +250,7 @@ describe('refusals against the mock', () => {
 
     mock.service.malformNext(1);
     const malformed = await send('GET', path);
-    assert.deepEqual([malformed.status, malformed.json], [502, { error: { code: 'upstream_error', message: 'the payment service answered something invalid' } }]);
+    assert.deepEqual([malformed.status, malformed.json], [502, { error: { code: 'upstream_invalid', message: 'the payment service answered something unexpected' } }]);
 
     mock.service.hangNext(1);
     const started = performance.now();
@@ -261,11 +261,12 @@ describe('refusals against the mock', () => {
     assert.equal((await send('GET', path)).status, 200, 'the next request is served again');
   });
 
-  test('a cancel the service refuses (already canceled) is 502, its reason not passed on', async () => {
+  test('a cancel the service refuses (already canceled) is 409 cancel_refused, its reason not passed on', async () => {
     const invoice = await newInvoice();
     assert.equal((await send('POST', `/checkout-api/invoices/${invoice.id}/cancel`)).status, 200);
     const again = await send('POST', `/checkout-api/invoices/${invoice.id}/cancel`);
-    assert.equal(again.status, 502);
+    assert.equal(again.status, 409);
+    assert.equal((again.json as { error: { code: string } }).error.code, 'cancel_refused');
     assert.ok(!again.text.includes('canceled'), again.text);
   });
 });

@@ -12,7 +12,7 @@ import {
   createNotificationHandler,
   toNodeHandler,
   type InvoiceLookup,
-  type InvoiceNotification,
+  type RawNotification,
 } from '../../src/server/index.js';
 
 const MERCHANT = { apiKey: 'notify-api-key', secretKey: 'notify-secret-key', storeId: 5, storeName: 'Notified Shop' };
@@ -22,7 +22,7 @@ let mock: MockServer;
 let client: MerchantClient;
 let receiver: Server;
 let notifyUrl: string;
-const received: { invoice: InvoiceLookup; notification: InvoiceNotification | null }[] = [];
+const received: { invoice: InvoiceLookup; notification: RawNotification | null }[] = [];
 /** Set by a test to make the merchant's handler fail. */
 let failures = 0;
 
@@ -63,7 +63,7 @@ beforeEach(() => {
 const newInvoice = (notificationToken = TOKEN) =>
   client.createInvoice({
     type: 'in',
-    amount: '990.00',
+    amount: '1990.00',
     currency: 'RUB',
     notificationUrl: notifyUrl,
     notificationToken,
@@ -81,7 +81,7 @@ describe('notifications from the mock to createNotificationHandler', () => {
     assert.equal(received.length, 1);
     assert.equal(received[0]?.invoice.id, invoice.id);
     assert.equal(received[0]?.invoice.status, 'canceled');
-    assert.equal(received[0]?.notification?.previousStatus, 'new');
+    assert.equal(received[0]?.notification?.notificationType, 'invoice', 'the documented body, as it arrived');
     const [record] = recordsOf(invoice.id);
     assert.equal(record?.state, 'delivered');
     assert.deepEqual(record?.attempts.map((attempt) => attempt.status), [200]);

@@ -4,7 +4,7 @@ import {
   CheckoutHttpError,
   createNotificationHandler,
   type InvoiceLookup,
-  type InvoiceNotification,
+  type RawNotification,
   type NotificationHandlerOptions,
 } from '../../src/server/index.js';
 import { INVOICE_ID, exampleLookupInvoice } from '../fixtures/dto.js';
@@ -23,7 +23,7 @@ const notification = (overrides: Record<string, unknown> = {}) => ({
 const errorOf = (text: string) => (JSON.parse(text) as { error: { code: string; message: string } }).error;
 
 const setup = (options: Partial<NotificationHandlerOptions> = {}) => {
-  const received: { invoice: InvoiceLookup; notification: InvoiceNotification | null }[] = [];
+  const received: { invoice: InvoiceLookup; notification: RawNotification | null }[] = [];
   const handler = createNotificationHandler({
     token: TOKEN,
     onNotification: (invoice, whole) => {
@@ -93,7 +93,7 @@ describe('createNotificationHandler', () => {
       ['"x"', /object/],
       [notification({ invoice: { ...exampleLookupInvoice(), sum: { amount: 1500, currency: 'RUB', subunit: 2 } } }), /sum\.amount/],
       [notification({ invoice: { ...exampleLookupInvoice(), id: 'not-a-uuid' } }), /invoice\.id/],
-      [notification({ sentAt: 'yesterday' }), /sentAt/],
+      [notification({ invoice: { ...exampleLookupInvoice(), expireAt: 'yesterday' } }), /invoice\.expireAt/],
       [{ ...exampleLookupInvoice(), status: 7 }, /status/],
     ];
     for (const [body, message] of cases) {

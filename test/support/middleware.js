@@ -48,7 +48,7 @@ const createIntegration = async () => {
   const root = import.meta.url;
   const { createMockService } = await tsImport('../../src/mock/index.ts', root);
   const { MerchantClient, createCheckoutHandler, toNodeHandler } = await tsImport('../../src/server/index.ts', root);
-  const service = createMockService({ merchants: [MERCHANT], publicBaseUrl: SERVICE_URL, controls: true });
+  const service = createMockService({ merchants: [MERCHANT], publicBaseUrl: SERVICE_URL, controls: true, paymentMethodName: 'always' });
   const client = new MerchantClient({ baseUrl: SERVICE_URL, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey, fetch: service.fetch });
   /** The merchant's own table: invoice id → order id. */
   const orders = new Map();
@@ -57,11 +57,7 @@ const createIntegration = async () => {
   const proxy = createCheckoutHandler({
     client,
     basePath: '/checkout-api',
-    resolveInternalId: (id) => orders.get(id),
-    startDeal: async ({ id, internalId, option, method, signal }) => {
-      service.startDeal(id, { option, method });
-      return client.getInvoiceByInternalId(internalId, { signal });
-    },
+    authorize: (id) => orders.has(id),
   });
 
   const createInvoice = async (request) => {

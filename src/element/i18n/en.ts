@@ -37,6 +37,9 @@ const ERRORS: Record<string, string> = {
   bad_request: 'This payment link is not valid.',
   invalid_response: 'The payment service sent an answer that could not be read.',
   upstream_timeout: 'The payment service did not answer in time.',
+  upstream_invalid: 'The payment service answered something unexpected.',
+  service_unavailable: 'Payments are switched off for this shop right now. Please contact the shop.',
+  cancel_refused: 'The payment could not be canceled: its state has changed.',
 };
 
 export const en: Translation = {
@@ -73,6 +76,8 @@ export const en: Translation = {
   startingDeal: 'Preparing the payment details…',
   dealUnsupported: 'This shop does not let you choose the way to pay here. Please contact the shop.',
   dealFailed: 'Could not start the payment. Please try again.',
+  dealNoRequisites: 'This bank has no free requisites right now. Please choose another bank or try again in a few minutes.',
+  dealNotAllowed: 'This way to pay is not available for this payment. Please choose another.',
   variantsFailed: 'Could not load the ways to pay.',
   cancel: 'Cancel payment',
   cancelQuestion: 'Cancel this payment?',

@@ -50,6 +50,10 @@ export interface Translation {
   startingDeal: string;
   dealUnsupported: string;
   dealFailed: string;
+  /** The bank picked has no free requisites right now (the picker stays). */
+  dealNoRequisites: string;
+  /** The service does not offer the picked bank or option for this invoice. */
+  dealNotAllowed: string;
   variantsFailed: string;
   cancel: string;
   cancelQuestion: string;

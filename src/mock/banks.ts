@@ -1,0 +1,103 @@
+/**
+ * Bank codes, their Russian names and the payment options, as the service's lists answer
+ * them (`GET /payment-methods`, `GET /payment-options`). The codes and names are the
+ * service's own where its documentation shows them; the BIN ranges and SBP member ids only
+ * make requisites look real. Imports nothing.
+ */
+
+export interface MockBank {
+  /** Bank code (`paymentMethod`). */
+  code: string;
+  /** The name the service gives it. */
+  name: string;
+  currency: string;
+  /** The options its requisites come in. */
+  options: readonly string[];
+  /** First six digits of its card numbers. */
+  bin: string;
+}
+
+const rub = (code: string, name: string, bin: string, options: readonly string[] = ['TO_CARD', 'SBP']): MockBank => ({
+  code,
+  name,
+  currency: 'RUB',
+  options,
+  bin,
+});
+
+export const BANKS: readonly MockBank[] = [
+  rub('sberbank', 'Сбербанк', '220220', ['TO_CARD', 'SBP', 'SBP_QR']),
+  rub('tinkoff', 'Т-Банк', '220070', ['TO_CARD', 'SBP', 'TO_ACCOUNT']),
+  rub('alfabank', 'Альфа-Банк', '220015'),
+  rub('vtb', 'ВТБ', '220024'),
+  rub('raiffeisenbank', 'Райффайзенбанк', '220030', ['SBP', 'TO_ACCOUNT']),
+  rub('gazprombank', 'Газпромбанк', '220056'),
+  rub('ozonbank', 'Озон Банк', '220038', ['SBP', 'SBP_QR']),
+  rub('rosselhozbank', 'Россельхозбанк', '220003'),
+  rub('rsb', 'Русский Стандарт', '220004', ['TO_CARD']),
+  rub('promsvyaz', 'Промсвязьбанк', '220002'),
+  rub('bank_open', 'Банк Открытие', '220029', ['TO_CARD']),
+  rub('ubrib', 'Банк УБРиР', '220050', ['TO_CARD']),
+  rub('mkb', 'Московский кредитный банк', '220019'),
+  rub('sovcombank', 'Совкомбанк', '220100'),
+  rub('pochtabank', 'Почта Банк', '220073'),
+  rub('rosbank', 'Росбанк', '220012', ['TO_CARD']),
+  rub('yandexbank', 'Яндекс Банк', '220239', ['SBP']),
+  rub('mtsbank', 'МТС Банк', '220026'),
+  rub('homecredit', 'Хоум Банк', '220021', ['TO_CARD']),
+  rub('otpbank', 'ОТП Банк', '220039', ['TO_CARD']),
+  rub('akbars', 'Ак Барс Банк', '220028'),
+  rub('uralsib', 'Банк Уралсиб', '220037', ['TO_CARD']),
+  rub('bspb', 'Банк Санкт-Петербург', '220009', ['TO_CARD']),
+  rub('wildberries', 'Вайлдберриз Банк', '220248', ['SBP']),
+  rub('dombank', 'Дом.РФ', '220048', ['SBP']),
+  rub('renaissance', 'Ренессанс Кредит', '220046', ['TO_CARD']),
+  rub('mts_mobile', 'МТС', '220000', ['MOBILE_TOP_UP']),
+  { code: 'kaspi', name: 'Kaspi Bank', currency: 'KZT', options: ['TO_CARD', 'TO_PHONE_NUMBER'], bin: '440043' },
+  { code: 'halykbank', name: 'Halyk Bank', currency: 'KZT', options: ['TO_CARD'], bin: '440563' },
+  { code: 'jusanbank', name: 'Jusan Bank', currency: 'KZT', options: ['TO_CARD'], bin: '539545' },
+  { code: 'dcbank', name: 'Душанбе Сити', currency: 'TJS', options: ['CROSS_BORDER', 'TO_CARD'], bin: '567848' },
+  { code: 'alif', name: 'Алиф Банк', currency: 'TJS', options: ['CROSS_BORDER', 'TO_PHONE_NUMBER'], bin: '406890' },
+  { code: 'eskhata', name: 'Эсхата', currency: 'TJS', options: ['CROSS_BORDER'], bin: '402913' },
+  { code: 'humo', name: 'Humo', currency: 'UZS', options: ['TO_CARD', 'CROSS_BORDER'], bin: '986001' },
+  { code: 'uzcard', name: 'Uzcard', currency: 'UZS', options: ['TO_CARD', 'CROSS_BORDER'], bin: '860002' },
+  { code: 'click', name: 'Click', currency: 'UZS', options: ['CLICK_UZ_QR'], bin: '860049' },
+];
+
+/** The payment options with the names the service lists them under. */
+export const PAYMENT_OPTIONS: readonly { code: string; name: string }[] = [
+  { code: 'SBP', name: 'СБП' },
+  { code: 'TO_CARD', name: 'Перевод на карту' },
+  { code: 'TO_ACCOUNT', name: 'Перевод по номеру счета' },
+  { code: 'CROSS_BORDER', name: 'Трансграничный' },
+  { code: 'SBP_QR', name: 'Оплата по нспк QR коду' },
+  { code: 'TO_BANK_DETAILS', name: 'Перевод по реквизитам' },
+  { code: 'MOBILE_TOP_UP', name: 'Пополнение моб. телефона' },
+  { code: 'TIPS', name: 'Оплата через сервис чаевых' },
+  { code: 'CLICK_UZ_QR', name: 'Оплата по Click UZ QR' },
+  { code: 'TO_PHONE_NUMBER', name: 'Перевод по номеру телефона' },
+  { code: 'TG_BOT', name: 'Оплата через Telegram bot' },
+  { code: 'P2C', name: 'P2C' },
+  { code: 'UPI', name: 'UPI' },
+  { code: 'QUASI_UPI', name: 'Quasi UPI' },
+  { code: 'IMPS', name: 'IMPS' },
+  { code: 'CVU', name: 'CVU' },
+  { code: 'CARD_ACQUIRING', name: 'Эквайринг' },
+  { code: 'MANUAL_ECOM', name: 'Ручной ecom' },
+  { code: 'VIET_QR', name: 'VIET QR' },
+  { code: 'MANUAL_SBP_QR', name: 'Ручной QR' },
+];
+
+/** Options whose requisites are QR data and whose `qrCodeLink` is a link to a QR image. */
+export const QR_OPTIONS: readonly string[] = ['SBP_QR', 'CLICK_UZ_QR', 'VIET_QR', 'MANUAL_SBP_QR'];
+
+/** Options whose requisites are a phone number. */
+export const PHONE_OPTIONS: readonly string[] = ['SBP', 'TO_PHONE_NUMBER', 'MOBILE_TOP_UP'];
+
+/** Options whose requisites are a payment page URL. */
+export const URL_OPTIONS: readonly string[] = ['TIPS', 'TG_BOT', 'P2C', 'CARD_ACQUIRING', 'MANUAL_ECOM'];
+
+export const bankByCode = (code: string): MockBank | undefined => BANKS.find((bank) => bank.code === code);
+export const isPaymentOption = (code: string): boolean => PAYMENT_OPTIONS.some((option) => option.code === code);
+export const banksOf = (currency?: string): readonly MockBank[] =>
+  currency ? BANKS.filter((bank) => bank.currency === currency) : BANKS;

@@ -1,0 +1,139 @@
+/**
+ * Requests and answers of the operations `merchant-api.md` leaves out and the service's
+ * documentation shows: starting a deal, confirming a transfer, opening a dispute, the lists of
+ * banks and payment options, currency rates, balances, and the public API.
+ *
+ * Answers are read tolerantly, like the invoice's: unknown fields pass through, a list may
+ * come as one object, and a field a caller does not need never rejects the answer.
+ */
+import * as z from 'zod/mini';
+import { KNOWN_DISPUTE_REASONS, MoneySchema, PaymentMethodSchema, PaymentOptionSchema } from './invoice.js';
+import { decimalString, lenient, nonEmptyString, oneOrSingleton, positiveDecimalString } from './primitives.js';
+
+// ── Requests ─────────────────────────────────────────────────────────────────────────
+
+/**
+ * Body of `POST /api/merchant/invoices/{id}/start-deal`. `null` (or leaving a field out)
+ * lets the service pick any free requisites for it.
+ */
+export const MerchantStartDealRequestSchema = z.strictObject({
+  paymentMethod: z.optional(z.nullable(PaymentMethodSchema)),
+  paymentOption: z.optional(z.nullable(PaymentOptionSchema)),
+});
+export type MerchantStartDealRequest = z.infer<typeof MerchantStartDealRequestSchema>;
+
+/** The largest receipt the service takes ("не более 10 Мб"; read as MiB, the larger reading). */
+export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+
+/** A file part of a multipart request: a receipt or other proof of the transfer. */
+export const attachmentFile = () =>
+  z.file({ error: 'must be a Blob or File (the receipt of the transfer)' }).check(
+    z.minSize(1, 'must not be an empty file'),
+    z.maxSize(MAX_ATTACHMENT_BYTES, {
+      error: (issue) => `must be at most 10 MB (${MAX_ATTACHMENT_BYTES} bytes), got ${(issue.input as Blob).size} bytes`,
+    }),
+  );
+
+/** Fields of `POST /api/merchant/invoices/{id}/confirm-transfer` (multipart/form-data). */
+export const ConfirmTransferFormSchema = z.strictObject({
+  attachment: attachmentFile(),
+});
+export type ConfirmTransferForm = z.infer<typeof ConfirmTransferFormSchema>;
+
+/** A dispute reason as a request sends it: only the documented ones. */
+export const DisputeReasonSchema = z.enum(KNOWN_DISPUTE_REASONS, {
+  error: (issue) => `must be "no_payment" or "invalid_sum", got ${JSON.stringify(issue.input)}`,
+});
+export type DisputeReason = z.infer<typeof DisputeReasonSchema>;
+
+/** The form field that carries the disputed amount, spelled as the service reads it. */
+export const DISPUTE_AMOUNT_FIELD = 'disputeReasonData[amount]';
+
+/**
+ * Fields of `POST /api/merchant/invoices/{id}/dispute` (multipart/form-data), by their names on
+ * the wire. The amount goes with `invalid_sum` only, as decimal text.
+ */
+export const OpenDisputeFormSchema = z
+  .strictObject({
+    dealId: nonEmptyString(),
+    disputeReason: DisputeReasonSchema,
+    [DISPUTE_AMOUNT_FIELD]: z.optional(positiveDecimalString()),
+    attachment: attachmentFile(),
+  })
+  .check(
+    z.superRefine((form, ctx) => {
+      const amount = form[DISPUTE_AMOUNT_FIELD];
+      if (form.disputeReason === 'invalid_sum' && amount === undefined) {
+        ctx.issues.push({ code: 'custom', path: [DISPUTE_AMOUNT_FIELD], message: 'is required when disputeReason is "invalid_sum"', input: amount });
+      }
+      if (form.disputeReason !== 'invalid_sum' && amount !== undefined) {
+        ctx.issues.push({ code: 'custom', path: [DISPUTE_AMOUNT_FIELD], message: 'is only sent when disputeReason is "invalid_sum"', input: amount });
+      }
+    }),
+  );
+export type OpenDisputeForm = z.infer<typeof OpenDisputeFormSchema>;
+
+// ── Answers ──────────────────────────────────────────────────────────────────────────
+
+/** A list answer: an array, or one object standing for a list of one. */
+export const listOf = <Schema extends z.ZodMiniType>(item: Schema) =>
+  z.pipe(
+    z.transform((value: unknown) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? [value] : value)),
+    z.array(item),
+  );
+
+/** Decimal text; a JSON number is taken as its text (a rate is shown, never computed with). */
+const decimalText = () => z.union([decimalString(), z.pipe(z.number(), z.transform((value) => String(value)))]);
+
+/** A named code (bank, payment option); a missing `name` falls back to the code. */
+const namedCode = <Code extends z.ZodMiniType<string>>(code: Code) =>
+  z.pipe(
+    z.looseObject({
+      code,
+      name: lenient(z.nullable(z.string())),
+      currency: lenient(z.nullable(z.string())),
+    }),
+    z.transform((entry) => ({ ...entry, name: entry.name || entry.code })),
+  );
+
+/** A bank of `GET /api/merchant/payment-methods` and `GET /api/public/payment-methods/{currency}`. */
+export const PaymentMethodInfoSchema = namedCode(PaymentMethodSchema);
+export type PaymentMethodInfo = z.infer<typeof PaymentMethodInfoSchema>;
+export const PaymentMethodListSchema = listOf(PaymentMethodInfoSchema);
+
+/** A payment option of `GET /api/merchant/payment-options`. */
+export const PaymentOptionInfoSchema = namedCode(PaymentOptionSchema);
+export type PaymentOptionInfo = z.infer<typeof PaymentOptionInfoSchema>;
+export const PaymentOptionListSchema = listOf(PaymentOptionInfoSchema);
+
+export const CurrencyRateSchema = z.looseObject({
+  pair: lenient(z.nullable(z.string())),
+  rate: decimalText(),
+});
+export type CurrencyRate = z.infer<typeof CurrencyRateSchema>;
+
+/** `GET /api/merchant/currency-rates/current`: the pay-in and pay-out rates. */
+export const CurrencyRatesSchema = oneOrSingleton(
+  z.looseObject({
+    in: lenient(z.nullable(CurrencyRateSchema)),
+    out: lenient(z.nullable(CurrencyRateSchema)),
+  }),
+);
+export type CurrencyRates = z.infer<typeof CurrencyRatesSchema>;
+
+/**
+ * A balance of `GET /api/merchant/accounts`. The documentation shows no example: the `id` (what
+ * a withdrawal's `accountId` names) is required, the rest is read when it has a known shape.
+ */
+export const AccountSchema = z.looseObject({
+  id: z.union([nonEmptyString(), z.pipe(z.int(), z.transform((value) => String(value)))]),
+  currency: lenient(z.nullable(z.string())),
+  balance: lenient(z.nullable(z.union([MoneySchema, decimalString()]))),
+});
+export type Account = z.infer<typeof AccountSchema>;
+export const AccountListSchema = listOf(AccountSchema);
+
+/** `GET /api/public/invoices/{id}/qr-code`: SVG markup. */
+export const QrCodeSvgSchema = z.string().check(
+  z.refine((text) => /<svg[\s>/]/i.test(text), { error: 'must be SVG markup (an <svg> element)' }),
+);

@@ -1,0 +1,61 @@
+/**
+ * The allow-list: what of the service's invoice reaches the payer's browser. The proxy builds
+ * every answer with these functions and never forwards an upstream object, so a token, a
+ * payout or fee sum, a store id or a field the service adds tomorrow cannot leak.
+ */
+import {
+  requisitesKind,
+  type CanceledInvoice,
+  type CheckoutCanceledInvoice,
+  type CheckoutDeal,
+  type CheckoutInvoice,
+  type Deal,
+  type Invoice,
+  type PaymentVariant,
+} from '../schemas/index.js';
+
+/** Copies the keys whose value is defined: `undefined` never becomes a key of an answer. */
+const defined = <T extends object>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
+
+export const projectDeal = (deal: Deal): CheckoutDeal =>
+  defined({
+    id: deal.id,
+    status: deal.status,
+    paymentMethod: deal.paymentMethod ?? null,
+    paymentOption: deal.paymentOption ?? null,
+    paymentMethodName: deal.paymentMethodName,
+    requisites: { requisites: deal.requisites?.requisites ?? null, holder: deal.requisites?.holder ?? null },
+    requisitesKind: deal.requisites?.requisites ? requisitesKind(deal.requisites.requisites, deal.paymentOption) : undefined,
+    canceledAt: deal.canceledAt,
+    isActive: deal.isActive,
+    qrCodeLink: deal.qrCodeLink,
+    disputeReason: deal.disputeReason,
+  });
+
+const commonFields = (invoice: Invoice | CanceledInvoice) => ({
+  id: invoice.id,
+  internalId: invoice.internalId,
+  storeName: invoice.storeName,
+  type: invoice.type,
+  status: invoice.status,
+  sum: { amount: invoice.sum.amount, currency: invoice.sum.currency, subunit: invoice.sum.subunit },
+  paymentMethod: invoice.paymentMethod,
+  paymentOption: invoice.paymentOption,
+  updatedAt: invoice.updatedAt,
+  successUrl: invoice.successUrl,
+  cancelUrl: invoice.cancelUrl,
+  isSumChanged: invoice.isSumChanged,
+  deals: invoice.deals.map(projectDeal),
+});
+
+/** `GET /invoices/{id}`, `POST /invoices/{id}/deal`. */
+export const projectInvoice = (invoice: Invoice): CheckoutInvoice => defined({ ...commonFields(invoice), expireAt: invoice.expireAt });
+
+/** `POST /invoices/{id}/cancel`. */
+export const projectCanceledInvoice = (invoice: CanceledInvoice): CheckoutCanceledInvoice =>
+  defined({ ...commonFields(invoice), expiredAt: invoice.expiredAt ?? invoice.expireAt });
+
+/** `GET /invoices/{id}/available-payment-variants`. */
+export const projectVariants = (variants: readonly PaymentVariant[]): PaymentVariant[] =>
+  variants.map((variant) => ({ option: variant.option, method: variant.method }));

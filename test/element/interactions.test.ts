@@ -242,6 +242,30 @@ describe('<merchant-checkout> interactions', () => {
       await expect(el).to.be.accessible();
     });
 
+    for (const [code, status, words] of [
+      ['no_requisites', 409, 'no free requisites right now'],
+      ['bank_not_allowed', 422, 'not available for this payment'],
+      ['option_not_allowed', 422, 'not available for this payment'],
+    ] as const) {
+      it(`says in the payer's words when the service answers ${code}, and keeps the picker`, async () => {
+        const client = readyClient(newInvoice());
+        const el = await mount(client);
+        await untilScreen(el, 'picker');
+        await waitUntil(() => parts(el, 'variant').length === 3);
+        parts(el, 'variant')[1]!.click();
+        const failed = nextEvent(el, 'checkout-error');
+        await client.fail('startDeal', new CheckoutError(code, 'refused', { status }));
+        assert.equal((await failed).detail.code, code);
+        await waitUntil(() => el.shadowRoot!.querySelector('[part~="notice"]'));
+        const notice = el.shadowRoot!.querySelector('[part~="notice"]')!;
+        assert.equal(notice.getAttribute('role'), 'alert');
+        assert.include(text(notice), words);
+        assert.equal(screenOf(el), 'picker');
+        assert.isTrue(parts(el, 'variant').every((button) => button.getAttribute('aria-disabled') === 'false'));
+        await expect(el).to.be.accessible();
+      });
+    }
+
     it('offers a retry when the variants cannot be loaded', async () => {
       const client = readyClient(newInvoice()).reply('getPaymentVariants', () => new CheckoutError('upstream_timeout', 'slow', { status: 504, retryable: true }));
       const el = await mount(client);

@@ -1,0 +1,72 @@
+/**
+ * Several terminals: one secret serving two API keys, each invoice visible only to the key
+ * that created it, through the proxy on the mock.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { MerchantClient, createCheckoutHandler } from '../../src/server/index.js';
+import { startMockServer, type MockServer } from '../../src/mock/index.js';
+
+const SECRET = 'one-secret-for-two-terminals';
+let mock: MockServer;
+let rub: MerchantClient;
+let kzt: MerchantClient;
+
+before(async () => {
+  mock = await startMockServer({
+    port: 0,
+    merchants: [
+      { apiKey: 'terminal-rub', secretKey: SECRET, storeId: 1, storeName: 'Shop RUB' },
+      { apiKey: 'terminal-kzt', secretKey: SECRET, storeId: 2, storeName: 'Shop KZT' },
+    ],
+    notificationAllowed: () => false,
+  });
+  rub = new MerchantClient({ baseUrl: mock.url, apiKey: 'terminal-rub', secretKey: SECRET, timeoutMs: 5000 });
+  kzt = new MerchantClient({ baseUrl: mock.url, apiKey: 'terminal-kzt', secretKey: SECRET, timeoutMs: 5000 });
+});
+after(() => mock.close());
+
+const create = (client: MerchantClient) =>
+  client.createInvoice({
+    type: 'in',
+    amount: '1500.00',
+    currency: 'RUB',
+    notificationUrl: 'https://shop.example/notify',
+    notificationToken: 'token',
+    startDeal: true,
+  });
+
+describe('several terminals behind one proxy', () => {
+  test('an invoice is visible only to the key that created it', async () => {
+    const invoice = await create(kzt);
+    await assert.rejects(rub.getInvoice(invoice.id), (error: { status?: number }) => error.status === 404);
+    assert.equal((await kzt.getInvoice(invoice.id)).id, invoice.id);
+  });
+
+  test('with both clients the proxy finds the terminal, once; with only the other one it is 404', async () => {
+    const invoice = await create(kzt);
+    const both = createCheckoutHandler({ client: [rub, kzt], authorize: () => true });
+    const read = () => both(new Request(`https://shop.example/invoices/${invoice.id}`));
+    const first = mock.service.requests.length;
+    assert.equal((await read()).status, 200);
+    const probing = mock.service.requests.length - first;
+    assert.equal(probing, 2, 'the first read asks the RUB terminal (404), then the KZT one');
+    const second = mock.service.requests.length;
+    const again = await read();
+    assert.equal(again.status, 200);
+    assert.equal(((await again.json()) as { storeName: string }).storeName, 'Shop KZT');
+    assert.equal(mock.service.requests.length - second, 1, 'the terminal is remembered');
+    const wrong = createCheckoutHandler({ client: rub, authorize: () => true });
+    assert.equal((await wrong(new Request(`https://shop.example/invoices/${invoice.id}`))).status, 404);
+  });
+
+  test('clientFor picks the terminal without probing', async () => {
+    const invoice = await create(rub);
+    const handler = createCheckoutHandler({ client: [rub, kzt], clientFor: () => rub, authorize: () => true });
+    const first = mock.service.requests.length;
+    assert.equal((await handler(new Request(`https://shop.example/invoices/${invoice.id}`))).status, 200);
+    assert.equal(mock.service.requests.length - first, 1);
+    const none = createCheckoutHandler({ client: [rub, kzt], clientFor: () => undefined, authorize: () => true });
+    assert.equal((await none(new Request(`https://shop.example/invoices/${invoice.id}`))).status, 404);
+  });
+});

@@ -7,10 +7,12 @@
  *   3. the Node suite (node:test through tsx): schemas, server, mock
  *   4. the browser suite (web-test-runner in headless Chromium): the element, the React wrapper
  *   5. the end-to-end suite (node:test driving Chromium with playwright-core) against the build
+ *   6. the proxy and end-to-end suites once more against the mock with `quirks` on
+ *      (`MOCK_QUIRKS`, see test/support/quirks.ts): every answer shape the reference permits
  *
  * Each suite's own output streams through; the last line is `N passed, N failed` over the
  * whole run (a check counts as one test). Exit code 1 on any failure, or when a suite ran no
- * test at all. `--only node|browser|e2e|checks` (repeatable) runs a subset.
+ * test at all. `--only node|browser|e2e|quirks|checks` (repeatable) runs a subset.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -69,7 +71,7 @@ const check = async (name, command, args) => {
   results.push({ name, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 });
 };
 
-const nodeSuite = async (name, files) => {
+const nodeSuite = async (name, files, env = {}) => {
   console.log(`\n── ${name}: ${files.length} files ──`);
   if (files.length === 0) {
     results.push({ name, passed: 0, failed: 1, note: 'no test files found' });
@@ -82,7 +84,7 @@ const nodeSuite = async (name, files) => {
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
     ...files,
-  ]);
+  ], env);
   const passed = Number(/^ℹ pass (\d+)$/m.exec(output)?.[1] ?? 0);
   let failed = Number(/^ℹ fail (\d+)$/m.exec(output)?.[1] ?? 0);
   const cancelled = Number(/^ℹ cancelled (\d+)$/m.exec(output)?.[1] ?? 0);
@@ -92,7 +94,7 @@ const nodeSuite = async (name, files) => {
   results.push({ name, passed, failed });
 };
 
-if (wanted('checks') || wanted('e2e')) await check('build', 'npm', ['run', '--silent', 'build']);
+if (wanted('checks') || wanted('e2e') || wanted('quirks')) await check('build', 'npm', ['run', '--silent', 'build']);
 const built = !results.some((result) => result.name === 'build' && result.failed);
 
 if (wanted('checks') && built) {
@@ -118,6 +120,10 @@ if (wanted('browser')) {
 }
 
 if (wanted('e2e') && built) await nodeSuite('e2e', findTests(E2E_DIR));
+
+/** The suites that talk to the mock through the proxy and the browser, run again with its quirks on. */
+const QUIRKS_FILES = ['test/server/checkout-mock.test.ts', 'test/e2e/cdn.test.ts', 'test/e2e/demo.test.ts'];
+if (wanted('quirks') && built) await nodeSuite('quirks', QUIRKS_FILES, { MOCK_QUIRKS: '20261123' });
 
 const passed = results.reduce((sum, result) => sum + result.passed, 0);
 const failed = results.reduce((sum, result) => sum + result.failed, 0);

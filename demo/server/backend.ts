@@ -42,6 +42,8 @@ export interface DemoBackendOptions {
   log?: (message: string) => void;
   /** Passed to the mock (tests make the draws of requisites repeatable with it). */
   random?: () => number;
+  /** The mock's `quirks` (a seed): answers vary over every shape the service may send (`MOCK_QUIRKS=7 npm run demo`). */
+  quirks?: boolean | number;
 }
 
 export interface DemoBackend {
@@ -137,6 +139,7 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
     // Bank names on every deal until the proxy reads them from the service's payment-methods list.
     paymentMethodName: 'always',
     ...(options.random ? { random: options.random } : {}),
+    ...(options.quirks !== undefined ? { quirks: options.quirks } : {}),
   });
 
   /** The mock's `fetch`, with the demo's unknown status laid over its lookups while the invoice is still `new`. */

@@ -12,6 +12,11 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   process.exit(1);
 }
 const host = process.env.HOST || 'localhost';
+const quirksSeed = process.env.MOCK_QUIRKS === undefined || process.env.MOCK_QUIRKS === '' ? undefined : Number(process.env.MOCK_QUIRKS);
+if (quirksSeed !== undefined && !(Number.isInteger(quirksSeed) && quirksSeed >= 0)) {
+  console.error(`MOCK_QUIRKS must be a seed (a non-negative integer), got ${JSON.stringify(process.env.MOCK_QUIRKS)}`);
+  process.exit(1);
+}
 
 let server;
 try {
@@ -19,6 +24,7 @@ try {
     port,
     host,
     log: (message) => console.warn(`  [checkout-api] ${message}`),
+    ...(quirksSeed !== undefined ? { quirks: quirksSeed } : {}),
   });
 } catch (error) {
   if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {

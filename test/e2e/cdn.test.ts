@@ -14,6 +14,7 @@ import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
 import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { createMockService, type MockService } from '../../src/mock/index.js';
+import { mockQuirks } from '../support/quirks.js';
 import { MerchantClient, createCheckoutHandler, toNodeHandler, type Invoice } from '../../src/server/index.js';
 import { launchChromium } from './support/browser.js';
 
@@ -55,7 +56,7 @@ let origin: string;
 let browser: Browser;
 
 before(async () => {
-  mock = createMockService({ merchants: [MERCHANT], publicBaseUrl: BASE_URL });
+  mock = createMockService({ merchants: [MERCHANT], publicBaseUrl: BASE_URL, ...mockQuirks() });
   const client = new MerchantClient({ baseUrl: BASE_URL, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey, fetch: mock.fetch });
   invoice = await client.createInvoice({
     type: 'in',

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startDemoServer, type DemoServer } from '../../demo/server/demo-server.js';
+import { mockQuirks } from '../support/quirks.js';
 import { SCENARIO_SCREEN, SCENARIOS } from '../../demo/shared/scenarios.js';
 import { ConsoleWatch, launchChromium } from './support/browser.js';
 
@@ -37,7 +38,7 @@ const loggedEvent = (name: string, p: Page = page) => p.locator(`#event-log li[d
 before(async () => {
   cacheDir = await mkdtemp(join(tmpdir(), 'merchant-checkout-demo-vite-'));
   [server, browser] = await Promise.all([
-    startDemoServer({ port: 0, host: '127.0.0.1', cacheDir, logLevel: 'warn', watch: false }),
+    startDemoServer({ port: 0, host: '127.0.0.1', cacheDir, logLevel: 'warn', watch: false, ...mockQuirks() }),
     launchChromium(),
   ]);
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
+import { mockQuirks } from '../support/quirks.js';
 import {
   MerchantClient,
   createCheckoutHandler,
@@ -109,7 +110,7 @@ const newInvoice = async (startDeal = true, session = PAYER): Promise<Invoice> =
 const upstreamCount = () => mock.service.requests.length;
 
 before(async () => {
-  mock = await startMockServer({ merchants: [MERCHANT], controls: true, port: 0, notificationAllowed: () => false });
+  mock = await startMockServer({ merchants: [MERCHANT], controls: true, port: 0, notificationAllowed: () => false, ...mockQuirks() });
   client = new MerchantClient({ baseUrl: mock.url, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey, timeoutMs: 5000 });
   const handler = createCheckoutHandler({
     client,
@@ -139,6 +140,25 @@ after(async () => {
     assert.ok(!answer.includes(MERCHANT.secretKey), `an answer leaked the secret key: ${answer}`);
     assert.ok(!/x-signature|x-identity/i.test(answer), `an answer carried a signing header: ${answer}`);
   }
+});
+
+describe(`the mock's answers ${mockQuirks().quirks === undefined ? 'in one shape (no quirks)' : `in varying shapes (MOCK_QUIRKS=${mockQuirks().quirks})`}`, () => {
+  test('raw reads of one invoice are identical without quirks and vary with them, and the proxy shows one state', async () => {
+    const invoice = await newInvoice();
+    const raw = new Set<string>();
+    const shown = new Set<string>();
+    for (let i = 0; i < 20; i++) {
+      raw.add(JSON.stringify(await client.request('GET', `/invoices/${invoice.id}`)));
+      const answer = await send('GET', `/checkout-api/invoices/${invoice.id}`);
+      assert.equal(answer.status, 200, answer.text);
+      const { updatedAt: _updatedAt, ...state } = answer.json as Record<string, unknown>;
+      shown.add(JSON.stringify(state));
+    }
+    if (mockQuirks().quirks === undefined) assert.equal(raw.size, 1);
+    else assert.ok(raw.size > 1, 'quirks vary the raw answers');
+    const instants = new Set([...shown].map((text) => Date.parse((JSON.parse(text) as { expireAt: string }).expireAt)));
+    assert.equal(instants.size, 1, 'every form names the same expiry');
+  });
 });
 
 describe('each route end to end through the proxy, the client and the mock', () => {

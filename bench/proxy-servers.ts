@@ -18,7 +18,7 @@ import { createInterface } from 'node:readline';
 import { startMockServer } from '../src/mock/index.js';
 import { MerchantClient, createCheckoutHandler, signRequest, toNodeHandler } from '../src/server/index.js';
 import { createNodeFetch } from '../src/server/node-fetch.js';
-import { INTERNAL_ID, MERCHANT, createBenchInvoice } from './fixtures.js';
+import { MERCHANT, createBenchInvoice } from './fixtures.js';
 
 
 export interface MockInfo {
@@ -38,7 +38,8 @@ const startMock = async (): Promise<{ info: MockInfo; close: () => Promise<void>
   const mock = await startMockServer({ merchants: [MERCHANT], controls: false, port: 0 });
   const client = new MerchantClient({ baseUrl: mock.url, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey });
   const invoice = await createBenchInvoice(client);
-  const lookupPath = `/api/merchant/invoices/internal-id/${INTERNAL_ID}`;
+  // What the proxy sends upstream for `GET /invoices/{id}`: the read by id.
+  const lookupPath = `/api/merchant/invoices/${invoice.id}`;
   const signature = await signRequest({ method: 'GET', url: `${mock.url}${lookupPath}` }, MERCHANT.secretKey);
   return {
     info: {
@@ -62,7 +63,7 @@ const startProxy = async (mock: MockInfo): Promise<{ url: string; close: () => P
   const handler = createCheckoutHandler({
     client,
     basePath: '/checkout-api',
-    resolveInternalId: (id) => (id === mock.invoiceId ? INTERNAL_ID : undefined),
+    authorize: (id) => id === mock.invoiceId,
   });
   const server = createServer(toNodeHandler(handler));
   const url = await listen(server);

@@ -12,6 +12,8 @@ import {
   type CheckoutProxyErrorCode,
   type Invoice,
 } from '../schemas/index.js';
+import { Hono, type Context } from 'hono';
+import { cors as corsMiddleware } from 'hono/cors';
 import type { MerchantClient } from './client.js';
 import {
   MerchantApiError,
@@ -124,9 +126,6 @@ const SERVICE_TO_CHECKOUT_ERROR: Readonly<Record<string, readonly [CheckoutProxy
   pay_in_disabled: ['service_unavailable', 'payments are switched off for this shop right now'],
 };
 
-const errorWithHeaders = (error: CheckoutHttpError, headers: Headers) =>
-  errorAnswer(error.code, error.message, headers);
-
 const fail = (code: CheckoutProxyErrorCode, message: string): never => {
   throw new CheckoutHttpError(code, message);
 };
@@ -210,21 +209,6 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
     }
   };
 
-  /** The headers of every answer, with CORS ones when the request's origin is allowed. */
-  const answerHeaders = (request: Request): Headers => {
-    const headers = baseHeaders();
-    if (!cors) return headers;
-    headers.set('vary', 'Origin');
-    const origin = request.headers.get('origin');
-    if (origin !== null && allowedOrigins.has(origin)) {
-      headers.set('access-control-allow-origin', origin);
-      // `Date` is not a CORS-safelisted response header, and the element reads it.
-      headers.set('access-control-expose-headers', 'Date');
-      if (cors.credentials) headers.set('access-control-allow-credentials', 'true');
-    }
-    return headers;
-  };
-
   /**
    * Refuses a state-changing request that a browser marks as sent by another site (a form
    * or `fetch` on an attacker's page riding on the payer's cookies), unless that origin is
@@ -237,19 +221,6 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
     const origin = request.headers.get('origin');
     if (origin !== null && allowedOrigins.has(origin)) return;
     fail('forbidden', 'cross-site requests are not allowed');
-  };
-
-  const preflight = (request: Request, route: CheckoutRoute, headers: Headers): Response => {
-    const method = ROUTE_METHOD[route];
-    headers.set('allow', `${method}, OPTIONS`);
-    const origin = request.headers.get('origin');
-    const requested = request.headers.get('access-control-request-method');
-    if (cors && origin !== null && allowedOrigins.has(origin) && requested === method) {
-      headers.set('access-control-allow-methods', method);
-      headers.set('access-control-allow-headers', ['Content-Type', ...(cors.allowHeaders ?? [])].join(', '));
-      headers.set('access-control-max-age', String(cors.maxAgeSeconds ?? 600));
-    }
-    return jsonAnswer(204, null, headers);
   };
 
   /** Whether this caller may see `id` (else a 404), and the internal id the older hook answered. */
@@ -404,58 +375,95 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
     return new CheckoutHttpError('internal_error', 'internal error');
   };
 
-  const handle = async (request: Request, headers: Headers): Promise<Response> => {
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      return errorAnswer('bad_request', 'malformed request URL', headers);
-    }
-    const match = matchCheckoutRoute(url.pathname, base);
-    if (match.kind === 'unknown') return errorAnswer('not_found', 'no such checkout operation', headers);
-    if (match.kind === 'malformed') return errorAnswer('bad_request', match.message, headers);
-    const { route } = match;
-    if (request.method === 'OPTIONS') return preflight(request, route, headers);
-    if (request.method !== ROUTE_METHOD[route]) {
-      headers.set('allow', `${ROUTE_METHOD[route]}, OPTIONS`);
-      return errorAnswer('method_not_allowed', `use ${ROUTE_METHOD[route]}`, headers);
-    }
-    if (match.kind === 'bad_id') return errorAnswer('bad_request', 'the invoice id must be a UUID', headers);
-    if (request.method === 'GET' && announcesBody(request)) {
-      return errorAnswer('bad_request', 'a GET request has no body', headers);
-    }
-    if (declaredLength(request) > maxBodyBytes) {
-      return errorAnswer('payload_too_large', `request body exceeds ${maxBodyBytes} bytes`, headers);
-    }
+  /** CORS for the listed origins only (Hono's middleware), with the one method of the route. */
+  const corsFor = new Map(
+    (Object.keys(ROUTE_METHOD) as CheckoutRoute[]).map((route) => [
+      route,
+      corsMiddleware({
+        origin: (origin: string) => (allowedOrigins.has(origin) ? origin : null),
+        allowMethods: [ROUTE_METHOD[route]],
+        allowHeaders: ['Content-Type', ...(options.cors?.allowHeaders ?? [])],
+        // `Date` is not a CORS-safelisted response header, and the element reads it.
+        exposeHeaders: ['Date'],
+        maxAge: options.cors?.maxAgeSeconds ?? 600,
+        credentials: options.cors?.credentials ?? false,
+      }),
+    ]),
+  );
 
+  const app = new Hono<{ Variables: { match: { route: CheckoutRoute; id: string }; deadline: Deadline } }>();
+
+  // Every answer, errors included: `Date`, `no-store`, `nosniff`, `Vary: Origin` with CORS on;
+  // a HEAD answer without a body, whatever the runtime does with one.
+  app.use('*', async (c, next) => {
+    await next();
+    for (const [name, value] of baseHeaders()) if (!c.res.headers.has(name)) c.res.headers.set(name, value);
+    if (cors && !/\borigin\b/i.test(c.res.headers.get('vary') ?? '')) c.res.headers.append('vary', 'Origin');
+    if (c.req.method === 'HEAD' && c.res.body) {
+      await c.res.body.cancel();
+      c.res = new Response(null, { status: c.res.status, headers: c.res.headers });
+    }
+  });
+
+  // The path is judged on its decoded segments before any route sees it (checkout-route.ts):
+  // unknown → 404, malformed → 400, another method → 405 with Allow, a non-UUID id → 400.
+  app.use('*', async (c, next) => {
+    const request = c.req.raw;
+    const match = matchCheckoutRoute(new URL(request.url).pathname, base);
+    if (match.kind === 'unknown') return errorAnswer('not_found', 'no such checkout operation');
+    if (match.kind === 'malformed') return errorAnswer('bad_request', match.message);
+    const method = ROUTE_METHOD[match.route];
+    const origin = request.headers.get('origin');
+    const preflight = request.method === 'OPTIONS';
+    const corsAllowed = cors && origin !== null && allowedOrigins.has(origin);
+    if (preflight) {
+      const answer = jsonAnswer(204, null);
+      answer.headers.set('allow', `${method}, OPTIONS`);
+      if (!corsAllowed || request.headers.get('access-control-request-method') !== method) return answer;
+      c.res = answer;
+      return corsFor.get(match.route)!(c, async () => undefined);
+    }
+    if (request.method !== method) {
+      const headers = baseHeaders();
+      headers.set('allow', `${method}, OPTIONS`);
+      return errorAnswer('method_not_allowed', `use ${method}`, headers);
+    }
+    if (match.kind === 'bad_id') return errorAnswer('bad_request', 'the invoice id must be a UUID');
+    if (request.method === 'GET' && announcesBody(request)) return errorAnswer('bad_request', 'a GET request has no body');
+    if (declaredLength(request) > maxBodyBytes) return errorAnswer('payload_too_large', `request body exceeds ${maxBodyBytes} bytes`);
+    c.set('match', { route: match.route, id: match.id });
+    if (corsAllowed) return corsFor.get(match.route)!(c, next);
+    return next();
+  });
+
+  /** Serves one route within the request's time budget; failures become checkout errors. */
+  const route = (name: CheckoutRoute) => async (c: Context<{ Variables: { match: { route: CheckoutRoute; id: string } } }>) => {
+    const request = c.req.raw;
     const deadline = new Deadline(timeoutMs, request.signal);
     try {
       if (request.method === 'POST') checkSameSite(request);
-      return jsonAnswer(200, await serve(request, route, match.id, deadline), headers);
+      return jsonAnswer(200, await serve(request, name, c.get('match').id, deadline));
     } catch (error) {
       const answer = toCheckoutError(error, deadline);
       // A payer who went away is no failure worth a log line.
       if (!request.signal.aborted && (answer.status >= 500 || !(error instanceof CheckoutHttpError))) report(error, request);
-      return errorWithHeaders(answer, headers);
+      return errorAnswer(answer.code, answer.message);
     } finally {
       deadline.dispose();
     }
   };
 
-  return async (request: Request): Promise<Response> => {
-    const headers = answerHeaders(request);
-    let response: Response;
-    try {
-      response = await handle(request, headers);
-    } catch (error) {
-      report(error, request);
-      response = errorAnswer('internal_error', 'internal error', headers);
-    }
-    // A HEAD answer has no body, whatever the runtime does with one.
-    if (request.method === 'HEAD' && response.body) {
-      await response.body.cancel();
-      return new Response(null, { status: response.status, headers: response.headers });
-    }
-    return response;
-  };
+  const prefix = base.length ? `/${base.join('/')}` : '';
+  app.get(`${prefix}/invoices/:id`, route('invoice'));
+  app.get(`${prefix}/invoices/:id/available-payment-variants`, route('variants'));
+  app.post(`${prefix}/invoices/:id/cancel`, route('cancel'));
+  app.post(`${prefix}/invoices/:id/deal`, route('deal'));
+  // The guard matched a route that Hono's router reads differently (percent-encoded letters).
+  app.notFound(() => errorAnswer('not_found', 'no such checkout operation'));
+  app.onError((error, c) => {
+    report(error, c.req.raw);
+    return errorAnswer('internal_error', 'internal error');
+  });
+
+  return async (request: Request): Promise<Response> => app.fetch(request);
 };

@@ -6,6 +6,7 @@
  * together with the notification exactly as it arrived. The service retries any answer other
  * than 200 twice, 60 s apart, so the answer is 200 only once `onNotification` resolved.
  */
+import { Hono } from 'hono';
 import {
   InvoiceNotificationSchema,
   InvoiceSchema,
@@ -161,12 +162,7 @@ export const createNotificationHandler = (options: NotificationHandlerOptions): 
 
   const unauthorized = () => new CheckoutHttpError('unauthorized', 'missing or wrong notification token');
 
-  const handle = async (request: Request): Promise<Response> => {
-    if (request.method !== 'POST') {
-      const headers = baseHeaders();
-      headers.set('allow', 'POST');
-      return errorAnswer('method_not_allowed', 'use POST', headers);
-    }
+  const receive = async (request: Request): Promise<Response> => {
     const text = await readBodyLimited(request, maxBodyBytes);
     let body: unknown;
     let json = true;
@@ -176,7 +172,7 @@ export const createNotificationHandler = (options: NotificationHandlerOptions): 
       json = false;
     }
     const presented = presentedToken(source, request, body);
-    // With one token for all invoices, authenticate before saying anything about the body.
+    // With fixed tokens, authenticate before saying anything about the body.
     if (matchesToken && !(await matchesToken(presented))) throw unauthorized();
     if (!json) throw new CheckoutHttpError('bad_request', 'the body is not JSON');
     const parsed = parseNotification(body);
@@ -190,13 +186,19 @@ export const createNotificationHandler = (options: NotificationHandlerOptions): 
     return jsonAnswer(200, { ok: true });
   };
 
-  return async (request: Request): Promise<Response> => {
-    try {
-      return await handle(request);
-    } catch (error) {
-      if (error instanceof CheckoutHttpError && error.status < 500) return errorAnswer(error.code, error.message);
-      report(error, request);
-      return errorAnswer('internal_error', 'the notification could not be handled');
-    }
-  };
+  // Mounted at whatever path the merchant gave the service as `notificationUrl`: every path is this one route.
+  const app = new Hono();
+  app.post('*', (c) => receive(c.req.raw));
+  app.all('*', () => {
+    const headers = baseHeaders();
+    headers.set('allow', 'POST');
+    return errorAnswer('method_not_allowed', 'use POST', headers);
+  });
+  app.onError((error, c) => {
+    if (error instanceof CheckoutHttpError && error.status < 500) return errorAnswer(error.code, error.message);
+    report(error, c.req.raw);
+    return errorAnswer('internal_error', 'the notification could not be handled');
+  });
+
+  return async (request: Request): Promise<Response> => app.fetch(request);
 };

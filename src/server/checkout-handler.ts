@@ -210,16 +210,18 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
   };
 
   /**
-   * Refuses a state-changing request that a browser marks as sent by another site (a form
-   * or `fetch` on an attacker's page riding on the payer's cookies), unless that origin is
-   * explicitly allowed. Requests without `Sec-Fetch-Site` (non-browsers, old browsers) pass:
-   * `resolveInternalId` is still the authorization.
+   * Refuses a state-changing request sent from another site (a form or `fetch` on an
+   * attacker's page riding on the payer's cookies), unless its origin is listed in
+   * `cors.origins`. A browser's `Sec-Fetch-Site: same-origin` (or `none`) is believed; without
+   * that header (older browsers), an `Origin` that is present must be this proxy's own. A
+   * request with neither (a server, curl) passes: `authorize` is still the authorization.
    */
   const checkSameSite = (request: Request) => {
-    const site = request.headers.get('sec-fetch-site');
-    if (site === null || site === 'same-origin' || site === 'none') return;
     const origin = request.headers.get('origin');
     if (origin !== null && allowedOrigins.has(origin)) return;
+    const site = request.headers.get('sec-fetch-site');
+    if (site === 'same-origin' || site === 'none') return;
+    if (site === null && (origin === null || origin === new URL(request.url).origin)) return;
     fail('forbidden', 'cross-site requests are not allowed');
   };
 

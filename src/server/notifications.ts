@@ -66,11 +66,46 @@ export interface NotificationHandlerOptions {
    * Memory only: across restarts or processes `onNotification` still sees repeats. Default 1000.
    */
   dedupe?: number | false;
+  /**
+   * How long `onNotification` may take, in milliseconds (default 10 000). Past it the answer is
+   * 500, so the service delivers again, and a later delivery of the same notification runs
+   * `onNotification` anew instead of waiting for the hung one.
+   */
+  handlerTimeoutMs?: number;
   /** Told about every failure of `onNotification` and of `token` (the service only sees a 500). */
   onError?: (error: unknown, request: Request) => void;
 }
 
 const DEFAULT_DEDUPE_ENTRIES = 1000;
+const DEFAULT_HANDLER_TIMEOUT_MS = 10_000;
+
+/** `onNotification` did not settle within `handlerTimeoutMs`. */
+export class NotificationTimeoutError extends Error {
+  override name = 'NotificationTimeoutError';
+}
+
+/** The latest state handed on for an invoice: what a later notification is compared with. */
+interface HandedOn {
+  status: string;
+  updatedAt: number | undefined;
+}
+
+const instant = (timestamp: string | undefined): number | undefined => {
+  const ms = timestamp === undefined ? Number.NaN : Date.parse(timestamp);
+  return Number.isNaN(ms) ? undefined : ms;
+};
+
+/**
+ * Whether `invoice` is older news than what was handed on already: a terminal status never
+ * moves to another one, and a notification whose `updatedAt` is before the last one handed on
+ * is not passed on as a newer state. (Both are still acknowledged: the service must not retry.)
+ */
+const isStale = (invoice: Invoice, last: HandedOn | undefined): boolean => {
+  if (!last) return false;
+  if (TERMINAL_INVOICE_STATUSES.includes(last.status) && invoice.status !== last.status) return true;
+  const at = instant(invoice.updatedAt);
+  return at !== undefined && last.updatedAt !== undefined && at < last.updatedAt;
+};
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 const readField = (body: unknown, path: string): unknown =>
@@ -130,8 +165,30 @@ export const createNotificationHandler = (options: NotificationHandlerOptions): 
   const matchesToken = matchers
     ? async (presented: string | null) => (await Promise.all(matchers.map((matches) => matches(presented)))).includes(true)
     : undefined;
+  const handlerTimeoutMs = options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS;
+  if (!(handlerTimeoutMs > 0 && Number.isFinite(handlerTimeoutMs))) {
+    throw new TypeError('createNotificationHandler: handlerTimeoutMs must be a positive number of milliseconds');
+  }
   const handled = new Set<string>();
   const inFlight = new Map<string, Promise<void>>();
+  /** Per invoice, the latest state handed on (as many invoices as `dedupe` remembers, at least 1000). */
+  const latest = new Map<string, HandedOn>();
+  const latestEntries = Math.max(dedupeEntries, DEFAULT_DEDUPE_ENTRIES);
+
+  const handOn = (invoice: Invoice) => {
+    const last = latest.get(invoice.id);
+    if (isStale(invoice, last)) return;
+    latest.delete(invoice.id);
+    latest.set(invoice.id, { status: invoice.status, updatedAt: instant(invoice.updatedAt) ?? last?.updatedAt });
+    if (latest.size > latestEntries) latest.delete(latest.keys().next().value as string);
+  };
+
+  /** `work`, or a {@link NotificationTimeoutError} once `handlerTimeoutMs` passed. */
+  const limited = (work: Promise<void>): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new NotificationTimeoutError(`onNotification took longer than ${handlerTimeoutMs} ms`)), handlerTimeoutMs);
+      work.then(resolve, reject).finally(() => clearTimeout(timer));
+    });
 
   const report = (error: unknown, request: Request) => {
     try {
@@ -146,15 +203,21 @@ export const createNotificationHandler = (options: NotificationHandlerOptions): 
     if (handled.size > dedupeEntries) handled.delete(handled.values().next().value as string);
   };
 
-  /** Runs `onNotification` once per key at a time; a success is remembered. */
+  /**
+   * Runs `onNotification` once per key at a time, within `handlerTimeoutMs`; a success is
+   * remembered. A run that timed out no longer holds the key: the next delivery runs anew.
+   */
   const deliver = (key: string, run: () => Promise<void>): Promise<void> => {
-    if (dedupeEntries === 0) return run();
+    if (dedupeEntries === 0) return limited(run());
     if (handled.has(key)) return Promise.resolve();
     let pending = inFlight.get(key);
     if (!pending) {
-      pending = run()
-        .then(() => remember(key))
-        .finally(() => inFlight.delete(key));
+      const running = run().then(() => remember(key));
+      pending = limited(running).finally(() => {
+        if (inFlight.get(key) === pending) inFlight.delete(key);
+      });
+      // The run itself may still fail after a timeout; that was told to `onError` already.
+      running.catch(() => undefined);
       inFlight.set(key, pending);
     }
     return pending;
@@ -182,7 +245,11 @@ export const createNotificationHandler = (options: NotificationHandlerOptions): 
       const expected = await token(invoice, request);
       if (typeof expected !== 'string' || expected === '' || !(await secretsEqual(expected, presented))) throw unauthorized();
     }
-    await deliver(notificationKey(invoice), async () => onNotification(invoice, notification, request));
+    if (isStale(invoice, latest.get(invoice.id))) return jsonAnswer(200, { ok: true, ignored: 'older than the state already handled' });
+    await deliver(notificationKey(invoice), async () => {
+      await onNotification(invoice, notification, request);
+      handOn(invoice);
+    });
     return jsonAnswer(200, { ok: true });
   };
 

@@ -673,6 +673,21 @@ describe('cross-origin', () => {
     assert.equal(sameOrigin.status, 200);
   });
 
+  test('without Sec-Fetch-Site, a POST whose Origin is not the proxy\'s own nor allowed is 403, on both POST routes', async () => {
+    const { send, calls, resolved } = setup({ cors: { origins: ['https://widget.example'] } });
+    for (const origin of ['https://evil.example', 'null', 'http://shop.example', 'https://shop.example:8443']) {
+      for (const path of [`/invoices/${INVOICE_ID}/cancel`, `/invoices/${INVOICE_ID}/deal`]) {
+        const answer = await send('POST', path, jsonPost({ option: 'SBP', method: 'sberbank' }, { origin }));
+        assert.equal(answer.status, 403, `${origin} ${path}`);
+      }
+    }
+    assert.deepEqual([calls.length, resolved.length], [0, 0]);
+    for (const origin of [ORIGIN, 'https://widget.example']) {
+      assert.equal((await send('POST', `/invoices/${INVOICE_ID}/cancel`, { headers: { origin } })).status, 200, origin);
+    }
+    assert.equal((await send('POST', `/invoices/${INVOICE_ID}/cancel`)).status, 200, 'no Origin at all: a server-side caller');
+  });
+
   test('a cross-site POST from an allowed origin passes', async () => {
     const { send } = setup({ cors: { origins: ['https://widget.example'] } });
     const answer = await send('POST', `/invoices/${INVOICE_ID}/cancel`, {

@@ -154,11 +154,13 @@ describe('createNotificationHandler', () => {
         await gate;
       },
     });
-    const first = post(notification());
-    const concurrent = post(notification());
+    // A non-terminal state first: a terminal one never moves to another (notifications-order.test.ts).
+    const waiting = () => notification({ invoice: exampleLookupInvoice() });
+    const first = post(waiting());
+    const concurrent = post(waiting());
     release();
     assert.deepEqual([(await first).status, (await concurrent).status], [200, 200]);
-    assert.equal((await post(notification())).status, 200);
+    assert.equal((await post(waiting())).status, 200);
     assert.equal(calls, 1);
     // Another status of the same invoice is new news.
     await post(notification({ invoice: exampleLookupInvoice({ status: 'paid', updatedAt: '2026-11-22T10:06:00+00:00' }) }));

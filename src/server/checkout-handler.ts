@@ -423,7 +423,7 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
       answer.headers.set('allow', `${method}, OPTIONS`);
       if (!corsAllowed || request.headers.get('access-control-request-method') !== method) return answer;
       c.res = answer;
-      return corsFor.get(match.route)!(c, async () => undefined);
+      return corsFor.get(match.route)!(c as unknown as Context, () => Promise.resolve());
     }
     if (request.method !== method) {
       const headers = baseHeaders();
@@ -434,7 +434,7 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
     if (request.method === 'GET' && announcesBody(request)) return errorAnswer('bad_request', 'a GET request has no body');
     if (declaredLength(request) > maxBodyBytes) return errorAnswer('payload_too_large', `request body exceeds ${maxBodyBytes} bytes`);
     c.set('match', { route: match.route, id: match.id });
-    if (corsAllowed) return corsFor.get(match.route)!(c, next);
+    if (corsAllowed) return corsFor.get(match.route)!(c as unknown as Context, next);
     return next();
   });
 

@@ -12,7 +12,7 @@ import {
   type CheckoutProxyErrorCode,
   type Invoice,
 } from '../schemas/index.js';
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type Next } from 'hono';
 import { cors as corsMiddleware } from 'hono/cors';
 import type { MerchantClient } from './client.js';
 import {
@@ -111,6 +111,9 @@ export interface CheckoutHandlerOptions {
    */
   onError?: (error: unknown, request: Request) => void;
 }
+
+/** What the proxy's Hono app keeps per request: the route and invoice id its path guard matched. */
+type ProxyEnv = { Variables: { match: { route: CheckoutRoute; id: string } } };
 
 /** How many invoice → terminal answers the proxy remembers (several API keys only). */
 const MAX_REMEMBERED_TERMINALS = 10_000;
@@ -378,7 +381,7 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
   };
 
   /** CORS for the listed origins only (Hono's middleware), with the one method of the route. */
-  const corsFor = new Map(
+  const corsFor = new Map<CheckoutRoute, (c: Context<ProxyEnv>, next: Next) => Promise<Response | void>>(
     (Object.keys(ROUTE_METHOD) as CheckoutRoute[]).map((route) => [
       route,
       corsMiddleware({
@@ -389,15 +392,15 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
         exposeHeaders: ['Date'],
         maxAge: options.cors?.maxAgeSeconds ?? 600,
         credentials: options.cors?.credentials ?? false,
-      }),
+      }) as (c: Context<ProxyEnv>, next: Next) => Promise<Response | void>,
     ]),
   );
 
-  const app = new Hono<{ Variables: { match: { route: CheckoutRoute; id: string }; deadline: Deadline } }>();
+  const app = new Hono<ProxyEnv>();
 
   // Every answer, errors included: `Date`, `no-store`, `nosniff`, `Vary: Origin` with CORS on;
   // a HEAD answer without a body, whatever the runtime does with one.
-  app.use('*', async (c, next) => {
+  app.use('*', async (c: Context<ProxyEnv>, next: Next) => {
     await next();
     for (const [name, value] of baseHeaders()) if (!c.res.headers.has(name)) c.res.headers.set(name, value);
     if (cors && !/\borigin\b/i.test(c.res.headers.get('vary') ?? '')) c.res.headers.append('vary', 'Origin');
@@ -409,7 +412,7 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
 
   // The path is judged on its decoded segments before any route sees it (checkout-route.ts):
   // unknown → 404, malformed → 400, another method → 405 with Allow, a non-UUID id → 400.
-  app.use('*', async (c, next) => {
+  app.use('*', async (c: Context<ProxyEnv>, next: Next) => {
     const request = c.req.raw;
     const match = matchCheckoutRoute(new URL(request.url).pathname, base);
     if (match.kind === 'unknown') return errorAnswer('not_found', 'no such checkout operation');
@@ -423,7 +426,7 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
       answer.headers.set('allow', `${method}, OPTIONS`);
       if (!corsAllowed || request.headers.get('access-control-request-method') !== method) return answer;
       c.res = answer;
-      return corsFor.get(match.route)!(c as unknown as Context, () => Promise.resolve());
+      return corsFor.get(match.route)!(c, () => Promise.resolve());
     }
     if (request.method !== method) {
       const headers = baseHeaders();
@@ -434,12 +437,12 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
     if (request.method === 'GET' && announcesBody(request)) return errorAnswer('bad_request', 'a GET request has no body');
     if (declaredLength(request) > maxBodyBytes) return errorAnswer('payload_too_large', `request body exceeds ${maxBodyBytes} bytes`);
     c.set('match', { route: match.route, id: match.id });
-    if (corsAllowed) return corsFor.get(match.route)!(c as unknown as Context, next);
+    if (corsAllowed) return corsFor.get(match.route)!(c, next);
     return next();
   });
 
   /** Serves one route within the request's time budget; failures become checkout errors. */
-  const route = (name: CheckoutRoute) => async (c: Context<{ Variables: { match: { route: CheckoutRoute; id: string } } }>) => {
+  const route = (name: CheckoutRoute) => async (c: Context<ProxyEnv>) => {
     const request = c.req.raw;
     const deadline = new Deadline(timeoutMs, request.signal);
     try {

@@ -40,6 +40,7 @@ import {
 } from './errors.js';
 import { BodyTooLargeError, abortable, readTextLimited } from './body.js';
 import { readServiceError } from './service-errors.js';
+import { createNodeFetch } from './node-fetch.js';
 import { signRequest } from './signing.js';
 
 /** The path prefix of the merchant API under the service's `{base_url}`. */
@@ -263,8 +264,9 @@ export interface MerchantClientOptions {
   /** The shop's secret key; signs every request and is never sent. */
   secretKey: string;
   /**
-   * A `fetch` to use instead of the global one (a mock's in-process `fetch`, `createNodeFetch()`).
-   * It gets a `Request` that carries the signal and `redirect: 'manual'`; honour both.
+   * A `fetch` to use (a mock's in-process `fetch`, an instrumented one). Default: one shared
+   * `createNodeFetch()` on Node, the global `fetch` elsewhere. It gets a `Request` that carries
+   * the signal and `redirect: 'manual'`; honour both.
    */
   fetch?: (request: Request) => Promise<Response>;
   /** Abort a request that has not fully answered within this many milliseconds (default 10 000). */
@@ -352,6 +354,22 @@ const outcomeUnknown = (error: unknown): boolean =>
   (error instanceof MerchantResponseError && error.status >= 200 && error.status < 300) ||
   (error instanceof MerchantApiError && error.status >= 500);
 
+let nodeFetch: ((request: Request) => Promise<Response>) | undefined;
+
+/**
+ * The `fetch` a client uses when given none: on Node (≥ 20.16) one shared `createNodeFetch()`,
+ * whose aborted calls close their sockets at once (Node's global fetch, undici, completes the
+ * connects that were under way when the abort came and keeps them idle for 4 s: 200 timed-out
+ * calls left 200 sockets open on the service 2 s later) and which costs less CPU per call;
+ * elsewhere (Deno, Bun, edge runtimes) the global `fetch`.
+ */
+const defaultFetch = (): ((request: Request) => Promise<Response>) | undefined => {
+  const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown; versions?: { node?: string; bun?: string; deno?: string } } }).process;
+  if (typeof runtime?.getBuiltinModule !== 'function' || !runtime.versions?.node || runtime.versions.bun || runtime.versions.deno) return undefined;
+  nodeFetch ??= createNodeFetch();
+  return nodeFetch;
+};
+
 export class MerchantClient {
   readonly baseUrl: string;
   readonly timeoutMs: number;
@@ -385,7 +403,7 @@ export class MerchantClient {
     this.timeoutMs = timeoutMs;
     this.#apiKey = apiKey;
     this.#secretKey = secretKey;
-    const custom = options.fetch;
+    const custom = options.fetch ?? defaultFetch();
     // The global fetch gets the signal in its own init: undici does not reliably abort the
     // socket for a signal that only rides inside a `Request` it is handed.
     this.#fetch = custom ? (href, init) => custom(new Request(href, init)) : (href, init) => fetch(href, init);

@@ -16,7 +16,7 @@ import { Agent, createServer, request as httpRequest, type Server } from 'node:h
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { startMockServer } from '../src/mock/index.js';
-import { MerchantClient, createCheckoutHandler, signRequest, toNodeHandler } from '../src/server/index.js';
+import { MerchantClient, createCheckoutHandler, createNodeServer, signRequest } from '../src/server/index.js';
 import { createNodeFetch } from '../src/server/node-fetch.js';
 import { MERCHANT, createBenchInvoice } from './fixtures.js';
 
@@ -65,7 +65,8 @@ const startProxy = async (mock: MockInfo): Promise<{ url: string; close: () => P
     basePath: '/checkout-api',
     authorize: (id) => id === mock.invoiceId,
   });
-  const server = createServer(toNodeHandler(handler));
+  // What the README recommends for a public proxy: createNodeServer's header, request and idle deadlines.
+  const server = createNodeServer(handler);
   const url = await listen(server);
   return { url, close: () => new Promise((resolve) => server.close(() => resolve())) };
 };

@@ -66,7 +66,7 @@ export interface ProxyResult {
   sign: { sequentialPerSecond: number; concurrentPerSecond: number };
 }
 
-interface Child {
+export interface Child {
   process: ChildProcess;
   url: string;
   info?: MockInfo;
@@ -74,7 +74,7 @@ interface Child {
   cpu(): Promise<number>;
 }
 
-const startChild = (role: string, config?: MockInfo): Promise<Child> =>
+export const startChild = (role: string, config?: MockInfo): Promise<Child> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--trace-uncaught', '--import', 'tsx', SERVERS, role, JSON.stringify(config ?? {})], {
       stdio: ['pipe', 'pipe', 'inherit'],
@@ -94,7 +94,7 @@ const startChild = (role: string, config?: MockInfo): Promise<Child> =>
     child.once('exit', (code) => reject(new Error(`${role} server exited with ${code}`)));
   });
 
-const stopChild = (child: Child | undefined): Promise<void> =>
+export const stopChild = (child: Child | undefined): Promise<void> =>
   new Promise((resolve) => {
     if (!child || child.process.exitCode !== null) {
       resolve();
@@ -115,7 +115,7 @@ interface Load {
   errors: number;
 }
 
-const load = (url: string, headers: Record<string, string>, seconds: number, connections: number, rate?: number): Promise<Load> =>
+export const load = (url: string, headers: Record<string, string>, seconds: number, connections: number, rate?: number): Promise<Load> =>
   new Promise((resolve, reject) => {
     const responseTimes: number[] = [];
     let ok = 0;

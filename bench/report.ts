@@ -3,8 +3,9 @@ import { BROTLI_GOAL, GZIP_LIMIT, type BundleResult } from './bundle.js';
 import { HEAP_GROWTH_GOAL, MOUNTS, RUNS, TTR_GOAL_ROUND_TRIPS, type LeakResult, type TimeToRequisitesResult } from './browser.js';
 import { fixed, int, type Machine } from './lib.js';
 import { ADDED_P99_GOAL_MS, THROUGHPUT_GOAL_RATIO, type ProxyResult } from './proxy.js';
+import { SLOW_CONNECTIONS, SLOW_P99_GOAL_MS, type SlowClientsResult } from './slow-clients.js';
 
-export type BenchName = 'bundle' | 'ttr' | 'proxy' | 'leaks';
+export type BenchName = 'bundle' | 'ttr' | 'proxy' | 'leaks' | 'slow';
 
 export type Outcome<T> =
   | { ok: true; value: T; seconds: number; loadBefore: number; loadAfter: number }
@@ -15,6 +16,7 @@ export interface Results {
   ttr?: Outcome<TimeToRequisitesResult> | undefined;
   proxy?: Outcome<ProxyResult> | undefined;
   leaks?: Outcome<LeakResult> | undefined;
+  slow?: Outcome<SlowClientsResult> | undefined;
 }
 
 /**
@@ -97,6 +99,19 @@ const goals = (results: Results): Goal[] => {
     figure: proxy ? `${fixed(proxy.addedP99VsDirect, 2)} ms` : 'not measured',
     goal: `≤ ${ADDED_P99_GOAL_MS} ms`,
     met: proxy ? proxy.addedP99VsDirect <= ADDED_P99_GOAL_MS : undefined,
+  });
+  const slow = results.slow?.ok ? results.slow.value : undefined;
+  list.push({
+    what: `Normal requests while ${int(SLOW_CONNECTIONS)} connections trickle their headers: p99, errors`,
+    figure: slow ? `${fixed(slow.attack.p99, 2)} ms (${fixed(slow.baseline.p99, 2)} ms without them), ${slow.attack.errors} errors` : 'not measured',
+    goal: `≤ ${SLOW_P99_GOAL_MS} ms, 0 errors`,
+    met: slow ? slow.attack.p99 <= SLOW_P99_GOAL_MS && slow.attack.errors === 0 : undefined,
+  });
+  list.push({
+    what: 'Slow connections closed by the proxy (headers deadline 10 s)',
+    figure: slow ? `${int(slow.closedByServer)} of ${int(slow.connections)}` : 'not measured',
+    goal: 'all',
+    met: slow ? slow.closedByServer === slow.connections : undefined,
   });
   const leaks = results.leaks?.ok ? results.leaks.value : undefined;
   const timers = leaks ? leaks.after.timeouts + leaks.after.intervals + leaks.after.animationFrames : undefined;
@@ -195,6 +210,22 @@ const proxySection = (outcome: Outcome<ProxyResult> | undefined): string => {
   ].join('\n');
 };
 
+const slowSection = (outcome: Outcome<SlowClientsResult> | undefined): string => {
+  if (!outcome?.ok) return failure(outcome);
+  const s = outcome.value;
+  return [
+    `\`bench/slow-clients.ts\`: the proxy (\`createNodeServer\`, in its own process, in front of the mock) gets ${int(200)} normal requests a second for 5 s, first alone, then while ${int(s.connections)} connections send their headers one byte a second and never end them. Load average ${outcome.loadBefore} → ${outcome.loadAfter}.`,
+    '',
+    '| phase | normal answers | errors | p99 |',
+    '|---|---|---|---|',
+    `| alone | ${int(s.baseline.ok)} | ${s.baseline.errors} | ${fixed(s.baseline.p99, 2)} ms |`,
+    `| with ${int(s.connections)} slow connections | ${int(s.attack.ok)} | ${s.attack.errors} | ${fixed(s.attack.p99, 2)} ms |`,
+    '',
+    `The server closed ${int(s.closedByServer)} of the ${int(s.connections)} slow connections within 15 s (headers deadline 10 s, checked every second).`,
+    '',
+  ].join('\n');
+};
+
 const leaksSection = (outcome: Outcome<LeakResult> | undefined): string => {
   if (!outcome?.ok) return failure(outcome);
   const l = outcome.value;
@@ -238,7 +269,7 @@ tests: \`npm test\` asserts no timing (only the deterministic gzip limit of the 
 has ${machine.cores} cores and may be busy with other work, so compare ratios more than absolute times.
 
 - **Date:** ${date.toISOString()}
-- **Command:** \`npm run bench\` (build, then all four benchmarks, ${fixed(totalSeconds, 0)} s)
+- **Command:** \`npm run bench\` (build, then all five benchmarks, ${fixed(totalSeconds, 0)} s)
 - **Machine:** ${machine.cpu}, ${machine.cores} cores, ${machine.os}; Node ${machine.node}; ${machine.chromium} (headless, through playwright-core)
 - **Load average** (1 min) at the start: ${loadAtStart}; per benchmark below.
 - 1 KB = 1,000 bytes.
@@ -263,6 +294,9 @@ ${proxySection(results.proxy)}
 ## 4. Leaks: ${int(MOUNTS)} mounts and removals
 
 ${leaksSection(results.leaks)}
+## 5. Slow clients
+
+${slowSection(results.slow)}
 ## Changes made for these figures
 
 Each was measured right before and after the change (one run each, on this kind of machine); the

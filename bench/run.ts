@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: builds, runs the four benchmarks (bundle, time to requisites, proxy, leaks)
+ * `npm run bench`: builds, runs the five benchmarks (bundle, time to requisites, proxy, leaks, slow clients)
  * and rewrites BENCHMARKS.md with the figures, their goals and the machine they came from.
  *
  *   npm run bench                       everything, then BENCHMARKS.md
@@ -20,10 +20,11 @@ import { runBundle } from './bundle.js';
 import { startCheckoutServer } from './checkout-server.js';
 import { load, log, machine, waitForQuiet, withinTime } from './lib.js';
 import { runProxy } from './proxy.js';
+import { runSlowClients } from './slow-clients.js';
 import { renderReport, type BenchName, type Outcome, type ReportInput, type Results } from './report.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const NAMES: BenchName[] = ['bundle', 'ttr', 'proxy', 'leaks'];
+const NAMES: BenchName[] = ['bundle', 'ttr', 'proxy', 'leaks', 'slow'];
 
 const argument = (name: string): string | undefined => {
   const index = process.argv.indexOf(name);
@@ -73,6 +74,7 @@ const run = async <T>(name: BenchName, limitMs: number, work: () => Promise<T>):
 
 results.bundle = await run('bundle', 60_000, runBundle);
 results.proxy = await run('proxy', 120_000, () => runProxy());
+results.slow = await run('slow', 90_000, runSlowClients);
 
 if (wanted.includes('ttr') || wanted.includes('leaks')) {
   const server = await startCheckoutServer();
@@ -98,5 +100,5 @@ if (writeReport) {
 } else {
   process.stdout.write(report);
 }
-const failed = [results.bundle, results.ttr, results.proxy, results.leaks].some((outcome) => outcome !== undefined && !outcome.ok);
+const failed = [results.bundle, results.ttr, results.proxy, results.leaks, results.slow].some((outcome) => outcome !== undefined && !outcome.ok);
 process.exitCode = failed ? 1 : 0;

@@ -29,6 +29,8 @@ export const CHECKOUT_ERROR_STATUS = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  /** The request body did not arrive within the body deadline (a slow or stalled client). */
+  request_timeout: 408,
   /** The bank (variant) the payer picked has no free requisites right now; pick another. */
   no_requisites: 409,
   /** The service refused the cancel (the invoice is paid, expired or has no deal to cancel): read it again. */

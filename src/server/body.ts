@@ -58,14 +58,20 @@ export interface ReadTextOptions {
   signal?: AbortSignal;
   /** Refuse bytes that are not UTF-8 (a `TypeError`) instead of replacing them. */
   fatal?: boolean;
+  /**
+   * Stops reading when the whole body has not arrived this many milliseconds after reading
+   * began, rejecting with a `TimeoutError` `DOMException`: a body trickled in slowly cannot
+   * hold the reader for ever. Without it there is no deadline.
+   */
+  timeoutMs?: number;
 }
 
 /**
  * A request's or answer's body as UTF-8 text, refusing more than `limit` bytes without
  * buffering them: a declared `Content-Length` over the limit before reading, a streamed body
  * as soon as it grows past it (also when `toNodeHandler`'s cap errors the stream). Throws
- * {@link BodyTooLargeError} for the size; anything else the stream or decoder throws as is.
- * A body left unread is canceled.
+ * {@link BodyTooLargeError} for the size, a `TimeoutError` past `timeoutMs`; anything else the
+ * stream or decoder throws as is. A body left unread is canceled.
  */
 export const readTextLimited = async (message: Request | Response, limit: number, options: ReadTextOptions = {}): Promise<string> => {
   if (declaredLength(message) > limit) {
@@ -77,9 +83,17 @@ export const readTextLimited = async (message: Request | Response, limit: number
   const decoder = new TextDecoder('utf-8', { fatal: options.fatal ?? false });
   let size = 0;
   let text = '';
+  let signal = options.signal;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  if (options.timeoutMs !== undefined) {
+    const deadline = new AbortController();
+    const ms = options.timeoutMs;
+    timer = setTimeout(() => deadline.abort(new DOMException(`body not received within ${ms} ms`, 'TimeoutError')), ms);
+    signal = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
+  }
   try {
     for (;;) {
-      const chunk = await (options.signal ? abortable(reader.read(), options.signal) : reader.read());
+      const chunk = await (signal ? abortable(reader.read(), signal) : reader.read());
       if (chunk.done) break;
       size += chunk.value.byteLength;
       if (size > limit) throw new BodyTooLargeError(limit);
@@ -89,5 +103,7 @@ export const readTextLimited = async (message: Request | Response, limit: number
   } catch (error) {
     void reader.cancel().catch(() => undefined);
     throw isAdapterTooLarge(error) ? new BodyTooLargeError(limit) : error;
+  } finally {
+    clearTimeout(timer);
   }
 };

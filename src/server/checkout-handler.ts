@@ -27,6 +27,7 @@ import {
   Deadline,
   announcesBody,
   baseHeaders,
+  DEFAULT_BODY_TIMEOUT_MS,
   errorAnswer,
   jsonAnswer,
   readBodyLimited,
@@ -100,6 +101,8 @@ export interface CheckoutHandlerOptions {
    * upstream call; when it runs out the answer is 504. Default: the client's `timeoutMs`.
    */
   timeoutMs?: number;
+  /** How long a request body may take to arrive, in ms (default 10 000): a body trickled in slowly is answered 408. */
+  bodyTimeoutMs?: number;
   /** Largest request body accepted, in bytes (default 16 KiB; the deal body is a few dozen). → 413 */
   maxBodyBytes?: number;
   /** Cross-origin access; off unless given. */
@@ -203,6 +206,7 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
   /** Which terminal answered for an invoice, so only its first read probes several. */
   const terminalOf = new Map<string, MerchantClient>();
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_CHECKOUT_MAX_BODY_BYTES;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   const allowedOrigins = new Set(cors?.origins ?? []);
   const report = (error: unknown, request: Request) => {
     try {
@@ -296,7 +300,7 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
     if (mediaType !== 'application/json' || (charset !== undefined && charset.replace(/"/g, '') !== 'utf-8')) {
       fail('unsupported_media_type', 'the body must be application/json');
     }
-    const text = await readBodyLimited(request, maxBodyBytes);
+    const text = await readBodyLimited(request, maxBodyBytes, bodyTimeoutMs);
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -330,7 +334,7 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
       }
       case 'cancel': {
         // The service describes no body; one is read (within the limit) and ignored.
-        await readBodyLimited(request, maxBodyBytes);
+        await readBodyLimited(request, maxBodyBytes, bodyTimeoutMs);
         const { client } = await verifiedInvoice(id, request, deadline);
         try {
           return projectCanceledInvoice(await client.cancelInvoice(id, upstream()));

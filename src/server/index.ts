@@ -40,6 +40,8 @@ export {
 export type * from '../schemas/index.js';
 export {
   toNodeHandler,
+  createNodeServer,
+  type NodeServerOptions,
   PayloadTooLargeError,
   DEFAULT_MAX_BODY_BYTES,
   type FetchHandler,

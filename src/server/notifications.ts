@@ -59,6 +59,8 @@ export interface NotificationHandlerOptions {
   tokenFrom?: NotificationTokenSource;
   /** Largest body accepted, in bytes (default 1 MiB). → 413 */
   maxBodyBytes?: number;
+  /** How long the body may take to arrive, in ms (default 10 000); a slower one is answered 408. */
+  bodyTimeoutMs?: number;
   /**
    * How many handled notifications to remember so
    * that a repeat is answered 200 without calling `onNotification` again; a repeat that
@@ -226,7 +228,7 @@ export const createNotificationHandler = (options: NotificationHandlerOptions): 
   const unauthorized = () => new CheckoutHttpError('unauthorized', 'missing or wrong notification token');
 
   const receive = async (request: Request): Promise<Response> => {
-    const text = await readBodyLimited(request, maxBodyBytes);
+    const text = await readBodyLimited(request, maxBodyBytes, options.bodyTimeoutMs);
     let body: unknown;
     let json = true;
     try {

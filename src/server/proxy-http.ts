@@ -50,15 +50,22 @@ export const jsonAnswer = (status: number, body: unknown, headers: Headers = bas
 export const errorAnswer = (code: CheckoutProxyErrorCode, message: string, headers?: Headers): Response =>
   jsonAnswer(CHECKOUT_ERROR_STATUS[code], { error: { code, message } }, headers);
 
+/** How long a request body may take to arrive, by default (a body trickled in slowly is cut). */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+
 /**
- * The request body as UTF-8 text, at most `limit` bytes (see `readTextLimited`), with its
- * failures as {@link CheckoutHttpError}s: 413 for the size, 400 for anything unreadable.
+ * The request body as UTF-8 text, at most `limit` bytes and within `timeoutMs` (see
+ * `readTextLimited`), with its failures as {@link CheckoutHttpError}s: 413 for the size, 408
+ * for a body that did not arrive in time, 400 for anything unreadable.
  */
-export const readBodyLimited = async (request: Request, limit: number): Promise<string> => {
+export const readBodyLimited = async (request: Request, limit: number, timeoutMs = DEFAULT_BODY_TIMEOUT_MS): Promise<string> => {
   try {
-    return await readTextLimited(request, limit, { fatal: true });
+    return await readTextLimited(request, limit, { fatal: true, timeoutMs });
   } catch (error) {
     if (error instanceof BodyTooLargeError) throw new CheckoutHttpError('payload_too_large', `request body exceeds ${limit} bytes`);
+    if (error instanceof DOMException && error.name === 'TimeoutError') {
+      throw new CheckoutHttpError('request_timeout', `the request body did not arrive within ${timeoutMs} ms`);
+    }
     throw new CheckoutHttpError('bad_request', 'the request body could not be read as UTF-8 text', { cause: error });
   }
 };

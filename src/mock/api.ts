@@ -1,7 +1,7 @@
 /**
  * The merchant API under `/api/merchant`: one row per documented operation (see routes.ts),
  * each handler a few lines over the store. Authentication and body reading happen before
- * (service.ts); a handler gets the merchant, the parameters and the parsed body.
+ * (pipeline.ts middleware); a handler gets the merchant, the parameters and the parsed body.
  * Imports store, dto, validate, banks, records, money, options, http, errors, quirks, random.
  */
 import { BANKS, PAYMENT_OPTIONS, banksOf } from './banks.js';

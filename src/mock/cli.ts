@@ -52,6 +52,7 @@ Options (some also read from the environment variable shown):
   --withdrawal-tx-delay <sec> seconds until a withdrawal's txId (default 5)
   --max-body <bytes>          largest JSON body (default 65536)
   --max-upload <bytes>        largest multipart file (default 10485760)
+  --body-timeout <sec>        a request body must arrive within this, else 408 (default 30)
   --no-controls               do not serve the /__mock/* test controls
   -h, --help                  this text
 `;
@@ -86,7 +87,7 @@ const main = async (): Promise<void> => {
       'cancel-without-deal': s, 'no-requisites': s, 'payment-method-name': s, 'deal-id-is-invoice-id': b,
       'notification-format': s, 'error-format': s, 'notify-attempts': s, 'notify-interval': s, 'notify-any-host': b,
       'utc-offset': s, 'clock-start': s, 'frozen-clock': b, 'withdrawal-tx-delay': s, 'max-body': s, 'max-upload': s,
-      'no-controls': b, help: { type: 'boolean', short: 'h', default: false },
+      'body-timeout': s, 'no-controls': b, help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
   });
@@ -139,6 +140,7 @@ const main = async (): Promise<void> => {
     withdrawalTxDelayMs: seconds('withdrawal-tx-delay', v['withdrawal-tx-delay']),
     maxBodyBytes: integer('max-body', v['max-body']),
     maxUploadBytes: integer('max-upload', v['max-upload']),
+    bodyTimeoutMs: seconds('body-timeout', v['body-timeout']),
     code2FA: v['code-2fa'],
     ...(v['notify-any-host'] ? { notificationAllowed: () => true } : {}),
   };

@@ -3,12 +3,15 @@
  * wrapper around the method of the same meaning on the service object, which it gets as a
  * `ControlTarget` (so this module does not import service.ts). The real service has no such
  * path. Answers allow any origin, so a demo page on another port can drive them.
- * Imports errors.ts, http.ts and the shared schemas' `safeParse`.
+ * Imports errors.ts, http.ts, routes.ts, Hono and the shared schemas' `safeParse`.
  */
+import { Hono } from 'hono';
+import { cors } from 'hono/cors';
 import * as z from 'zod/mini';
 import { safeParse } from '../schemas/index.js';
 import { MockControlError } from './errors.js';
-import { jsonResponse, parseJson, readBytes } from './http.js';
+import { jsonResponse, parseJson, readBody } from './http.js';
+import { refuseOtherMethods } from './routes.js';
 
 /** What the controls call: the matching methods of `MockService`. */
 export interface ControlTarget {
@@ -32,12 +35,6 @@ export interface ControlTarget {
   now(): string;
   dump(): unknown;
 }
-
-const CORS = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'GET, POST, OPTIONS',
-  'access-control-allow-headers': 'content-type',
-};
 
 const count = z.optional(z.int().check(z.nonnegative(), z.lte(10_000)));
 const CountSchema = z.strictObject({ count });
@@ -73,91 +70,90 @@ export const CONTROL_ROUTES = [
   'GET  /__mock/notifications                every notification and its attempts',
 ] as const;
 
-const body = async <Schema extends z.ZodMiniType>(request: Request, schema: Schema, limit: number): Promise<z.output<Schema>> => {
-  const text = new TextDecoder().decode(await readBytes(request, limit));
-  const value = text.trim() === '' ? {} : parseJson(text);
-  const parsed = safeParse(schema, value);
-  if (!parsed.success) throw new MockControlError(400, 'validation_failed', parsed.message);
-  return parsed.data;
+export interface ControlLimits {
+  maxBodyBytes: number;
+  bodyTimeoutMs: number;
+}
+
+/** The body of a control: empty means `{}`; else JSON checked against `schema` (400 when it does not fit). */
+const parsed = async <Schema extends z.ZodMiniType>(request: Request, schema: Schema, limits: ControlLimits): Promise<z.output<Schema>> => {
+  const { text } = await readBody(request, { limit: limits.maxBodyBytes, timeoutMs: limits.bodyTimeoutMs });
+  const result = safeParse(schema, text.trim() === '' ? {} : parseJson(text));
+  if (!result.success) throw new MockControlError(400, 'validation_failed', result.message);
+  return result.data;
 };
 
-const notHere = (path: string) => new MockControlError(404, 'not_found', `no control at /__mock${path}`);
+interface ControlRow {
+  method: 'GET' | 'POST';
+  /** Under `/__mock`, Hono's form (`:id`). */
+  path: string;
+  /** What it answers (`{ok: true}` for nothing); a POST gets its parsed body. */
+  run: (target: ControlTarget, params: Record<string, string>, request: Request, limits: ControlLimits) => unknown;
+}
 
-export const handleControl = async (target: ControlTarget, request: Request, path: string, limit: number): Promise<Response> => {
-  const method = request.method.toUpperCase();
-  if (method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS });
-  const ok = (value: unknown = { ok: true }) => jsonResponse(200, value, CORS);
-  const want = (allowed: 'GET' | 'POST') => {
-    if (method !== allowed) throw new MockControlError(405, 'method_not_allowed', `use ${allowed} for /__mock${path}`, { headers: { allow: allowed } });
-  };
-  const invoice = (id: string) => {
-    const found = target.getInvoice(id);
-    if (found === undefined) throw new MockControlError(404, 'not_found', `no invoice ${id}`);
-    return found;
-  };
-  const [first, id, action, ...rest] = path.split('/').filter(Boolean);
-  try {
-    if (rest.length) throw notHere(path);
-    if (first === undefined) return want('GET'), ok({ controls: CONTROL_ROUTES });
-    if (first === 'invoices' && id === undefined) return want('GET'), ok(target.listInvoices());
-    if (first === 'invoices' && id !== undefined && action === undefined) return want('GET'), ok(invoice(id));
-    if (first === 'invoices' && id !== undefined) {
-      want('POST');
-      const simpleActions = { paid: (i: string) => target.markPaid(i), expire: (i: string) => target.expire(i), confirm: (i: string) => target.confirmTransfer(i) };
-      const simple = action && Object.hasOwn(simpleActions, action) ? simpleActions[action as keyof typeof simpleActions] : undefined;
-      if (simple) {
-        await body(request, EmptySchema, limit);
-        simple(id);
-      } else if (action === 'deal') target.startDeal(id, await body(request, DealSchema, limit));
-      else if (action === 'dispute') target.openDispute(id, await body(request, DisputeSchema, limit));
-      else if (action === 'resolve') target.resolveDispute(id, (await body(request, ResolveSchema, limit)).outcome);
-      else throw notHere(path);
-      return ok(invoice(id));
-    }
-    if (id !== undefined) throw notHere(path);
-    switch (first) {
-      case 'clock':
-        if (method === 'POST') await target.advanceClock((await body(request, ClockSchema, limit)).advanceMs);
-        else want('GET');
-        return ok({ now: target.now() });
-      case 'state':
-        return want('GET'), ok(target.dump());
-      case 'no-requisites':
-        want('POST');
-        target.setNoRequisites((await body(request, NoRequisitesSchema, limit)).methods);
-        return ok();
-      case 'latency':
-        want('POST');
-        target.setLatency((await body(request, LatencySchema, limit)).ms);
-        return ok();
-      case 'fail': {
-        want('POST');
-        const { count: times = 1, status } = await body(request, FailSchema, limit);
-        target.failNext(times, status);
-        return ok();
-      }
-      case 'hang':
-        want('POST');
-        target.hangNext((await body(request, CountSchema, limit)).count ?? 1);
-        return ok();
-      case 'malform':
-        want('POST');
-        target.malformNext((await body(request, CountSchema, limit)).count ?? 1);
-        return ok();
-      case 'reset':
-        want('POST');
-        await body(request, EmptySchema, limit);
-        target.reset();
-        return ok();
-      case 'requests':
-        return want('GET'), ok(target.requests);
-      case 'notifications':
-        return want('GET'), ok(target.notifications);
-      default:
-        throw notHere(path);
-    }
-  } catch (error) {
-    if (error instanceof MockControlError) return jsonResponse(error.status, { error: { code: error.code, message: error.message } }, { ...error.headers, ...CORS });
-    throw error;
+const get = (path: string, run: (target: ControlTarget, params: Record<string, string>) => unknown): ControlRow => ({ method: 'GET', path, run });
+
+const post = <Schema extends z.ZodMiniType>(path: string, schema: Schema, run: (target: ControlTarget, body: z.output<Schema>, params: Record<string, string>) => unknown): ControlRow => ({
+  method: 'POST',
+  path,
+  run: async (target, params, request, limits) => run(target, await parsed(request, schema, limits), params),
+});
+
+const invoice = (target: ControlTarget, id = ''): unknown => {
+  const found = target.getInvoice(id);
+  if (found === undefined) throw new MockControlError(404, 'not_found', `no invoice ${id}`);
+  return found;
+};
+
+/** `POST /invoices/:id/<action>`: does it, then answers the invoice. */
+const invoiceAction = <Schema extends z.ZodMiniType>(action: string, schema: Schema, run: (target: ControlTarget, id: string, body: z.output<Schema>) => void): ControlRow =>
+  post(`/invoices/:id/${action}`, schema, (target, body, { id = '' }) => {
+    run(target, id, body);
+    return invoice(target, id);
+  });
+
+/** One row per control, the same list `CONTROL_ROUTES` describes. */
+const CONTROLS: readonly ControlRow[] = [
+  get('/', () => ({ controls: CONTROL_ROUTES })),
+  get('/invoices', (t) => t.listInvoices()),
+  get('/invoices/:id', (t, p) => invoice(t, p.id)),
+  invoiceAction('paid', EmptySchema, (t, id) => t.markPaid(id)),
+  invoiceAction('expire', EmptySchema, (t, id) => t.expire(id)),
+  invoiceAction('confirm', EmptySchema, (t, id) => t.confirmTransfer(id)),
+  invoiceAction('deal', DealSchema, (t, id, deal) => t.startDeal(id, deal)),
+  invoiceAction('dispute', DisputeSchema, (t, id, dispute) => t.openDispute(id, dispute)),
+  invoiceAction('resolve', ResolveSchema, (t, id, { outcome }) => t.resolveDispute(id, outcome)),
+  post('/no-requisites', NoRequisitesSchema, (t, { methods }) => t.setNoRequisites(methods)),
+  get('/clock', (t) => ({ now: t.now() })),
+  post('/clock', ClockSchema, async (t, { advanceMs }) => (await t.advanceClock(advanceMs), { now: t.now() })),
+  get('/state', (t) => t.dump()),
+  post('/latency', LatencySchema, (t, { ms }) => t.setLatency(ms)),
+  post('/fail', FailSchema, (t, { count = 1, status }) => t.failNext(count, status)),
+  post('/hang', CountSchema, (t, { count = 1 }) => t.hangNext(count)),
+  post('/malform', CountSchema, (t, { count = 1 }) => t.malformNext(count)),
+  post('/reset', EmptySchema, (t) => t.reset()),
+  get('/requests', (t) => t.requests),
+  get('/notifications', (t) => t.notifications),
+];
+
+/**
+ * The controls as a Hono app to mount at `/__mock`: CORS for any origin (Hono's middleware),
+ * one route per row, 405 with Allow for another method of a known path, 404 for the rest;
+ * errors as `{error: {code, message}}`.
+ */
+export const createControls = (target: ControlTarget, limits: ControlLimits): Hono => {
+  const app = new Hono();
+  app.use('*', cors({ origin: '*', allowMethods: ['GET', 'POST', 'OPTIONS'], allowHeaders: ['content-type'] }));
+  for (const row of CONTROLS) {
+    app.on(row.method, row.path, async (c) => jsonResponse(200, (await row.run(target, c.req.param(), c.req.raw, limits)) ?? { ok: true }));
   }
+  refuseOtherMethods(app, CONTROLS, (allowed, c) => `use ${allowed} for ${c.req.path}`);
+  app.all('*', (c) => {
+    throw new MockControlError(404, 'not_found', `no control at ${c.req.path}`);
+  });
+  app.onError((error) => {
+    if (error instanceof MockControlError) return jsonResponse(error.status, { error: { code: error.code, message: error.message } }, error.headers);
+    throw error;
+  });
+  return app;
 };

@@ -1,8 +1,8 @@
 /**
  * HTTP pieces of the mock: answers, errors in the documented shape (or the older one), bodies
- * read with a cap, multipart forms. Imports errors.ts and the shared body reader.
+ * read with a cap and a deadline, multipart forms. Imports errors.ts and the shared body reader.
  */
-import { BodyTooLargeError, declaredLength } from '../server/body.js';
+import { BodyTooLargeError, readTextLimited } from '../server/body.js';
 import { MockControlError } from './errors.js';
 
 export { MockControlError } from './errors.js';
@@ -28,43 +28,6 @@ export const errorResponse = (error: MockControlError, format: 'documented' | 'l
   return jsonResponse(error.status, error.messages.map((message) => ({ message })), headers);
 };
 
-/** The body as bytes, at most `limit` of them: 413 past it (declared or streamed). */
-export const readBytes = async (request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> => {
-  const tooLarge = () => new MockControlError(413, 'payload_too_large', `request body exceeds ${limit} bytes`);
-  if (declaredLength(request) > limit) {
-    await request.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  if (!request.body) return new Uint8Array(new ArrayBuffer(0));
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => undefined);
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  } catch (error) {
-    if (error instanceof MockControlError) throw error;
-    // The Node adapter's own cap ends the stream with its error.
-    if (error instanceof BodyTooLargeError || (error instanceof Error && /PayloadTooLarge/.test(`${error.name}${String(error.cause)}`))) throw tooLarge();
-    throw error;
-  }
-  const out = new Uint8Array(new ArrayBuffer(size));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
-};
-
 /** The media type of a request without parameters, lower-cased (`application/json`). */
 export const mediaType = (request: Request): string => (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 
@@ -88,18 +51,55 @@ export interface FormPart {
   file?: { name: string; type: string; size: number };
 }
 
-/** A multipart/form-data body as parts (files by name, type and size). */
-export const parseMultipart = async (bytes: Uint8Array<ArrayBuffer>, contentType: string): Promise<FormPart[]> => {
-  let form: FormData;
+/** A request's body: its text, or for a multipart form its parts (files by name, type and size). */
+export interface RequestBody {
+  text: string;
+  form: FormPart[];
+}
+
+export interface BodyLimits {
+  /** Largest body in bytes: 413 past it, declared or streamed. */
+  limit: number;
+  /** The whole body must arrive within this long once reading starts: else 408. */
+  timeoutMs: number;
+  /** Read a multipart/form-data form (415 for another type) instead of text. */
+  form?: boolean;
+}
+
+/**
+ * The one way the mock reads a body: the shared `readTextLimited` with the size cap and the
+ * read deadline, so a body trickled in slowly cannot hold the mock. A multipart form is
+ * parsed from the original bytes (files are binary): the cap and the deadline are checked on
+ * a copy of the body whose text is thrown away.
+ */
+export const readBody = async (request: Request, { limit, timeoutMs, form = false }: BodyLimits): Promise<RequestBody> => {
+  // Fetch gives GET and HEAD no body (and on a port the adapter would build a whole Request to say so).
+  if (request.method === 'GET' || request.method === 'HEAD') return { text: '', form: [] };
+  const source = form ? request.clone() : request;
+  let text: string;
   try {
-    form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
+    text = await readTextLimited(source, limit, { signal: request.signal, timeoutMs });
+  } catch (error) {
+    if (form) await request.body?.cancel().catch(() => undefined);
+    if (error instanceof BodyTooLargeError) throw new MockControlError(413, 'payload_too_large', `request body exceeds ${limit} bytes`);
+    // A caller who gave up gets its own reason back, not an answer.
+    if (!request.signal.aborted && error instanceof Error && error.name === 'TimeoutError') {
+      throw new MockControlError(408, 'request_timeout', `request body not received within ${timeoutMs} ms`);
+    }
+    throw error;
+  }
+  if (!form || text === '') return { text: form ? '' : text, form: [] };
+  if (mediaType(request) !== 'multipart/form-data') throw new MockControlError(415, 'unsupported_media_type', 'Content-Type must be multipart/form-data');
+  let parsed: FormData;
+  try {
+    parsed = await request.formData();
   } catch {
     throw badRequest(['The body is not a valid multipart/form-data form'], 'malformed_form');
   }
   const parts: FormPart[] = [];
-  for (const [name, value] of form.entries()) {
+  for (const [name, value] of parsed.entries()) {
     if (typeof value === 'string') parts.push({ name, value });
     else parts.push({ name, value: null, file: { name: value.name, type: value.type, size: value.size } });
   }
-  return parts;
+  return { text: '', form: parts };
 };

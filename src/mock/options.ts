@@ -115,6 +115,8 @@ export interface MockServiceOptions {
   maxBodyBytes?: number;
   /** Largest file of a multipart operation (default 10 MB, documented). */
   maxUploadBytes?: number;
+  /** A request body must have arrived this long after reading began, else 408 (default 30 000 ms). */
+  bodyTimeoutMs?: number;
   /** When set, withdrawals need exactly this `code2FA` (else 403); by default any non-empty code passes. */
   code2FA?: string;
   /** Percentage of the settled sum taken as the service fee (default "5"). */
@@ -144,6 +146,8 @@ export const DEFAULTS = {
   maxUploadBytes: 10 * 1024 * 1024,
   // Multipart framing and the small fields around a file.
   multipartOverheadBytes: 64 * 1024,
+  // Long enough for 10 MB on a slow link; a body trickled in slower does not hold the mock.
+  bodyTimeoutMs: 30_000,
   serviceFeePercent: '5',
   rates: { RUB: '96.50', KZT: '512.30', UZS: '12850.00', TJS: '10.95' } as Record<string, string>,
   defaultRate: '1.00',

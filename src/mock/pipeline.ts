@@ -1,18 +1,21 @@
 /**
- * One API request from arrival to answer: logged, delayed or broken by faults, matched to its
- * route, its body read with the route's cap (JSON small, multipart up to the upload limit),
- * its signature checked (`verifySignature`: METHOD + URL with query + JSON body, the URL only
- * for GET, body-less and multipart requests), then handled; errors in the configured shape.
+ * The APIs on Hono: the merchant and public rows registered under their prefixes, with the
+ * middleware every API request passes, in this order: the request log, faults (latency,
+ * fail, hang, malform), then per row the body read with the row's cap and deadline (JSON
+ * small, multipart up to the upload limit), the signature (`verifySignature`: METHOD + URL
+ * with query + JSON body, the URL only for GET, body-less and multipart requests; merchant
+ * rows only), and the handler. Errors are thrown as `MockControlError`s for `onError`.
  * Imports api, public-api, routes, faults, http, errors, records and the shared signing.
  */
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { verifySignature } from '../server/signing.js';
 import { MERCHANT_ROUTES, type ApiEnv } from './api.js';
 import { MockControlError } from './errors.js';
 import type { Faults } from './faults.js';
-import { errorResponse, mediaType, parseJson, parseMultipart, readBytes, type FormPart } from './http.js';
+import { mediaType, parseJson, readBody, type FormPart, type RequestBody } from './http.js';
 import { PUBLIC_ROUTES } from './public-api.js';
 import type { MerchantRecord } from './records.js';
-import { matchRoute, type Route, type Signing } from './routes.js';
+import { honoPath, refuseOtherMethods, type Signing } from './routes.js';
 
 export interface MockRequestRecord {
   method: string;
@@ -36,70 +39,101 @@ export interface PipelineOptions {
   errorFormat: 'documented' | 'legacy';
   maxBodyBytes: number;
   maxMultipartBytes: number;
+  /** How long a request body may take to arrive once reading starts. */
+  bodyTimeoutMs: number;
   log: MockRequestRecord[];
 }
+
+/** What the middleware hands on to the next one. */
+export interface MockEnv {
+  Variables: { record: MockRequestRecord; body: RequestBody; merchant: MerchantRecord };
+}
+
+type Middleware = MiddlewareHandler<MockEnv>;
 
 export const MERCHANT_PREFIX = '/api/merchant';
 export const PUBLIC_PREFIX = '/api/public';
 
-const authenticate = async (o: PipelineOptions, request: Request, url: string, body: string): Promise<MerchantRecord> => {
-  const identity = request.headers.get('x-identity');
-  const merchant = identity ? o.merchants.get(identity) : undefined;
-  const signed = { method: request.method, url, body: mediaType(request) === 'application/json' && body !== '' ? body : undefined };
-  // Verify against a throwaway key for an unknown identity too, so both take the same time.
-  const valid = await verifySignature(signed, request.headers.get('x-signature'), merchant?.secretKey ?? `unknown:${identity}`);
-  if (!merchant || !valid) throw new MockControlError(401, 'unauthorized', 'Unauthorized');
-  return merchant;
+const logRequest =
+  (o: PipelineOptions): Middleware =>
+  async (c, next) => {
+    const record: MockRequestRecord = {
+      method: c.req.method.toUpperCase(),
+      path: c.req.path,
+      query: new URL(c.req.url).search,
+      headers: Object.fromEntries(c.req.raw.headers),
+      body: '',
+      status: 0,
+    };
+    o.log.push(record);
+    c.set('record', record);
+    await next();
+    record.status = c.res.status;
+  };
+
+const injectFaults =
+  (o: PipelineOptions): Middleware =>
+  async (c, next) => {
+    const faulty = await o.faults.before(c.req.raw, o.errorFormat);
+    if (faulty) return faulty;
+    await next();
+  };
+
+const readRowBody =
+  (o: PipelineOptions, signing: Signing): Middleware =>
+  async (c, next) => {
+    const form = signing === 'multipart';
+    const body = await readBody(c.req.raw, { limit: form ? o.maxMultipartBytes : o.maxBodyBytes, timeoutMs: o.bodyTimeoutMs, form });
+    c.get('record').body = form ? { parts: body.form } : body.text;
+    c.set('body', body);
+    await next();
+  };
+
+const checkSignature =
+  (o: PipelineOptions): Middleware =>
+  async (c, next) => {
+    const request = c.req.raw;
+    const identity = request.headers.get('x-identity');
+    const merchant = identity ? o.merchants.get(identity) : undefined;
+    const { text } = c.get('body');
+    const url = `${o.publicBaseUrl}${c.req.path}${c.get('record').query}`;
+    const signed = { method: request.method, url, body: mediaType(request) === 'application/json' && text !== '' ? text : undefined };
+    // Verify against a throwaway key for an unknown identity too, so both take the same time.
+    const valid = await verifySignature(signed, request.headers.get('x-signature'), merchant?.secretKey ?? `unknown:${identity}`);
+    if (!merchant || !valid) throw new MockControlError(401, 'unauthorized', 'Unauthorized');
+    c.set('merchant', merchant);
+    await next();
+  };
+
+/** What every handler gets besides the caller: the query and the body, JSON parsed on demand. */
+const requestParts = (o: PipelineOptions, c: Context<MockEnv>) => {
+  const { text, form } = c.get('body');
+  const json = (): unknown => {
+    if (mediaType(c.req.raw) !== 'application/json') throw new MockControlError(415, 'unsupported_media_type', 'Content-Type must be application/json');
+    return parseJson(text);
+  };
+  return { env: o.env, query: new URLSearchParams(c.get('record').query), json, form };
 };
 
-const readBody = async (o: PipelineOptions, request: Request, signing: Signing): Promise<{ text: string; form: FormPart[] }> => {
-  if (signing === 'multipart') {
-    const bytes = await readBytes(request, o.maxMultipartBytes);
-    if (bytes.byteLength === 0) return { text: '', form: [] };
-    if (mediaType(request) !== 'multipart/form-data') throw new MockControlError(415, 'unsupported_media_type', 'Content-Type must be multipart/form-data');
-    return { text: '', form: await parseMultipart(bytes, request.headers.get('content-type') ?? '') };
+/** Registers the merchant API and the public API on `app`, each row with its middleware. */
+export const registerApi = (app: Hono<MockEnv>, o: PipelineOptions): void => {
+  for (const prefix of [MERCHANT_PREFIX, PUBLIC_PREFIX]) app.use(`${prefix}/*`, logRequest(o), injectFaults(o));
+  for (const route of MERCHANT_ROUTES) {
+    app.on(route.method, MERCHANT_PREFIX + honoPath(route.path), readRowBody(o, route.signing), checkSignature(o), (c) => {
+      const merchant = c.get('merchant');
+      return route.handle({ ...requestParts(o, c), merchant, apiKey: merchant.apiKey }, c.req.param());
+    });
   }
-  return { text: new TextDecoder().decode(await readBytes(request, o.maxBodyBytes)), form: [] };
-};
-
-const jsonOf = (request: Request, text: string) => (): unknown => {
-  if (mediaType(request) !== 'application/json') throw new MockControlError(415, 'unsupported_media_type', 'Content-Type must be application/json');
-  return parseJson(text);
-};
-
-/** Answers one request under `/api/merchant` or `/api/public`; `apiPath` starts with the prefix. */
-export const serveApi = async (o: PipelineOptions, request: Request, apiPath: string, search: string): Promise<Response> => {
-  const record: MockRequestRecord = {
-    method: request.method.toUpperCase(),
-    path: apiPath,
-    query: search,
-    headers: Object.fromEntries(request.headers),
-    body: '',
-    status: 0,
-  };
-  o.log.push(record);
-  const answer = (response: Response): Response => {
-    record.status = response.status;
-    return response;
-  };
-  const faulty = await o.faults.before(request, o.errorFormat);
-  if (faulty) return answer(faulty);
-  try {
-    const isPublic = apiPath.startsWith(PUBLIC_PREFIX);
-    const routes = (isPublic ? PUBLIC_ROUTES : MERCHANT_ROUTES) as readonly Route<unknown>[];
-    const { route, params } = matchRoute(routes, record.method, apiPath.slice((isPublic ? PUBLIC_PREFIX : MERCHANT_PREFIX).length));
-    const { text, form } = await readBody(o, request, route.signing);
-    record.body = route.signing === 'multipart' ? { parts: form } : text;
-    const base = { env: o.env, query: new URLSearchParams(search), json: jsonOf(request, text), form };
-    if (isPublic) {
-      const apiKey = request.headers.get('x-identity');
+  for (const route of PUBLIC_ROUTES) {
+    app.on(route.method, PUBLIC_PREFIX + honoPath(route.path), readRowBody(o, route.signing), (c) => {
+      const apiKey = c.req.header('x-identity');
       const merchant = apiKey ? o.merchants.get(apiKey) : undefined;
-      return answer(await route.handle({ ...base, identity: apiKey && merchant ? { apiKey, merchant } : null }, params));
-    }
-    const merchant = await authenticate(o, request, `${o.publicBaseUrl}${apiPath}${search}`, text);
-    return answer(await route.handle({ ...base, merchant, apiKey: merchant.apiKey }, params));
-  } catch (error) {
-    if (error instanceof MockControlError) return answer(errorResponse(error, o.errorFormat));
-    throw error;
+      return route.handle({ ...requestParts(o, c), identity: apiKey && merchant ? { apiKey, merchant } : null }, c.req.param());
+    });
   }
+  const rows = [
+    ...MERCHANT_ROUTES.map(({ method, path }) => ({ method, path: MERCHANT_PREFIX + honoPath(path) })),
+    ...PUBLIC_ROUTES.map(({ method, path }) => ({ method, path: PUBLIC_PREFIX + honoPath(path) })),
+  ];
+  refuseOtherMethods(app, rows, (allowed) => `Method not allowed; use ${allowed}`);
 };

@@ -1,9 +1,11 @@
 /**
- * Operations declared once: each is one row (method, path, how it is signed, handler) that
- * the router matches; the merchant API and the public API are tables of these rows.
- * Imports errors.ts.
+ * Operations declared once: each is one row (method, path, how it is signed, handler); the
+ * merchant API and the public API are tables of these rows, registered on Hono by the
+ * pipeline. Hono answers no 405 by itself, so `refuseOtherMethods` adds one fallback per path.
+ * Imports errors.ts and Hono's types.
  */
-import { MockControlError, notFound } from './errors.js';
+import type { Context, Env, Hono } from 'hono';
+import { MockControlError } from './errors.js';
 
 /** How a request is signed: JSON body, URL only (GET, body-less POST), multipart (URL only), or not at all. */
 export type Signing = 'json' | 'url' | 'multipart' | 'public';
@@ -16,34 +18,26 @@ export interface Route<Context> {
   handle: (context: Context, params: Record<string, string>) => Response | Promise<Response>;
 }
 
-const decode = (segment: string): string => {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw notFound('malformed percent-encoding in the path');
-  }
-};
+/** A row's path as Hono writes it: `{id}` → `:id`. */
+export const honoPath = (path: string): string => path.replace(/\{([^}/]+)\}/g, ':$1');
 
-/** The row for `method path` with its parameters; 404 when no path fits, 405 (with Allow) when only the method does not. */
-export const matchRoute = <Context>(routes: readonly Route<Context>[], method: string, path: string): { route: Route<Context>; params: Record<string, string> } => {
-  const segments = path.split('/').slice(1);
-  const allowed: string[] = [];
-  for (const route of routes) {
-    const pattern = route.path.split('/').slice(1);
-    if (pattern.length !== segments.length) continue;
-    const params: Record<string, string> = {};
-    const fits = pattern.every((part, i) => {
-      const segment = segments[i] ?? '';
-      if (part.startsWith('{')) {
-        params[part.slice(1, -1)] = decode(segment);
-        return segment !== '';
-      }
-      return part === segment;
+/**
+ * After the rows are registered: for each of their paths a fallback that answers 405 with the
+ * path's methods in `Allow` (thrown as a `MockControlError`, so `onError` writes it in the
+ * app's error shape). A request that fits a row never reaches it; one that fits no path at
+ * all falls through to the 404.
+ */
+export const refuseOtherMethods = <E extends Env>(
+  app: Hono<E>,
+  rows: readonly { method: string; path: string }[],
+  message: (allowed: string, c: Context<E>) => string,
+): void => {
+  const methods = new Map<string, string[]>();
+  for (const { method, path } of rows) methods.set(path, [...(methods.get(path) ?? []), method]);
+  for (const [path, allowed] of methods) {
+    const allow = [...new Set(allowed)].join(', ');
+    app.all(path, (c) => {
+      throw new MockControlError(405, 'method_not_allowed', message(allow, c), { headers: { allow } });
     });
-    if (!fits) continue;
-    if (route.method === method) return { route, params };
-    allowed.push(route.method);
   }
-  if (allowed.length) throw new MockControlError(405, 'method_not_allowed', `Method not allowed; use ${allowed.join(', ')}`, { headers: { allow: allowed.join(', ') } });
-  throw notFound(`no operation ${method} ${path}`);
 };

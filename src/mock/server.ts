@@ -1,10 +1,16 @@
-/** `startMockServer`: the mock service on a real port, through the package's own `toNodeHandler`. */
+/**
+ * `startMockServer`: the mock service on a real port, its Hono app served on node:http by
+ * `@hono/node-server`. Node cuts off a client that is slow to send its headers or its whole
+ * request; the body deadline inside the mock (`bodyTimeoutMs`, 408) comes first.
+ */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toNodeHandler } from '../server/node-adapter.js';
+import { getRequestListener } from '@hono/node-server';
 import { DEFAULTS } from './options.js';
 import type { MockServiceOptions } from './options.js';
 import { createMockService, type MockService } from './service.js';
+
+const HEADERS_TIMEOUT_MS = 10_000;
 
 export interface MockServerOptions extends Omit<MockServiceOptions, 'publicBaseUrl'> {
   /** The `{base_url}` clients use (default: `http://{host}:{port}` of the listening socket). */
@@ -26,13 +32,15 @@ export interface MockServer {
 export const startMockServer = async (options: MockServerOptions): Promise<MockServer> => {
   const { port = 0, host = '127.0.0.1', publicBaseUrl, ...serviceOptions } = options;
   let service: MockService | undefined;
-  // The multipart operations take files up to the upload limit; the mock caps JSON bodies itself.
-  const maxBodyBytes = Math.max(
-    serviceOptions.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
-    (serviceOptions.maxUploadBytes ?? DEFAULTS.maxUploadBytes) + DEFAULTS.multipartOverheadBytes,
+  // The service needs the port for its base URL, so it exists only once the server listens.
+  const listener = getRequestListener((request: Request) => (service ? service.fetch(request) : new Response(null, { status: 503 })), {
+    // A library does not swap the process's global Request and Response.
+    overrideGlobalObjects: false,
+  });
+  const server = createServer(
+    { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: HEADERS_TIMEOUT_MS + (serviceOptions.bodyTimeoutMs ?? DEFAULTS.bodyTimeoutMs) },
+    (req, res) => void listener(req, res),
   );
-  const handler = toNodeHandler((request) => service!.fetch(request), { maxBodyBytes });
-  const server = createServer(handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

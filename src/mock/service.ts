@@ -1,22 +1,23 @@
 /**
  * `createMockService`: an in-process fake of the payment service. It composes the parts, each
  * importing only those before it: options → clock/random/banks → store → dto/quirks →
- * notifier/faults → api/public-api → pipeline → controls → this module. Its `fetch` serves
- * `/api/merchant/*`, `/api/public/*` and (with `controls`) `/__mock/*`, so it mounts in any
- * server that speaks Fetch, or on a port through `startMockServer`.
+ * notifier/faults → api/public-api → pipeline → controls → app → this module. Its `fetch` is
+ * the Hono app's: it serves `/api/merchant/*`, `/api/public/*` and (with `controls`)
+ * `/__mock/*`, so it mounts in any server that speaks Fetch, or on a port through
+ * `startMockServer`.
  */
 import type { ApiEnv } from './api.js';
 import { MockClock } from './clock.js';
-import { CONTROL_ROUTES, handleControl, type ControlTarget } from './controls.js';
+import { CONTROL_PREFIX, createMockApp } from './app.js';
+import { CONTROL_ROUTES, type ControlTarget } from './controls.js';
 import { invoiceDto, notificationInvoiceDto, withdrawalDto, type InvoiceDto } from './dto.js';
 import { MockControlError } from './errors.js';
 import { Faults } from './faults.js';
 import { dumpState, loadFixtures, type MockFixtures } from './fixtures.js';
-import { errorResponse } from './http.js';
 import { merchantRecords } from './merchants.js';
 import { Notifier, type NotificationRecord } from './notifier.js';
 import { DEFAULTS, isLoopbackUrl, type MockServiceOptions } from './options.js';
-import { MERCHANT_PREFIX, PUBLIC_PREFIX, serveApi, type MockRequestRecord } from './pipeline.js';
+import { MERCHANT_PREFIX, type MockRequestRecord } from './pipeline.js';
 import { createQuirks, plainRender } from './quirks.js';
 import { hash32, seededRandom, uuidFrom } from './random.js';
 import type { InvoiceRecord, InvoiceStatus } from './records.js';
@@ -28,7 +29,7 @@ export type { MockMerchant, MockServiceOptions } from './options.js';
 /** The merchant API's path prefix under `{base_url}`. */
 export const MOCK_API_PREFIX = MERCHANT_PREFIX;
 /** The prefix of the test controls; the real service has no such path. */
-export const MOCK_CONTROL_PREFIX = '/__mock';
+export const MOCK_CONTROL_PREFIX = CONTROL_PREFIX;
 
 /** Every method is a closure: pass `service.fetch` (or any other) around unbound. */
 export interface MockService extends ControlTarget {
@@ -76,17 +77,6 @@ export interface MockService extends ControlTarget {
   notificationsIdle(this: void): Promise<void>;
 }
 
-/** Where a prefix starts in `path` as whole segments, or -1. */
-const prefixAt = (path: string, prefix: string): number => {
-  for (let from = 0; ; ) {
-    const at = path.indexOf(prefix, from);
-    if (at < 0) return -1;
-    const after = path[at + prefix.length];
-    if (after === undefined || after === '/') return at;
-    from = at + 1;
-  }
-};
-
 const normaliseBase = (value: string, name: string): string => {
   let url: URL;
   try {
@@ -113,8 +103,6 @@ export const createMockService = (options: MockServiceOptions): MockService => {
   const quirks = quirkSeed === undefined ? plainRender : createQuirks(quirkSeed);
   const dto = { utcOffsetMinutes: options.utcOffsetMinutes ?? DEFAULTS.utcOffsetMinutes, paymentMethodName: options.paymentMethodName ?? DEFAULTS.paymentMethodName };
   const notificationFormat = options.notificationFormat ?? DEFAULTS.notificationFormat;
-  const errorFormat = options.errorFormat ?? DEFAULTS.errorFormat;
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
   const maxUploadBytes = options.maxUploadBytes ?? DEFAULTS.maxUploadBytes;
   const rates = { ...DEFAULTS.rates, ...options.rates };
   const invoiceTtlMs = options.invoiceTtlMs ?? DEFAULTS.invoiceTtlMs;
@@ -173,8 +161,6 @@ export const createMockService = (options: MockServiceOptions): MockService => {
   };
   const faults = new Faults();
   const requests: MockRequestRecord[] = [];
-  const pipeline = { env, merchants, publicBaseUrl, faults, errorFormat, maxBodyBytes, maxMultipartBytes: maxUploadBytes + DEFAULTS.multipartOverheadBytes, log: requests };
-  const controlsEnabled = options.controls ?? false;
   let closed = false;
 
   const control = (invoiceId: string): InvoiceRecord => {
@@ -191,17 +177,7 @@ export const createMockService = (options: MockServiceOptions): MockService => {
   const service: MockService = {
     requests,
     notifications: notifier.records,
-    fetch: async (request) => {
-      if (closed) return errorResponse(new MockControlError(503, 'service_closed', 'the mock service is closed'), errorFormat);
-      store.sweep();
-      const url = new URL(request.url);
-      const path = url.pathname;
-      const controlAt = controlsEnabled ? prefixAt(path, MOCK_CONTROL_PREFIX) : -1;
-      const apiAt = Math.max(prefixAt(path, MERCHANT_PREFIX), prefixAt(path, PUBLIC_PREFIX));
-      if (controlAt >= 0 && (apiAt < 0 || controlAt < apiAt)) return handleControl(service, request, path.slice(controlAt + MOCK_CONTROL_PREFIX.length), maxBodyBytes);
-      if (apiAt >= 0) return serveApi(pipeline, request, path.slice(apiAt), url.search);
-      return errorResponse(new MockControlError(404, 'not_found', `nothing at ${path}`), errorFormat);
-    },
+    fetch: async (request) => app.fetch(request),
     markPaid: (id) => store.markPaid(control(id)),
     expire: (id) => store.expire(control(id)),
     startDeal: (id, variant = {}) => {
@@ -257,5 +233,19 @@ export const createMockService = (options: MockServiceOptions): MockService => {
     notificationsSettled: () => notifier.settled(),
     notificationsIdle: () => notifier.idle(),
   };
+  const app = createMockApp({
+    env,
+    merchants,
+    publicBaseUrl,
+    faults,
+    errorFormat: options.errorFormat ?? DEFAULTS.errorFormat,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    maxMultipartBytes: maxUploadBytes + DEFAULTS.multipartOverheadBytes,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULTS.bodyTimeoutMs,
+    log: requests,
+    controls: options.controls ? service : undefined,
+    isClosed: () => closed,
+    sweep: () => store.sweep(),
+  });
   return service;
 };

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { signRequest } from '../../src/server/index.js';
-import { MERCHANT, TRANSPORTS, createInvoiceBody, fieldsOf, messagesOf, signedRequest, type MockUnderTest } from './helpers.js';
+import { MERCHANT, TRANSPORTS, createInvoiceBody, fieldsOf, inProcessMock, messagesOf, networkMock, readAnswer, signedRequest, type MockUnderTest } from './helpers.js';
 
 const postInvoice = (mock: MockUnderTest, body: unknown) =>
   signedRequest(mock, 'POST', '/api/merchant/invoices', { body: typeof body === 'string' ? body : JSON.stringify(body) });
@@ -174,5 +174,71 @@ describe('a streamed body over the limit on a real port', () => {
     assert.equal(status, 413);
     const good = await signedRequest(mock, 'POST', '/api/merchant/invoices', { body: JSON.stringify(createInvoiceBody()) });
     assert.equal(good.status, 200);
+  });
+});
+
+describe('a body that trickles in is cut off by the read deadline (bodyTimeoutMs)', () => {
+  /** A body that sends its first bytes and then nothing more, never ending. */
+  const stalled = (first: string) =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(first));
+      },
+    });
+
+  test('in-process: a JSON body and a multipart form that stall are 408, and the next request works', async () => {
+    const mock = inProcessMock({ bodyTimeoutMs: 100 });
+    try {
+      const json = await mock.fetch(
+        new Request(`${mock.baseUrl}/api/merchant/invoices`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-identity': MERCHANT.apiKey, 'x-signature': 'irrelevant' },
+          body: stalled('{"type":'),
+          duplex: 'half',
+        } as RequestInit),
+      );
+      const answer = await readAnswer(json);
+      assert.equal(answer.status, 408);
+      assert.match(messagesOf(answer)[0] ?? '', /not received within 100 ms/);
+      assert.equal(mock.service.requests.at(-1)?.status, 408, 'logged with its answer');
+      const invoice = (await postInvoice(mock, createInvoiceBody({ startDeal: true }))).json as { id: string };
+      const form = await mock.fetch(
+        new Request(`${mock.baseUrl}/api/merchant/invoices/${invoice.id}/confirm-transfer`, {
+          method: 'POST',
+          headers: { 'content-type': 'multipart/form-data; boundary=x', 'x-identity': MERCHANT.apiKey, 'x-signature': 'irrelevant' },
+          body: stalled('--x\r\nContent-Disposition: form-data; name="attachment"; filename="a.pdf"\r\n\r\n%PDF'),
+          duplex: 'half',
+        } as RequestInit),
+      );
+      assert.equal(form.status, 408);
+      await form.body?.cancel();
+      assert.equal((await postInvoice(mock, createInvoiceBody())).status, 200);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  test('on a real port: a chunked body sent a few bytes at a time is 408', async () => {
+    const mock = await networkMock({ bodyTimeoutMs: 200 });
+    const url = `${mock.baseUrl}/api/merchant/invoices`;
+    let timer: ReturnType<typeof setInterval> | undefined;
+    try {
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = httpRequest(url, { method: 'POST', headers: { 'transfer-encoding': 'chunked', 'content-type': 'application/json', 'x-identity': MERCHANT.apiKey } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+          clearInterval(timer);
+          req.destroy();
+        });
+        req.on('error', reject);
+        timer = setInterval(() => req.write(' '), 20);
+      });
+      assert.equal(status, 408);
+      const good = await signedRequest(mock, 'POST', '/api/merchant/invoices', { body: JSON.stringify(createInvoiceBody()) });
+      assert.equal(good.status, 200);
+    } finally {
+      clearInterval(timer);
+      await mock.close();
+    }
   });
 });

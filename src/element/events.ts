@@ -1,5 +1,5 @@
 /**
- * The events of `<merchant-checkout>` (DESIGN.md, "Events"): `CustomEvent`s with a typed
+ * The events of `<merchant-checkout>` (docs/ARCHITECTURE.md, "The element"): `CustomEvent`s with a typed
  * `detail`, all `bubbles` and `composed`, so they reach listeners outside any shadow root.
  * Each class declares its literal `type`, so a union of them narrows by `event.type` or
  * `instanceof` (their details alone overlap: a status detail is also a ready detail).

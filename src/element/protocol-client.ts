@@ -1,5 +1,5 @@
 /**
- * The checkout protocol as the browser speaks it (DESIGN.md, "The checkout protocol"): a
+ * The checkout protocol as the browser speaks it (docs/ARCHITECTURE.md, "The checkout protocol"): a
  * small client the element is given (`client` property) or builds from `endpoint`. The
  * element never calls `fetch` itself. Whatever a client returns is validated here with the
  * shared schemas before the element sees it, so a merchant's own client cannot feed it junk.
@@ -47,7 +47,7 @@ export interface CheckoutClient {
   startDeal(invoiceId: string, variant: StartDealRequest, options?: CheckoutRequestOptions): Promise<CheckoutAnswer>;
 }
 
-/** Codes of `checkout-error`: the proxy's own (DESIGN.md) or any other code a proxy sent. */
+/** Codes of `checkout-error`: the proxy's own (CHECKOUT_ERROR_STATUS) or any other code a proxy sent. */
 export type CheckoutErrorKind = CheckoutErrorCode | (string & {});
 
 /** A failed protocol call, with what a payer-facing screen needs to know. */

@@ -1,7 +1,8 @@
 /**
- * What an invoice status means to the payer. The service names only `new` and `canceled`;
- * the mock assumes `paid` and `expired`; everything else is an open question, so obvious
- * synonyms are mapped and any other string is `other`: shown as written, never a crash.
+ * What an invoice status means to the payer. The service documents `new`, `paid`,
+ * `canceled`, `expired` and `dispute`; obvious synonyms are mapped too, and any other string
+ * (`dispute` among them, until it has a screen of its own) is `other`: shown as written,
+ * never a crash.
  */
 
 /**

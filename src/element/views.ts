@@ -1,10 +1,14 @@
 /**
- * Pieces of the element's view: plain functions from values to templates. Everything from the
- * service goes into text bindings or attribute values, never into markup.
+ * The element's view: plain functions from values (the screen model of screen.ts, strings,
+ * actions) to templates. Everything from the service goes into text bindings or attribute
+ * values, never into markup.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { PaymentVariant } from '../schemas/invoice.js';
-import { QUIET_ZONE, type QrMatrix, qrPath } from './qr.js';
+import { formatDuration, formatMoney } from './format.js';
+import type { Translation } from './i18n/translation.js';
+import { QUIET_ZONE, type QrMatrix, qrMatrix, qrPath } from './qr.js';
+import { type CopyModel, type DealModel, type DealNotice, type InvoiceScreenModel, type PickerModel, statusText, type VariantGroup } from './screen.js';
 
 export interface CopyButtonView {
   /** Accessible name (starts with the visible text). */
@@ -81,29 +85,9 @@ export const timer = ({ label, time }: TimerView): TemplateResult => html`
   </p>
 `;
 
-export interface VariantGroup {
-  method: string;
-  bankName: string;
-  variants: PaymentVariant[];
-}
-
-/** Variants grouped by bank (`method`), in the order the service listed them. */
-export const groupVariants = (variants: readonly PaymentVariant[], bankName: (method: string) => string): VariantGroup[] => {
-  const groups = new Map<string, VariantGroup>();
-  for (const variant of variants) {
-    let group = groups.get(variant.method);
-    if (!group) {
-      group = { method: variant.method, bankName: bankName(variant.method), variants: [] };
-      groups.set(variant.method, group);
-    }
-    group.variants.push(variant);
-  }
-  return [...groups.values()];
-};
-
 export interface VariantsView {
   title: string;
-  groups: VariantGroup[];
+  groups: readonly VariantGroup[];
   optionLabel: (option: string) => string;
   /**
    * With `onSelect`, each variant is a button (the picker); without, a list item, the active
@@ -165,3 +149,193 @@ export const skeleton = (label: string): TemplateResult => html`
     <div class="bar"></div>
   </div>
 `;
+
+/** What the payer can do on a screen; the element wires each to its session. */
+export interface ScreenActions {
+  copy: (copy: CopyModel) => void;
+  select: (variant: PaymentVariant) => void;
+  retryVariants: () => void;
+  askCancel: () => void;
+  confirmCancel: () => void;
+  keepPaying: () => void;
+  retry: () => void;
+}
+
+export interface ScreenContext {
+  t: Translation;
+  /** The `Intl` locale for money. */
+  locale: string;
+  hideCancel: boolean;
+  actions: ScreenActions;
+}
+
+/** The error screen: what failed, in words, and a retry. */
+export const errorScreen = (code: string, { t, actions }: ScreenContext): TemplateResult => html`
+  <div part="error" role="alert">
+    <h2 part="title" tabindex="-1">${t.title('error')}</h2>
+    <p>${t.errorMessage(code)}</p>
+    <button part="retry-button" class="primary" type="button" @click=${actions.retry}>${t.retry}</button>
+  </div>
+`;
+
+/** Every screen about a loaded invoice. */
+export const invoiceScreen = (model: InvoiceScreenModel, context: ScreenContext): TemplateResult => {
+  const { t, hideCancel } = context;
+  const { variants } = model;
+  const amount = formatMoney(model.sum, context.locale);
+  const explanation = html`<p part="explanation">${t.explanation(model.screen, model.status.raw)}</p>`;
+  return html`
+    <header>
+      ${model.payee ? html`<p part="payee" class="payee">${t.payee(model.payee)}</p>` : nothing}
+      <h2 part="title" tabindex="-1">${t.title(model.screen)}</h2>
+      <p part="status">
+        <span class="label">${t.statusLabel}:</span>
+        <span class="status-value">${statusText(model.status, t)}</span>
+      </p>
+    </header>
+    ${model.deal
+      ? dealDetails(model.deal, amount, context)
+      : html`
+          ${model.explanation === 'above' ? explanation : nothing}
+          <dl part="details">
+            ${field({ part: 'amount', label: t.amountLabel, value: amount, valueId: 'amount-value', valueClass: 'amount' })}
+          </dl>
+          ${model.explanation === 'below' ? explanation : nothing}
+          ${model.picker ? picker(model.picker, context) : nothing}
+        `}
+    ${model.connectionLost ? html`<p part="notice" class="notice" role="status">${t.connectionTrouble}</p>` : nothing}
+    ${model.remaining === undefined ? nothing : timer({ label: t.timeLeftLabel, time: formatDuration(model.remaining) })}
+    ${variants
+      ? variantList({
+          title: t.variantsLabel,
+          groups: variants.groups,
+          optionLabel: t.option,
+          isActive: ({ method, option }) => method === variants.current.method && option === variants.current.option,
+          currentLabel: t.currentVariant,
+        })
+      : nothing}
+    ${model.cancel && !hideCancel ? cancelBlock(model.cancel, context) : nothing}
+  `;
+};
+
+let lastQr: { link: string; matrix: QrMatrix | undefined } | undefined;
+/** The QR matrix of `link`, computed once while the link stays the same (the view renders every second). */
+const qrFor = (link: string): QrMatrix | undefined => {
+  if (lastQr?.link !== link) lastQr = { link, matrix: qrMatrix(link) };
+  return lastQr.matrix;
+};
+
+const copyButton = (copy: CopyModel, { t, actions }: ScreenContext): CopyButtonView => ({
+  label: copy.copied ? t.copied : t.copyLabel(copy.field, copy.kind),
+  text: copy.copied ? t.copied : t.copy,
+  onCopy: () => actions.copy(copy),
+});
+
+/** Where and how much to send: the details with copy buttons, the guidance, the QR code and the bank link. */
+const dealDetails = (deal: DealModel, amount: string, context: ScreenContext): TemplateResult => {
+  const { t } = context;
+  const matrix = deal.link ? qrFor(deal.link) : undefined;
+  const touch = typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
+  return html`
+    <dl part="details">
+      ${field({
+        part: 'amount',
+        label: t.amountLabel,
+        value: amount,
+        valueId: 'amount-value',
+        valueClass: 'amount',
+        copy: copyButton(deal.amount, context),
+        note: deal.amount.byHand ? t.copyManually : undefined,
+      })}
+      ${field({ part: 'bank', label: t.bankLabel, value: deal.bank, valueId: 'bank-value' })}
+      ${field({
+        part: 'requisites',
+        label: t.requisitesLabel(deal.requisites.kind),
+        value: deal.requisites.text,
+        valueId: 'requisites-value',
+        valueClass: 'requisites',
+        copy: copyButton(deal.requisites.copy, context),
+        note: deal.requisites.copy.byHand ? t.copyManually : undefined,
+      })}
+      ${field({ part: 'holder', label: t.holderLabel, value: deal.holder, valueId: 'holder-value' })}
+    </dl>
+    <p part="guidance" class="guidance">${t.guidance(amount)}</p>
+    ${matrix ? qrCode({ matrix, label: t.qrLabel, hint: t.qrHint }) : nothing}
+    ${deal.link && touch
+      ? html`<a part="bank-link" class="primary" href=${deal.link} target="_blank" rel="noopener noreferrer"
+          >${t.openInBankApp}</a
+        >`
+      : nothing}
+  `;
+};
+
+const DEAL_NOTICE_TEXT: Record<Exclude<DealNotice, 'unsupported'>, (t: Translation) => string> = {
+  failed: (t) => t.dealFailed,
+  no_requisites: (t) => t.dealNoRequisites,
+  not_allowed: (t) => t.dealNotAllowed,
+};
+
+/** Without an active deal: the variants as buttons that start one. */
+const picker = (model: PickerModel, { t, actions }: ScreenContext): TemplateResult => {
+  if (model.state === 'failed') {
+    return html`
+      <div class="actions">
+        <p part="notice" class="notice alert" role="alert">${t.variantsFailed}</p>
+        <button part="retry-button" type="button" @click=${actions.retryVariants}>${t.retry}</button>
+      </div>
+    `;
+  }
+  if (model.state === 'loading') return html`<div class="bar"></div>`;
+  return html`
+    ${variantList({
+      title: t.variantsLabel,
+      groups: model.groups,
+      optionLabel: t.option,
+      onSelect: actions.select,
+      pending: model.pending,
+      pendingLabel: t.startingDeal,
+    })}
+    ${model.notice === 'unsupported'
+      ? html`<p part="notice" class="notice" role="status">${t.dealUnsupported}</p>`
+      : model.notice
+        ? html`<p part="notice" class="notice alert" role="alert">${DEAL_NOTICE_TEXT[model.notice](t)}</p>`
+        : nothing}
+  `;
+};
+
+/** The cancel button, or the confirmation it asks for (Escape steps back). */
+const cancelBlock = (
+  { confirming, pending, failed }: NonNullable<InvoiceScreenModel['cancel']>,
+  { t, actions }: ScreenContext,
+): TemplateResult => {
+  if (!confirming) {
+    return html`
+      <div class="actions">
+        <button part="cancel-button" type="button" @click=${actions.askCancel}>${t.cancel}</button>
+      </div>
+    `;
+  }
+  const onKeydown = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape') return;
+    event.stopPropagation();
+    actions.keepPaying();
+  };
+  return html`
+    <div class="actions" role="group" aria-labelledby="cancel-question" @keydown=${onKeydown}>
+      <p id="cancel-question">${t.cancelQuestion}</p>
+      <button
+        part="confirm-button"
+        class="danger"
+        type="button"
+        aria-disabled=${pending ? 'true' : 'false'}
+        @click=${actions.confirmCancel}
+      >
+        ${pending ? t.canceling : t.confirmCancel}
+      </button>
+      <button part="keep-button" type="button" aria-disabled=${pending ? 'true' : 'false'} @click=${actions.keepPaying}>
+        ${t.keepPaying}
+      </button>
+    </div>
+    ${failed ? html`<p part="notice" class="notice alert" role="alert">${t.cancelFailed}</p>` : nothing}
+  `;
+};

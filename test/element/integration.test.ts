@@ -43,8 +43,8 @@ describe('<merchant-checkout> with the real proxy and mock service', () => {
     assert.equal(text(part(el, 'bank')!.querySelector('.value')), deal.paymentMethodName);
     assert.equal(text(part(el, 'holder')!.querySelector('.value')), deal.requisites!.holder!);
     assert.equal(
-      text(part(el, 'requisites')!.querySelector('.value')).replace(/[\s-]/g, ''),
-      deal.requisites!.requisites!.replace(/[\s-]/g, '').replace(/^8/, '+7'),
+      text(part(el, 'requisites')!.querySelector('.value')).replace(/[\s()-]/g, ''),
+      deal.requisites!.requisites!.replace(/[\s()-]/g, '').replace(/^8/, '+7'),
     );
     await expect(el).to.be.accessible();
 

@@ -29,16 +29,6 @@ export class PollController implements ReactiveController {
     host.addController(this);
   }
 
-  /** Whether polling is on (it may still be paused while the page is hidden). */
-  get active(): boolean {
-    return this.#active;
-  }
-
-  /** Consecutive failed reads so far. */
-  get failures(): number {
-    return this.#failures;
-  }
-
   /** Starts (or restarts) polling: the first read comes after one interval. */
   start(): void {
     this.#abort();

@@ -30,3 +30,16 @@ export const intlLocale = (lang: string | null | undefined, translation: Transla
     return translation.language;
   }
 };
+
+/** The `lang` of `start` or its nearest ancestor, crossing shadow roots; `<html lang>` last. */
+export const closestLang = (start: Element): string | undefined => {
+  let node: Node | null = start;
+  while (node) {
+    if (node instanceof Element) {
+      const lang = node.getAttribute('lang');
+      if (lang) return lang;
+    }
+    node = node instanceof ShadowRoot ? node.host : node.parentNode;
+  }
+  return undefined;
+};

@@ -1,0 +1,380 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { initialState, Task, TaskStatus } from '@lit/task';
+import type { CheckoutInvoice, StartDealRequest } from '../../schemas/checkout.js';
+import type { PaymentVariant } from '../../schemas/invoice.js';
+import { UUID_PATTERN } from '../../schemas/patterns.js';
+import { CountdownController } from '../controllers/countdown-controller.js';
+import { PollController } from '../controllers/poll-controller.js';
+import { copyText } from '../copy.js';
+import {
+  CheckoutCanceledEvent,
+  CheckoutCopyEvent,
+  CheckoutErrorEvent,
+  CheckoutExpiredEvent,
+  CheckoutReadyEvent,
+  CheckoutStatusEvent,
+  CheckoutVariantSelectEvent,
+} from '../events.js';
+import type { RequisitesKind } from '../format.js';
+import type { CopyField, Translation } from '../i18n/translation.js';
+import {
+  anySignal,
+  type CheckoutClient,
+  CheckoutError,
+  cancelInvoice,
+  isAbortError,
+  readInvoice,
+  readVariants,
+  startDeal,
+  toCheckoutError,
+  type Validated,
+} from '../protocol-client.js';
+import { announcementStep, clockOffset, EXPIRY_GRACE } from '../poll-policy.js';
+import { type DealNotice, type SessionSnapshot, statusLine, statusText } from '../screen.js';
+import { isFinalStatus } from '../status.js';
+
+/** How long a copy button says "Copied". */
+const COPIED_FOR = 2000;
+
+/** What the picker says when a deal did not start, by the protocol's error code. */
+const dealNoticeFor = ({ code, status }: CheckoutError): DealNotice =>
+  status === 501 || code === 'not_implemented'
+    ? 'unsupported'
+    : code === 'no_requisites'
+      ? 'no_requisites'
+      : code === 'option_not_allowed' || code === 'bank_not_allowed'
+        ? 'not_allowed'
+        : 'failed';
+
+/** The element a session works for: it renders the session and its events are dispatched on it. */
+export type SessionHost = ReactiveControllerHost & EventTarget;
+
+export interface InvoiceSessionOptions {
+  client: CheckoutClient;
+  /** The id as the page gave it: empty for no invoice yet, anything but a UUID for the error screen. */
+  invoiceId: string;
+  /** The element's `poll-interval`, asked before each wait. */
+  pollInterval: () => number;
+  /** The strings of the element's current language, for what the session announces. */
+  translation: () => Translation;
+  /** Says something through the element's live region. */
+  announce: (text: string) => void;
+}
+
+/**
+ * Everything that belongs to one invoice: its data, the variants, the deal being started, the
+ * copy and cancel state, the server's clock, the polling and the countdown. The element makes
+ * one per client and invoice id and replaces it whole when either changes: `dispose()` aborts
+ * every request of it, so nothing of one invoice reaches the next.
+ *
+ * A reactive controller of the element and the host of its own tasks and controllers: it hands
+ * the element's lifecycle down to them and their update requests up to the element.
+ */
+export class InvoiceSession implements ReactiveController, ReactiveControllerHost {
+  readonly #controllers = new Set<ReactiveController>();
+  readonly #host: SessionHost;
+  readonly #options: InvoiceSessionOptions;
+  /** Aborted when the session ends or the element leaves the page: ends every request of it. */
+  #work = new AbortController();
+  #invoice: CheckoutInvoice | undefined;
+  /** Server clock − device clock, from the `Date` headers. */
+  #clockOffset: number | undefined;
+  #connectionLost = false;
+  #confirming = false;
+  #cancelFailed = false;
+  #dealNotice: DealNotice | undefined;
+  #pendingVariant: PaymentVariant | undefined;
+  #copied: CopyField | undefined;
+  #copyByHand: CopyField | undefined;
+  #copiedTimer: ReturnType<typeof setTimeout> | undefined;
+  #lastAnnouncementStep: number | undefined;
+
+  readonly #invoiceTask = new Task(this, {
+    args: () => [this.#options.client, this.#options.invoiceId] as const,
+    task: async ([client, invoiceId], { signal }) => {
+      if (!invoiceId) return initialState;
+      if (!UUID_PATTERN.test(invoiceId)) throw new CheckoutError('bad_request', 'invoice-id must be a UUID');
+      return this.#read((all) => readInvoice(client, invoiceId, all), signal);
+    },
+    onComplete: (invoice) => this.#adopt(invoice, 'load'),
+    onError: (error) => this.#report(error),
+  });
+
+  readonly #variantsTask = new Task(this, {
+    args: () => [this.#options.client, this.#options.invoiceId] as const,
+    task: async ([client, invoiceId], { signal }) => {
+      // The invoice task reports a missing or malformed id; there is nothing to ask for here.
+      if (!UUID_PATTERN.test(invoiceId)) return initialState;
+      return (await readVariants(client, invoiceId, this.#signal(signal))).value;
+    },
+    onError: (error) => this.#report(error),
+  });
+
+  readonly #cancelTask = new Task(this, {
+    autoRun: false,
+    args: () => [this.#options.client, this.#options.invoiceId] as const,
+    task: ([client, invoiceId], { signal }) => this.#read((all) => cancelInvoice(client, invoiceId, all), signal),
+    onComplete: (canceled) => {
+      this.#confirming = false;
+      if (this.#invoice) this.#adopt({ ...this.#invoice, status: canceled.status, deals: canceled.deals }, 'cancel');
+      this.#dispatchAfterRender(new CheckoutCanceledEvent({ invoice: canceled }));
+    },
+    onError: (error) => {
+      if (isAbortError(error)) return;
+      this.#cancelFailed = true;
+      this.#report(error);
+      this.#poll.start();
+    },
+  });
+
+  readonly #dealTask = new Task<readonly [CheckoutClient, string, StartDealRequest], CheckoutInvoice>(this, {
+    autoRun: false,
+    task: ([client, invoiceId, variant], { signal }) => this.#read((all) => startDeal(client, invoiceId, variant, all), signal),
+    onComplete: (invoice) => {
+      this.#pendingVariant = undefined;
+      this.#adopt(invoice, 'deal');
+    },
+    onError: (error) => {
+      this.#pendingVariant = undefined;
+      if (isAbortError(error)) return;
+      const failure = toCheckoutError(error);
+      this.#dealNotice = dealNoticeFor(failure);
+      this.#report(failure);
+      this.#poll.start();
+    },
+  });
+
+  readonly #poll = new PollController(this, {
+    interval: () => this.#options.pollInterval(),
+    read: async (signal) => {
+      try {
+        const invoice = await this.#read((all) => readInvoice(this.#options.client, this.#options.invoiceId, all), signal);
+        this.#connectionLost = false;
+        this.#adopt(invoice, 'poll');
+        return !isFinalStatus(invoice.status) && this.#serverNow() < Date.parse(invoice.expireAt) + EXPIRY_GRACE;
+      } catch (error) {
+        if (!isAbortError(error)) {
+          this.#connectionLost = true;
+          this.#report(error);
+          this.requestUpdate();
+        }
+        throw error;
+      }
+    },
+  });
+
+  readonly #countdown = new CountdownController(this, {
+    onTick: (remaining) => {
+      const step = announcementStep(remaining);
+      if (this.#lastAnnouncementStep !== undefined && step !== this.#lastAnnouncementStep && remaining > 0) {
+        this.#options.announce(this.#options.translation().timeLeftAnnouncement(remaining));
+      }
+      this.#lastAnnouncementStep = step;
+      this.requestUpdate();
+    },
+    onZero: () => {
+      const invoice = this.#invoice;
+      if (!invoice) return;
+      this.#confirming = false;
+      this.#options.announce(this.#options.translation().title('expired'));
+      this.#dispatchAfterRender(new CheckoutExpiredEvent({ invoice }));
+    },
+  });
+
+  constructor(host: SessionHost, options: InvoiceSessionOptions) {
+    this.#host = host;
+    this.#options = options;
+    host.addController(this);
+  }
+
+  /** What the session knows now: the input of `screen()`. */
+  get snapshot(): SessionSnapshot {
+    const load = this.#invoiceTask;
+    const variants = this.#variantsTask;
+    return {
+      load:
+        load.status === TaskStatus.INITIAL
+          ? { state: 'idle' }
+          : load.status === TaskStatus.COMPLETE
+            ? { state: 'done' }
+            : load.status === TaskStatus.ERROR && !isAbortError(load.error)
+              ? { state: 'failed', code: toCheckoutError(load.error).code }
+              : { state: 'loading' },
+      invoice: this.#invoice,
+      variants: variants.status === TaskStatus.ERROR ? 'failed' : variants.status === TaskStatus.COMPLETE ? (variants.value ?? []) : 'loading',
+      pendingVariant: this.#pendingVariant,
+      dealNotice: this.#dealNotice,
+      copied: this.#copied,
+      copyByHand: this.#copyByHand,
+      cancel: { confirming: this.#confirming, pending: this.#cancelTask.status === TaskStatus.PENDING, failed: this.#cancelFailed },
+      connectionLost: this.#connectionLost,
+      clockOffset: this.#clockOffset ?? 0,
+    };
+  }
+
+  /** Ends the session: every request of it is aborted, every timer and listener released. */
+  dispose(): void {
+    this.#host.removeController(this);
+    this.hostDisconnected();
+  }
+
+  /** Reads the invoice (and the variants, if they failed) again. */
+  retry(): void {
+    void this.#invoiceTask.run();
+    if (this.#variantsTask.status === TaskStatus.ERROR) this.retryVariants();
+  }
+
+  retryVariants(): void {
+    void this.#variantsTask.run();
+  }
+
+  /** Copies `value`; where the clipboard refuses, `fallback`'s text is selected for copying by hand. */
+  async copy(field: CopyField, value: string, kind: RequisitesKind, fallback: Node | null): Promise<void> {
+    const work = this.#work.signal;
+    const outcome = await copyText(value, fallback);
+    if (work.aborted) return;
+    this.#copyByHand = outcome === 'copied' ? undefined : field;
+    if (outcome === 'copied') {
+      this.#copied = field;
+      clearTimeout(this.#copiedTimer);
+      this.#copiedTimer = setTimeout(() => {
+        this.#copied = undefined;
+        this.requestUpdate();
+      }, COPIED_FOR);
+      this.#options.announce(this.#options.translation().copiedAnnouncement(field, kind));
+      this.#host.dispatchEvent(new CheckoutCopyEvent({ field, value }));
+    }
+    this.requestUpdate();
+  }
+
+  askCancel(): void {
+    this.#confirming = true;
+    this.#cancelFailed = false;
+    this.requestUpdate();
+  }
+
+  /** Steps back from the cancel confirmation; `false` (nothing changes) while the cancel is on its way. */
+  keepPaying(): boolean {
+    if (this.#cancelTask.status === TaskStatus.PENDING) return false;
+    this.#confirming = false;
+    this.#cancelFailed = false;
+    this.requestUpdate();
+    return true;
+  }
+
+  confirmCancel(): void {
+    // However many clicks or key presses arrive, one POST: the task turns pending synchronously.
+    if (this.#cancelTask.status === TaskStatus.PENDING || !this.#invoice) return;
+    this.#cancelFailed = false;
+    this.#poll.stop();
+    void this.#cancelTask.run();
+  }
+
+  /** Asks the page (`checkout-variant-select`), then starts a deal with `variant`. */
+  selectVariant(variant: PaymentVariant): void {
+    if (this.#dealTask.status === TaskStatus.PENDING || !this.#invoice) return;
+    const request = new CheckoutVariantSelectEvent({ option: variant.option, method: variant.method });
+    this.#host.dispatchEvent(request);
+    if (request.defaultPrevented) return;
+    this.#dealNotice = undefined;
+    this.#pendingVariant = variant;
+    this.#poll.stop();
+    void this.#dealTask.run([this.#options.client, this.#options.invoiceId, { option: variant.option, method: variant.method }]);
+  }
+
+  addController(controller: ReactiveController): void {
+    this.#controllers.add(controller);
+  }
+
+  removeController(controller: ReactiveController): void {
+    this.#controllers.delete(controller);
+  }
+
+  requestUpdate(): void {
+    this.#host.requestUpdate();
+  }
+
+  get updateComplete(): Promise<boolean> {
+    return this.#host.updateComplete;
+  }
+
+  hostConnected(): void {
+    // Back on the page after being removed: new work before the controllers resume.
+    const returning = this.#work.signal.aborted;
+    if (returning) this.#work = new AbortController();
+    for (const controller of this.#controllers) controller.hostConnected?.();
+    if (!returning) return;
+    for (const task of [this.#invoiceTask, this.#variantsTask]) {
+      if (task.status === TaskStatus.ERROR && isAbortError(task.error)) void task.run();
+    }
+  }
+
+  hostDisconnected(): void {
+    this.#work.abort();
+    clearTimeout(this.#copiedTimer);
+    this.#copied = undefined;
+    for (const controller of this.#controllers) controller.hostDisconnected?.();
+    this.requestUpdate();
+  }
+
+  hostUpdate(): void {
+    for (const controller of this.#controllers) controller.hostUpdate?.();
+  }
+
+  hostUpdated(): void {
+    for (const controller of this.#controllers) controller.hostUpdated?.();
+  }
+
+  #signal(signal: AbortSignal): AbortSignal {
+    return anySignal([signal, this.#work.signal]);
+  }
+
+  /** One request with `signal` and the session's work; an answer that comes after an abort is dropped. */
+  async #read<T>(request: (signal: AbortSignal) => Promise<Validated<T>>, signal: AbortSignal): Promise<T> {
+    const all = this.#signal(signal);
+    const { value, date } = await request(all);
+    all.throwIfAborted();
+    this.#clockOffset = clockOffset(date, Date.now(), this.#clockOffset);
+    return value;
+  }
+
+  #serverNow(): number {
+    return Date.now() + (this.#clockOffset ?? 0);
+  }
+
+  /** Takes a new state of the invoice: events, announcements, countdown and polling follow. */
+  #adopt(invoice: CheckoutInvoice, source: 'load' | 'poll' | 'deal' | 'cancel'): void {
+    const previous = this.#invoice;
+    this.#invoice = invoice;
+    this.requestUpdate();
+    if (source === 'load') this.#dispatchAfterRender(new CheckoutReadyEvent({ invoice }));
+    if (previous && previous.status !== invoice.status) {
+      const t = this.#options.translation();
+      this.#options.announce(`${t.statusLabel}: ${statusText(statusLine(invoice), t)}`);
+      this.#dispatchAfterRender(new CheckoutStatusEvent({ status: invoice.status, previous: previous.status, invoice }));
+    }
+    if (isFinalStatus(invoice.status)) {
+      this.#poll.stop();
+      this.#countdown.stop();
+      this.#confirming = false;
+      return;
+    }
+    this.#countdown.set(Date.parse(invoice.expireAt), this.#clockOffset ?? 0);
+    if (source !== 'poll') this.#poll.start();
+  }
+
+  #dispatchAfterRender(event: Event): void {
+    const work = this.#work.signal;
+    void this.#host.updateComplete.then(() => {
+      if (!work.aborted) this.#host.dispatchEvent(event);
+    });
+  }
+
+  #report(error: unknown): void {
+    if (isAbortError(error)) return;
+    const failure = toCheckoutError(error);
+    this.#dispatchAfterRender(
+      new CheckoutErrorEvent({ code: failure.code, message: failure.message, retryable: failure.retryable }),
+    );
+  }
+}

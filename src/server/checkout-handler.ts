@@ -33,6 +33,7 @@ import {
   readBodyLimited,
 } from './proxy-http.js';
 import { declaredLength } from './body.js';
+import { createBankNames } from './bank-names.js';
 import { projectCanceledInvoice, projectInvoice, projectVariants } from './projection.js';
 
 /** Default request body limit: the only body of the protocol, `{ option, method }`, is tiny. */
@@ -96,6 +97,11 @@ export interface CheckoutHandlerOptions {
    * (validated, and it must be the same invoice).
    */
   startDeal?: (context: StartDealContext) => Promise<unknown>;
+  /**
+   * Fill in a deal's bank name from the service's payment-methods list when the answer has
+   * none (one read per terminal, currency and hour). Default true; false sends the code only.
+   */
+  bankNames?: boolean;
   /**
    * Time budget of one request in milliseconds, covering the merchant's hooks and every
    * upstream call; when it runs out the answer is 504. Default: the client's `timeoutMs`.
@@ -205,6 +211,7 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
   const timeoutMs = options.timeoutMs ?? Math.max(...clients.map((client) => client.timeoutMs));
   /** Which terminal answered for an invoice, so only its first read probes several. */
   const terminalOf = new Map<string, MerchantClient>();
+  const withBankNames = options.bankNames === false ? (invoice: Invoice) => Promise.resolve(invoice) : createBankNames();
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_CHECKOUT_MAX_BODY_BYTES;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   const allowedOrigins = new Set(cors?.origins ?? []);
@@ -326,8 +333,10 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
   const serve = async (request: Request, route: CheckoutRoute, id: string, deadline: Deadline): Promise<unknown> => {
     const upstream = () => ({ signal: deadline.signal, timeoutMs: deadline.remaining() });
     switch (route) {
-      case 'invoice':
-        return projectInvoice((await verifiedInvoice(id, request, deadline)).invoice);
+      case 'invoice': {
+        const { invoice, client } = await verifiedInvoice(id, request, deadline);
+        return projectInvoice(await withBankNames(invoice, client, upstream()));
+      }
       case 'variants': {
         const { client } = await verifiedInvoice(id, request, deadline);
         return projectVariants(await client.listPaymentVariants(id, upstream()));
@@ -351,7 +360,7 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
         const { invoice, client } = await verifiedInvoice(id, request, deadline);
         if (!startDeal) {
           const started = await client.startDeal(id, { paymentOption: option, paymentMethod: method }, upstream());
-          return dealStarted(started, id, request, 'start-deal');
+          return dealStarted(await withBankNames(started, client, upstream()), id, request, 'start-deal');
         }
         const answer = await deadline.race(
           startDeal({ id, internalId: invoice.internalId, option, method, invoice, request, signal: deadline.signal, client }),
@@ -361,7 +370,7 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
           report(new Error(`startDeal answered an invalid invoice: ${parsed.message}`), request);
           throw upstreamUnavailable();
         }
-        return dealStarted(parsed.data, id, request, 'startDeal');
+        return dealStarted(await withBankNames(parsed.data, client, upstream()), id, request, 'startDeal');
       }
     }
   };

@@ -4,6 +4,7 @@
  * cap; the answer is streamed back with backpressure; a payer who goes away aborts the
  * request's `signal`, so upstream work stops too.
  */
+import type * as Http from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
 export type FetchHandler = (request: Request) => Promise<Response> | Response;
@@ -334,7 +335,7 @@ export interface NodeServerOptions extends NodeHandlerOptions {
  */
 export const createNodeServer = (handler: FetchHandler, options: NodeServerOptions = {}): Server => {
   const http = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:http') as
-    | typeof import('node:http')
+    | typeof Http
     | undefined;
   if (!http) throw new TypeError('createNodeServer needs Node ≥ 20.16 (process.getBuiltinModule)');
   const server = http.createServer(

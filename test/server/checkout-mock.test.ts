@@ -161,6 +161,25 @@ describe(`the mock's answers ${mockQuirks().quirks === undefined ? 'in one shape
   });
 });
 
+describe('bank names', () => {
+  test('a deal read without paymentMethodName gets the name from the service\'s list, read once per currency', async () => {
+    const invoice = await newInvoice();
+    const code = mock.service.getInvoice(invoice.id)!.deals[0]!.paymentMethod;
+    const names = new Map((await client.listPaymentMethods('RUB')).map((bank) => [bank.code, bank.name]));
+    assert.ok(names.get(code), `the service names ${code}`);
+    const lists = () => mock.service.requests.filter((request) => request.path === '/api/merchant/payment-methods').length;
+    const before = lists();
+    for (let i = 0; i < 3; i++) {
+      const answer = await send('GET', `/checkout-api/invoices/${invoice.id}`);
+      assert.equal(answer.status, 200, answer.text);
+      const deal = (answer.json as InvoiceLookup).deals[0]!;
+      assert.equal(deal.paymentMethod, code);
+      assert.equal(deal.paymentMethodName, names.get(code));
+    }
+    assert.ok(lists() - before <= 1, `the list was read ${lists() - before} times`);
+  });
+});
+
 describe('each route end to end through the proxy, the client and the mock', () => {
   test('GET /invoices/{id}: the invoice as the service has it, with Date and no-store', async () => {
     const invoice = await newInvoice();

@@ -1,5 +1,6 @@
 /** The demo page's own words; the checkout brings its own translations. */
-import type { Scenario } from './shared/scenarios.js';
+import type { InvoiceAction, NotificationView, ServiceSwitch } from './shared/demo-api.js';
+import { TRANSFER_CONFIRMED, UNKNOWN_STATUS, type Scenario } from './shared/scenarios.js';
 
 export type Lang = 'en' | 'ru';
 
@@ -17,6 +18,10 @@ export interface PageText {
   created: string;
   shopStatus: string;
   shopStatusHint: string;
+  dealStatus: string;
+  dealStatusHint: string;
+  deal: string;
+  noDeal: string;
   payoutNote: string;
   noOrder: string;
   preparing: string;
@@ -36,6 +41,14 @@ export interface PageText {
   options: Record<string, string>;
   payeeRequisites: string;
   payeeHolder: string;
+  advanced: string;
+  advancedHint: string;
+  maxAmount: string;
+  maxAmountHint: string;
+  successUrl: string;
+  cancelUrl: string;
+  /** Before the service's own words when it refused the invoice. */
+  serviceRefused: string;
   create: string;
   creating: string;
   orderCreated: (orderId: string) => string;
@@ -50,6 +63,33 @@ export interface PageText {
   expire: string;
   startDealNow: string;
   unknownStatus: string;
+  transferHeading: string;
+  confirmTransfer: string;
+  disputeReason: string;
+  disputeReasons: Record<'no_payment' | 'invalid_sum', string>;
+  disputeAmount: string;
+  openDispute: string;
+  resolveAs: Record<'paid' | 'canceled', string>;
+  resolved: (outcome: string) => string;
+  serviceHeading: string;
+  switches: Record<ServiceSwitch, string>;
+  switchHints: Record<ServiceSwitch, string>;
+  switched: Record<ServiceSwitch, (on: boolean) => string>;
+  serviceClock: string;
+  advanceMinute: string;
+  advanceHour: string;
+  clockMoved: (time: string) => string;
+  expiresAt: string;
+  notificationsLabel: string;
+  noNotifications: string;
+  notificationStates: Record<NotificationView['state'], string>;
+  attempts: (statuses: string[]) => string;
+  referenceHeading: string;
+  referenceIntro: string;
+  rates: { in: string; out: string };
+  banksHeading: (count: number) => string;
+  loading: string;
+  retry: string;
   networkHeading: string;
   latency: string;
   setLatency: string;
@@ -62,7 +102,7 @@ export interface PageText {
   malform: string;
   requests: string;
   reset: string;
-  done: Record<'paid' | 'expire' | 'deal' | 'unknown-status' | 'latency' | 'fail' | 'hang' | 'malform' | 'reset', string>;
+  done: Record<Exclude<InvoiceAction, 'resolve'> | 'latency' | 'fail' | 'hang' | 'malform' | 'reset', string>;
   eventsHeading: string;
   noEvents: string;
   clear: string;
@@ -90,6 +130,10 @@ export const TEXT: Record<Lang, PageText> = {
     created: 'Created',
     shopStatus: 'Shop status',
     shopStatusHint: 'as the shop’s notifications report it',
+    dealStatus: 'Deal status',
+    dealStatusHint: 'as the mock service holds it',
+    deal: 'deal',
+    noDeal: 'no deal',
     payoutNote: 'A pay-out: the service sends the money to the payee, so a payer has nothing to do here. Shown for QA.',
     noOrder: 'No order selected. Create an invoice on the merchant side or open a QA scenario.',
     preparing: 'Preparing the scenario…',
@@ -109,6 +153,13 @@ export const TEXT: Record<Lang, PageText> = {
     options: { TO_CARD: 'Card transfer', SBP: 'SBP (Faster Payments)' },
     payeeRequisites: 'Payee card or phone',
     payeeHolder: 'Payee name',
+    advanced: 'Advanced: documented extra fields',
+    advancedHint: 'Empty fields are not sent. The service’s own payment page uses the URLs; the checkout does not.',
+    maxAmount: 'Maximum amount',
+    maxAmountHint: 'The service makes the amount unique, up to this; not less than the amount',
+    successUrl: 'Success URL',
+    cancelUrl: 'Cancel URL',
+    serviceRefused: 'The payment service refused:',
     create: 'Create invoice',
     creating: 'Creating…',
     orderCreated: (orderId) => `Order ${orderId} created`,
@@ -123,6 +174,39 @@ export const TEXT: Record<Lang, PageText> = {
     expire: 'Expire now',
     startDealNow: 'Start deal',
     unknownStatus: 'Unknown status',
+    transferHeading: 'Transfer and disputes',
+    confirmTransfer: 'Confirm transfer (attach a receipt)',
+    disputeReason: 'Reason',
+    disputeReasons: { no_payment: 'No payment (no_payment)', invalid_sum: 'Other amount (invalid_sum)' },
+    disputeAmount: 'Amount sent',
+    openDispute: 'Open dispute',
+    resolveAs: { paid: 'Resolve dispute as paid', canceled: 'Resolve dispute as canceled' },
+    resolved: (outcome) => `The service resolved the dispute: the invoice is ${outcome}.`,
+    serviceHeading: 'Service switches and clock',
+    switches: { noRequisites: 'No free requisites', receiverDown: 'Shop’s notification receiver is down' },
+    switchHints: {
+      noRequisites: 'No bank has free requisites: starting a deal is refused with PAYMENT_METHOD_NOT_AVAILABLE',
+      receiverDown: 'It answers HTTP 500, so the service retries each notification twice more, 60 s apart',
+    },
+    switched: {
+      noRequisites: (on) => (on ? 'No bank has free requisites now.' : 'Banks have free requisites again.'),
+      receiverDown: (on) => (on ? 'The shop’s notification receiver now answers 500.' : 'The shop’s notification receiver is back.'),
+    },
+    serviceClock: 'Service clock',
+    advanceMinute: 'Advance the clock 60 s',
+    advanceHour: 'Advance the clock 1 h',
+    clockMoved: (time) => `The service clock is now ${time}: retries and expiries that fell due have run.`,
+    expiresAt: 'Invoice expires',
+    notificationsLabel: 'Notifications to the shop',
+    noNotifications: 'None yet (they are sent when the invoice status changes).',
+    notificationStates: { pending: 'retrying', delivered: 'delivered', failed: 'failed for good', skipped: 'skipped', canceled: 'canceled' },
+    attempts: (statuses) => `${statuses.length} ${statuses.length === 1 ? 'attempt' : 'attempts'} (HTTP ${statuses.join(', ')})`,
+    referenceHeading: 'Service reference data',
+    referenceIntro: 'Read-only, from the service: its payment-methods list for RUB and the current rates (MerchantClient).',
+    rates: { in: 'Pay-in rate', out: 'Pay-out rate' },
+    banksHeading: (count) => `Banks for RUB (${count})`,
+    loading: 'Loading…',
+    retry: 'Try again',
     networkHeading: 'Service faults',
     latency: 'Latency, ms',
     setLatency: 'Set',
@@ -139,7 +223,9 @@ export const TEXT: Record<Lang, PageText> = {
       paid: 'The service marked the invoice paid.',
       expire: 'The service expired the invoice.',
       deal: 'The service started a deal.',
-      'unknown-status': 'The service now reports the status “dispute”.',
+      'unknown-status': `The service now reports the status “${UNKNOWN_STATUS}”.`,
+      confirm: `The payer confirmed the transfer with a receipt: the deal is ${TRANSFER_CONFIRMED}.`,
+      dispute: 'The payer opened a dispute: the invoice is in dispute.',
       latency: 'Latency set.',
       fail: 'The next requests to the service will fail.',
       hang: 'The next requests to the service will hang.',
@@ -150,15 +236,18 @@ export const TEXT: Record<Lang, PageText> = {
     noEvents: 'Events of the checkout appear here.',
     clear: 'Clear',
     scenariosHeading: 'QA scenarios',
-    scenariosIntro: 'Each link creates a fresh invoice in that state (and clears faults).',
+    scenariosIntro: 'Each link creates a fresh invoice in that state (and clears faults and switches).',
     scenarios: {
       waiting: 'Waiting for the transfer: requisites, QR code, countdown',
       'no-deal': 'No deal yet: the payer picks a way to pay',
+      'no-requisites': 'No bank has free requisites: picking one shows a notice and keeps the picker',
+      'transfer-confirmed': `The payer confirmed the transfer with a receipt: deal ${TRANSFER_CONFIRMED}, requisites stay`,
+      dispute: 'A dispute is open: the checkout’s status screen',
       payout: 'A pay-out: the shop sends money to the customer',
       canceled: 'Canceled',
       expired: 'Expired',
       paid: 'Paid',
-      other: 'A status the checkout does not know (“dispute”)',
+      other: `A status the checkout does not know (“${UNKNOWN_STATUS}”)`,
       error: 'The service fails: error screen, then “Try again” works',
       slow: 'The service answers slowly: loading first',
     },
@@ -181,6 +270,10 @@ export const TEXT: Record<Lang, PageText> = {
     created: 'Создан',
     shopStatus: 'Статус в магазине',
     shopStatusHint: 'по уведомлениям сервиса',
+    dealStatus: 'Статус сделки',
+    dealStatusHint: 'как его видит тестовый сервис',
+    deal: 'сделка',
+    noDeal: 'сделки нет',
     payoutNote: 'Выплата: деньги получателю отправляет сервис, плательщику здесь делать нечего. Показано для QA.',
     noOrder: 'Заказ не выбран. Создайте счёт в панели магазина или откройте сценарий.',
     preparing: 'Готовим сценарий…',
@@ -200,6 +293,13 @@ export const TEXT: Record<Lang, PageText> = {
     options: { TO_CARD: 'Перевод на карту', SBP: 'СБП' },
     payeeRequisites: 'Карта или телефон получателя',
     payeeHolder: 'Имя получателя',
+    advanced: 'Дополнительно: поля из документации',
+    advancedHint: 'Пустые поля не отправляются. Адреса использует платёжная страница сервиса, форма оплаты — нет.',
+    maxAmount: 'Максимальная сумма',
+    maxAmountHint: 'Сервис делает сумму уникальной, но не выше этой; не меньше суммы',
+    successUrl: 'Адрес после оплаты',
+    cancelUrl: 'Адрес после отмены',
+    serviceRefused: 'Платёжный сервис отказал:',
     create: 'Создать счёт',
     creating: 'Создаём…',
     orderCreated: (orderId) => `Заказ ${orderId} создан`,
@@ -214,6 +314,39 @@ export const TEXT: Record<Lang, PageText> = {
     expire: 'Истёк',
     startDealNow: 'Начать сделку',
     unknownStatus: 'Неизвестный статус',
+    transferHeading: 'Перевод и споры',
+    confirmTransfer: 'Подтвердить перевод (приложить чек)',
+    disputeReason: 'Причина',
+    disputeReasons: { no_payment: 'Нет платежа (no_payment)', invalid_sum: 'Другая сумма (invalid_sum)' },
+    disputeAmount: 'Переведено',
+    openDispute: 'Открыть спор',
+    resolveAs: { paid: 'Решить спор: оплачен', canceled: 'Решить спор: отменён' },
+    resolved: (outcome) => `Сервис решил спор: счёт теперь ${outcome}.`,
+    serviceHeading: 'Переключатели и часы сервиса',
+    switches: { noRequisites: 'Нет свободных реквизитов', receiverDown: 'Приёмник уведомлений магазина не работает' },
+    switchHints: {
+      noRequisites: 'Ни у одного банка нет свободных реквизитов: сделка не начнётся (PAYMENT_METHOD_NOT_AVAILABLE)',
+      receiverDown: 'Он отвечает HTTP 500, и сервис повторяет каждое уведомление ещё дважды с интервалом 60 с',
+    },
+    switched: {
+      noRequisites: (on) => (on ? 'Теперь ни у одного банка нет свободных реквизитов.' : 'У банков снова есть свободные реквизиты.'),
+      receiverDown: (on) => (on ? 'Приёмник уведомлений магазина отвечает 500.' : 'Приёмник уведомлений магазина снова работает.'),
+    },
+    serviceClock: 'Часы сервиса',
+    advanceMinute: 'Перевести часы на 60 с',
+    advanceHour: 'Перевести часы на 1 ч',
+    clockMoved: (time) => `Часы сервиса показывают ${time}: наступившие повторы и сроки отработали.`,
+    expiresAt: 'Счёт истекает',
+    notificationsLabel: 'Уведомления магазину',
+    noNotifications: 'Пока нет (они приходят при смене статуса счёта).',
+    notificationStates: { pending: 'повторяется', delivered: 'доставлено', failed: 'не доставлено', skipped: 'пропущено', canceled: 'отменено' },
+    attempts: (statuses) => `попыток: ${statuses.length} (HTTP ${statuses.join(', ')})`,
+    referenceHeading: 'Справочники сервиса',
+    referenceIntro: 'Только чтение, из сервиса: список банков для RUB и текущие курсы (MerchantClient).',
+    rates: { in: 'Курс приёма', out: 'Курс выплаты' },
+    banksHeading: (count) => `Банки для RUB (${count})`,
+    loading: 'Загрузка…',
+    retry: 'Повторить',
     networkHeading: 'Сбои сервиса',
     latency: 'Задержка, мс',
     setLatency: 'Задать',
@@ -230,7 +363,9 @@ export const TEXT: Record<Lang, PageText> = {
       paid: 'Сервис отметил счёт оплаченным.',
       expire: 'Срок счёта истёк.',
       deal: 'Сервис начал сделку.',
-      'unknown-status': 'Сервис сообщает статус «dispute».',
+      'unknown-status': `Сервис сообщает статус «${UNKNOWN_STATUS}».`,
+      confirm: `Плательщик подтвердил перевод чеком: сделка ${TRANSFER_CONFIRMED}.`,
+      dispute: 'Плательщик открыл спор: счёт в статусе dispute.',
       latency: 'Задержка установлена.',
       fail: 'Следующие запросы к сервису завершатся ошибкой.',
       hang: 'Следующие запросы к сервису зависнут.',
@@ -241,15 +376,18 @@ export const TEXT: Record<Lang, PageText> = {
     noEvents: 'Здесь появятся события формы оплаты.',
     clear: 'Очистить',
     scenariosHeading: 'Сценарии для QA',
-    scenariosIntro: 'Каждая ссылка создаёт новый счёт в этом состоянии (и сбрасывает сбои).',
+    scenariosIntro: 'Каждая ссылка создаёт новый счёт в этом состоянии (и сбрасывает сбои и переключатели).',
     scenarios: {
       waiting: 'Ожидание перевода: реквизиты, QR-код, таймер',
       'no-deal': 'Сделки нет: плательщик выбирает способ оплаты',
+      'no-requisites': 'Ни у одного банка нет свободных реквизитов: выбор банка показывает сообщение, список остаётся',
+      'transfer-confirmed': `Плательщик подтвердил перевод чеком: сделка ${TRANSFER_CONFIRMED}, реквизиты остаются`,
+      dispute: 'Открыт спор: экран статуса формы оплаты',
       payout: 'Выплата: магазин отправляет деньги покупателю',
       canceled: 'Отменён',
       expired: 'Истёк',
       paid: 'Оплачен',
-      other: 'Статус, которого форма не знает («dispute»)',
+      other: `Статус, которого форма не знает («${UNKNOWN_STATUS}»)`,
       error: 'Сервис падает: экран ошибки, затем «Повторить» помогает',
       slow: 'Сервис отвечает медленно: сначала загрузка',
     },

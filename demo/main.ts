@@ -8,28 +8,46 @@ import { formatMoney, statusMeaning } from 'merchant-checkout';
 import { positiveDecimalString, safeParse } from 'merchant-checkout/schemas';
 import { html, nothing, render, type TemplateResult } from 'lit';
 import { isLang, TEXT, type Lang, type PageText } from './i18n.js';
-import { demoApi, DemoApiError, type CreateOrderInput, type DemoOrder, type Fault, type InvoiceAction } from './shared/demo-api.js';
+import {
+  demoApi,
+  DemoApiError,
+  type CreateOrderInput,
+  type DemoOrder,
+  type Fault,
+  type InvoiceAction,
+  type ServiceReference,
+  type ServiceState,
+  type ServiceSwitch,
+} from './shared/demo-api.js';
 import { listenToCheckout, logEntry, type LoggedEvent } from './shared/events.js';
 import { isScenario, SCENARIOS, type Scenario } from './shared/scenarios.js';
 
 type Theme = 'auto' | 'light' | 'dark';
 const isTheme = (value: unknown): value is Theme => value === 'auto' || value === 'light' || value === 'dark';
 
-/** Banks the demo's forms offer (the mock knows these codes, see src/mock/banks.ts). */
-const BANKS = [
-  ['sberbank', 'Сбербанк'],
-  ['tinkoff', 'Т-Банк'],
-  ['alfabank', 'Альфа-Банк'],
-  ['vtb', 'ВТБ'],
-  ['raiffeisen', 'Райффайзенбанк'],
-  ['gazprombank', 'Газпромбанк'],
-  ['ozonbank', 'Озон Банк'],
-] as const;
+/**
+ * Banks the create form offers until the service's own list (`listPaymentMethods('RUB')`) has
+ * been read; its codes and names are the service's (see src/mock/banks.ts).
+ */
+const FALLBACK_BANKS: readonly ServiceReference['methods'][number][] = [
+  { code: 'sberbank', name: 'Сбербанк' },
+  { code: 'tinkoff', name: 'Т-Банк' },
+  { code: 'alfabank', name: 'Альфа-Банк' },
+  { code: 'vtb', name: 'ВТБ' },
+  { code: 'raiffeisenbank', name: 'Райффайзенбанк' },
+  { code: 'gazprombank', name: 'Газпромбанк' },
+  { code: 'ozonbank', name: 'Озон Банк' },
+];
 const OPTIONS = ['TO_CARD', 'SBP'] as const;
 const CURRENCIES = ['RUB', 'KZT', 'USD', 'EUR', 'USDT'] as const;
 const ORDERS_REFRESH_MS = 4000;
 /** Faster than the element's default (5 s), so the mock's controls show quickly. */
 const POLL_INTERVAL_MS = 2000;
+/** The documented interval of the service's notification retries. */
+const CLOCK_STEP_MS = 60_000;
+const HOUR_MS = 60 * 60_000;
+const DISPUTE_REASONS = ['no_payment', 'invalid_sum'] as const;
+type DisputeReason = (typeof DISPUTE_REASONS)[number];
 
 interface LogLine extends LoggedEvent {
   orderId: string | undefined;
@@ -53,10 +71,14 @@ class DemoPage {
   #preparing = false;
   #events: LogLine[] = [];
   #formType: 'in' | 'out' = 'in';
-  #formError: { message: string; field: string | undefined } | undefined;
+  #formError: { message: string; field: string | undefined; serviceCode: string | undefined } | undefined;
   #creating = false;
   #busy = false;
   #notice: Notice | undefined;
+  #service: ServiceState | undefined;
+  #reference: ServiceReference | undefined;
+  #referenceError: string | undefined;
+  #disputeReason: DisputeReason = 'no_payment';
 
   constructor(root: HTMLElement) {
     this.#root = root;
@@ -80,6 +102,8 @@ class DemoPage {
     else if (navigator.language.toLowerCase().startsWith('ru')) this.#lang = 'ru';
     if (isTheme(theme)) this.#theme = theme;
     this.#applyLangAndTheme();
+    // Before a scenario sets its faults: the backend keeps the lists, so later loads spend none.
+    await this.#loadReference();
 
     listenToCheckout(this.#root, (event) => {
       this.#events = [{ ...logEntry(event), orderId: this.#order?.orderId }, ...this.#events].slice(0, 200);
@@ -129,13 +153,24 @@ class DemoPage {
   async #refreshOrders(): Promise<void> {
     const ticket = ++this.#refreshTicket;
     try {
-      const orders = await demoApi.listOrders();
+      const [orders, service] = await Promise.all([demoApi.listOrders(), demoApi.service()]);
       if (ticket !== this.#refreshTicket) return;
       this.#orders = orders;
+      this.#service = service;
       this.update();
     } catch {
       // The server went away (Ctrl-C); the next refresh tries again.
     }
+  }
+
+  async #loadReference(): Promise<void> {
+    try {
+      this.#reference = await demoApi.reference();
+      this.#referenceError = undefined;
+    } catch (error) {
+      this.#referenceError = this.#messageOf(error);
+    }
+    this.update();
   }
 
   #applyLangAndTheme(): void {
@@ -193,12 +228,19 @@ class DemoPage {
     };
     if (this.#formType === 'in') input.startDeal = data.get('startDeal') === 'on';
     else Object.assign(input, { requisites: text('requisites'), holder: text('holder') });
+    for (const field of ['successUrl', 'cancelUrl', 'maxAmount'] as const) {
+      if (text(field).trim()) input[field] = text(field).trim();
+    }
     // The shared schema, the same the server's MerchantClient checks again: no round trip for a typo.
-    const amount = safeParse(positiveDecimalString(), input.amount.trim());
-    if (!amount.success) {
-      this.#formError = { message: `amount: ${amount.issues[0]?.message ?? amount.message}`, field: 'amount' };
-      this.update();
-      return;
+    for (const field of ['amount', 'maxAmount'] as const) {
+      const value = input[field];
+      if (value === undefined) continue;
+      const parsed = safeParse(positiveDecimalString(), value.trim());
+      if (!parsed.success) {
+        this.#formError = { message: `${field}: ${parsed.issues[0]?.message ?? parsed.message}`, field, serviceCode: undefined };
+        this.update();
+        return;
+      }
     }
     this.#creating = true;
     this.#formError = undefined;
@@ -209,7 +251,10 @@ class DemoPage {
       await this.#refreshOrders();
       this.#say(this.#t.orderCreated(order.orderId));
     } catch (error) {
-      this.#formError = { message: this.#messageOf(error), field: error instanceof DemoApiError ? error.field : undefined };
+      this.#formError =
+        error instanceof DemoApiError
+          ? { message: error.message, field: error.field, serviceCode: error.fromService ? error.code : undefined }
+          : { message: this.#messageOf(error), field: undefined, serviceCode: undefined };
     } finally {
       this.#creating = false;
       this.update();
@@ -223,7 +268,7 @@ class DemoPage {
     this.update();
     try {
       await demoApi.invoiceAction(invoiceId, action, body);
-      this.#say(this.#t.done[action]);
+      this.#say(action === 'resolve' ? this.#t.resolved(body.outcome ?? '') : this.#t.done[action]);
       await this.#refreshOrders();
     } catch (error) {
       this.#say(this.#messageOf(error), true);
@@ -231,6 +276,40 @@ class DemoPage {
       this.#busy = false;
       this.update();
     }
+  }
+
+  async #setSwitch(name: ServiceSwitch, on: boolean): Promise<void> {
+    try {
+      this.#service = await demoApi.setSwitch(name, on);
+      this.#say(this.#t.switched[name](on));
+    } catch (error) {
+      this.#say(this.#messageOf(error), true);
+    }
+  }
+
+  async #advanceClock(ms: number): Promise<void> {
+    if (this.#busy) return;
+    this.#busy = true;
+    this.update();
+    try {
+      const { now } = await demoApi.advanceClock(ms);
+      await this.#refreshOrders();
+      this.#say(this.#t.clockMoved(this.#time(now, 'medium')));
+    } catch (error) {
+      this.#say(this.#messageOf(error), true);
+    } finally {
+      this.#busy = false;
+      this.update();
+    }
+  }
+
+  #disputeFrom(event: SubmitEvent): void {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget as HTMLFormElement);
+    const amount = data.get('amount');
+    const body: Record<string, string> = { reason: this.#disputeReason };
+    if (this.#disputeReason === 'invalid_sum' && typeof amount === 'string') body.amount = amount.trim();
+    void this.#act('dispute', body);
   }
 
   async #fault(fault: Fault): Promise<void> {
@@ -286,8 +365,8 @@ class DemoPage {
     return formatMoney(order.sum, this.#t.locale);
   }
 
-  #time(iso: string): string {
-    return new Intl.DateTimeFormat(this.#t.locale, { dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso));
+  #time(iso: string, timeStyle: 'short' | 'medium' = 'short'): string {
+    return new Intl.DateTimeFormat(this.#t.locale, { dateStyle: 'short', timeStyle }).format(new Date(iso));
   }
 
   #statusPill(status: string): TemplateResult {
@@ -331,8 +410,8 @@ class DemoPage {
             <h2 id="merchant-heading">${t.merchantHeading}</h2>
             <p>${t.merchantIntro}</p>
           </div>
-          ${this.#renderCreate(t)} ${this.#renderOrders(t)} ${this.#renderMock(t)} ${this.#renderEvents(t)}
-          ${this.#renderScenarios(t)}
+          ${this.#renderCreate(t)} ${this.#renderOrders(t)} ${this.#renderMock(t)} ${this.#renderReference(t)}
+          ${this.#renderEvents(t)} ${this.#renderScenarios(t)}
         </section>
       </main>
       <footer class="footer"><p>${t.footer}</p></footer>
@@ -367,6 +446,12 @@ class DemoPage {
                     <dt>${t.shopStatus} <span class="hint">${t.shopStatusHint}</span></dt>
                     <dd>${this.#statusPill(order.status)}</dd>
                   </div>
+                  ${order.service
+                    ? html`<div>
+                        <dt>${t.dealStatus} <span class="hint">${t.dealStatusHint}</span></dt>
+                        <dd id="order-deal-status">${order.service.dealStatus ?? t.noDeal}</dd>
+                      </div>`
+                    : nothing}
                 </dl>
               </div>
               ${order.type === 'out' ? html`<p class="payout-note" role="note">${t.payoutNote}</p>` : nothing}
@@ -441,7 +526,7 @@ class DemoPage {
             <span>${t.bank}</span>
             <select name="paymentMethod" aria-invalid=${invalid('paymentMethod')}>
               <option value="">${t.anyChoice}</option>
-              ${BANKS.map(([code, name]) => html`<option value=${code}>${name}</option>`)}
+              ${(this.#reference?.methods ?? FALLBACK_BANKS).map(({ code, name }) => html`<option value=${code}>${name}</option>`)}
             </select>
           </label>
           <label class="field">
@@ -468,10 +553,34 @@ class DemoPage {
                   <input name="holder" autocomplete="off" required />
                 </label>
               `}
+          <details class="full advanced" ?open=${error?.field === 'maxAmount' || error?.field?.endsWith('Url') === true}>
+            <summary>${t.advanced}</summary>
+            <div class="form-grid">
+              <label class="field">
+                <span>${t.maxAmount}</span>
+                <input name="maxAmount" inputmode="decimal" autocomplete="off" aria-describedby="max-amount-hint" aria-invalid=${invalid('maxAmount')} />
+                <small id="max-amount-hint">${t.maxAmountHint}</small>
+              </label>
+              <label class="field">
+                <span>${t.successUrl}</span>
+                <input name="successUrl" type="url" autocomplete="off" placeholder="https://" aria-invalid=${invalid('successUrl')} />
+              </label>
+              <label class="field">
+                <span>${t.cancelUrl}</span>
+                <input name="cancelUrl" type="url" autocomplete="off" placeholder="https://" aria-invalid=${invalid('cancelUrl')} />
+              </label>
+            </div>
+            <p class="muted">${t.advancedHint}</p>
+          </details>
           <div class="full form-actions">
             <button class="primary" type="submit" ?disabled=${this.#creating}>${this.#creating ? t.creating : t.create}</button>
           </div>
-          ${error ? html`<p class="form-error full" role="alert">${error.message}</p>` : nothing}
+          ${error
+            ? html`<p class="form-error full" role="alert" data-code=${error.serviceCode ?? nothing}>
+                ${error.serviceCode ? html`${t.serviceRefused} ` : nothing}<span class="form-error-message">${error.message}</span>
+                ${error.serviceCode ? html` <code>${error.serviceCode}</code>` : nothing}
+              </p>`
+            : nothing}
         </form>
       </section>
     `;
@@ -498,7 +607,11 @@ class DemoPage {
                         <span class="order-id">${order.orderId}</span>
                         <span class="order-sum">${this.#money(order)}</span>
                         ${this.#statusPill(order.status)}
-                        <span class="order-meta">${t.directions[order.type]} · ${this.#time(order.createdAt)}</span>
+                        <span class="order-meta"
+                          >${t.directions[order.type]} · ${this.#time(order.createdAt)}${order.service?.dealStatus
+                            ? html` · ${t.deal} <code class="order-deal" data-deal-status=${order.service.dealStatus}>${order.service.dealStatus}</code>`
+                            : nothing}</span
+                        >
                       </button>
                     </li>
                   `,
@@ -542,6 +655,84 @@ class DemoPage {
             ${t.unknownStatus}
           </button>
         </div>
+        <h4>${t.transferHeading}</h4>
+        <div class="button-row">
+          <button type="button" data-action="confirm" ?disabled=${disabled} @click=${() => void this.#act('confirm')}>${t.confirmTransfer}</button>
+        </div>
+        <form class="fault" data-form="dispute" @submit=${(event: SubmitEvent) => this.#disputeFrom(event)}>
+          <label>
+            ${t.disputeReason}
+            <select
+              name="reason"
+              @change=${(event: Event) => {
+                const value = (event.target as HTMLSelectElement).value;
+                this.#disputeReason = value === 'invalid_sum' ? value : 'no_payment';
+                this.update();
+              }}
+            >
+              ${DISPUTE_REASONS.map(
+                (reason) => html`<option value=${reason} ?selected=${this.#disputeReason === reason}>${t.disputeReasons[reason]}</option>`,
+              )}
+            </select>
+          </label>
+          <label>
+            ${t.disputeAmount}
+            <input
+              name="amount"
+              inputmode="decimal"
+              autocomplete="off"
+              size="9"
+              value=${order ? order.sum.amount : ''}
+              ?disabled=${this.#disputeReason !== 'invalid_sum'}
+              ?required=${this.#disputeReason === 'invalid_sum'}
+            />
+          </label>
+          <button type="submit" data-action="dispute" ?disabled=${disabled}>${t.openDispute}</button>
+        </form>
+        <div class="button-row">
+          ${(['paid', 'canceled'] as const).map(
+            (outcome) => html`
+              <button
+                type="button"
+                data-action="resolve-${outcome}"
+                ?disabled=${disabled}
+                @click=${() => void this.#act('resolve', { outcome })}
+              >
+                ${t.resolveAs[outcome]}
+              </button>
+            `,
+          )}
+        </div>
+        <h4>${t.serviceHeading}</h4>
+        <div class="switch-list">
+          ${(['noRequisites', 'receiverDown'] as const).map(
+            (name) => html`
+              <label class="check">
+                <input
+                  type="checkbox"
+                  data-switch=${name}
+                  .checked=${this.#service?.[name] ?? false}
+                  ?disabled=${!this.#service}
+                  @change=${(event: Event) => void this.#setSwitch(name, (event.target as HTMLInputElement).checked)}
+                />
+                <span>${t.switches[name]} <small>${t.switchHints[name]}</small></span>
+              </label>
+            `,
+          )}
+        </div>
+        <p>
+          ${t.serviceClock}:
+          <time id="service-clock" datetime=${this.#service?.now ?? nothing}>${this.#service ? this.#time(this.#service.now, 'medium') : '…'}</time>
+        </p>
+        <div class="button-row">
+          <button type="button" data-action="clock-minute" ?disabled=${this.#busy} @click=${() => void this.#advanceClock(CLOCK_STEP_MS)}>
+            ${t.advanceMinute}
+          </button>
+          <button type="button" data-action="clock-hour" ?disabled=${this.#busy} @click=${() => void this.#advanceClock(HOUR_MS)}>
+            ${t.advanceHour}
+          </button>
+        </div>
+        ${order?.service ? this.#renderServiceView(t, order) : nothing}
         <h4>${t.networkHeading}</h4>
         <div class="faults">
           <form class="fault" data-fault="latency" @submit=${(event: SubmitEvent) => this.#faultFrom(event, 'latency')}>
@@ -566,6 +757,74 @@ class DemoPage {
           </form>
         </div>
         <p class="notice ${notice?.error ? 'error' : ''}" role="status" id="mock-notice">${notice?.text ?? ''}</p>
+      </section>
+    `;
+  }
+
+  /** The selected invoice as the mock holds it: deal status, expiry and each notification's attempts. */
+  #renderServiceView(t: PageText, order: DemoOrder): TemplateResult | typeof nothing {
+    const service = order.service;
+    if (!service) return nothing;
+    return html`
+      <dl class="service-view" id="service-view">
+        <div>
+          <dt>${t.dealStatus}</dt>
+          <dd data-deal-status=${service.dealStatus ?? nothing}>${service.dealStatus ?? t.noDeal}</dd>
+        </div>
+        <div>
+          <dt>${t.expiresAt}</dt>
+          <dd><time datetime=${service.expireAt}>${this.#time(service.expireAt, 'medium')}</time></dd>
+        </div>
+        <div>
+          <dt>${t.notificationsLabel}</dt>
+          <dd>
+            ${service.notifications.length === 0
+              ? t.noNotifications
+              : html`<ol class="notifications" id="notifications">
+                  ${service.notifications.map(
+                    (note) => html`<li data-state=${note.state}>
+                      <code>${note.change}</code> · ${t.notificationStates[note.state]} ·
+                      ${t.attempts(note.attempts.map((status) => (status === null ? '—' : String(status))))}
+                    </li>`,
+                  )}
+                </ol>`}
+          </dd>
+        </div>
+      </dl>
+    `;
+  }
+
+  #renderReference(t: PageText): TemplateResult {
+    const reference = this.#reference;
+    const rate = (side: 'in' | 'out') => {
+      const value = reference?.rates[side];
+      return value ? html`<code>${value.rate}</code> ${value.pair ? html`<span class="muted">${value.pair}</span>` : nothing}` : '—';
+    };
+    return html`
+      <section class="panel" aria-labelledby="reference-heading" id="reference">
+        <h3 id="reference-heading">${t.referenceHeading}</h3>
+        <p class="muted">${t.referenceIntro}</p>
+        ${reference
+          ? html`
+              <dl class="rates" id="rates">
+                <div>
+                  <dt>${t.rates.in}</dt>
+                  <dd data-side="in">${rate('in')}</dd>
+                </div>
+                <div>
+                  <dt>${t.rates.out}</dt>
+                  <dd data-side="out">${rate('out')}</dd>
+                </div>
+              </dl>
+              <h4 id="banks-heading">${t.banksHeading(reference.methods.length)}</h4>
+              <ul class="bank-list" id="bank-list" aria-labelledby="banks-heading">
+                ${reference.methods.map((method) => html`<li data-code=${method.code}>${method.name} <code>${method.code}</code></li>`)}
+              </ul>
+            `
+          : html`<p class=${this.#referenceError ? 'notice error' : 'muted'} role="status">${this.#referenceError ?? t.loading}</p>`}
+        ${this.#referenceError
+          ? html`<p><button type="button" class="small" @click=${() => void this.#loadReference()}>${t.retry}</button></p>`
+          : nothing}
       </section>
     `;
   }

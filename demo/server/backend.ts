@@ -5,6 +5,7 @@
  * demo runs without a build; a real shop imports `merchant-checkout/server` instead.
  */
 import { randomUUID } from 'node:crypto';
+import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import { createMockService, MockControlError, type MockService } from '../../src/mock/index.js';
 import { safeParse } from '../../src/schemas/index.js';
@@ -18,7 +19,15 @@ import {
   MerchantValidationError,
   type CreateInvoiceRequest,
 } from '../../src/server/index.js';
-import type { CreateOrderInput, DemoOrder, InvoiceAction } from '../shared/demo-api.js';
+import {
+  INVOICE_ACTIONS,
+  type CreateOrderInput,
+  type DemoOrder,
+  type InvoiceAction,
+  type ServiceReference,
+  type ServiceState,
+  type ServiceView,
+} from '../shared/demo-api.js';
 import { ERROR_FAILURES, isScenario, SLOW_LATENCY_MS, UNKNOWN_STATUS, type Scenario } from '../shared/scenarios.js';
 
 /** The shop's keys at the mock: obviously not secret, and nothing to configure. */
@@ -65,8 +74,14 @@ const CreateOrderSchema = z.strictObject({
   paymentOption: z.optional(z.string()),
   requisites: z.optional(z.string()),
   holder: z.optional(z.string()),
+  successUrl: z.optional(z.string()),
+  cancelUrl: z.optional(z.string()),
+  maxAmount: z.optional(z.string()),
 });
 const DealSchema = z.strictObject({ option: z.optional(z.string()), method: z.optional(z.string()) });
+const DisputeSchema = z.strictObject({ reason: z.enum(['no_payment', 'invalid_sum']), amount: z.optional(z.string()) });
+const ResolveSchema = z.strictObject({ outcome: z.enum(['paid', 'canceled']) });
+const SwitchesSchema = z.strictObject({ noRequisites: z.optional(z.boolean()), receiverDown: z.optional(z.boolean()) });
 const EmptySchema = z.strictObject({});
 
 const json = (status: number, body: unknown): Response =>
@@ -102,6 +117,24 @@ const readJson = async <Schema extends z.ZodMiniType>(request: Request, schema: 
   return parsed.data;
 };
 
+/**
+ * The field a documented refusal is about, where the service's message does not name one
+ * ("Invoice amount should be not less than 1000.00"): the form marks that field.
+ */
+const FIELD_OF_CODE: Readonly<Record<string, string>> = {
+  amount_too_small: 'amount',
+  amount_too_large: 'amount',
+  max_amount_too_small: 'maxAmount',
+  method_not_allowed: 'paymentMethod',
+  option_not_allowed: 'paymentOption',
+};
+
+/** The payer's receipt the demo attaches to confirm-transfer and dispute (the service wants a file). */
+const receiptFor = (order: DemoOrder): File =>
+  new File([`Receipt (demo): transfer of ${order.sum.amount} ${order.sum.currency} for order ${order.orderId}\n`], `receipt-${order.orderId}.txt`, {
+    type: 'text/plain',
+  });
+
 /** The invoice of a lookup answer (one object or a one-element array), if it is one. */
 const lookedUpInvoice = (data: unknown): { id?: unknown; status?: unknown; deals?: unknown } | undefined => {
   const value: unknown = Array.isArray(data) ? data[0] : data;
@@ -119,6 +152,10 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
    */
   const unknownStatus = new Map<string, string>();
   let nextOrderNumber = 1001;
+  /** The mock's switches the page shows (the mock has setters only). */
+  const switches = { noRequisites: false, receiverDown: false };
+  /** The service's lists change rarely: read once, so a page load never spends a fault meant for the element. */
+  let reference: Promise<ServiceReference> | undefined;
 
   const notifications = createNotificationHandler({
     token: notificationToken,
@@ -132,7 +169,9 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
     merchants: [{ ...DEMO_MERCHANT }],
     publicBaseUrl: SERVICE_URL,
     controls: true,
-    notificationFetch: (request) => notifications(request),
+    // "Receiver down" answers 500, so the service's retries (60 s apart on its clock) show.
+    notificationFetch: (request) =>
+      switches.receiverDown ? Promise.resolve(new Response('the shop is down (demo switch)', { status: 500 })) : notifications(request),
     notificationAllowed: () => true,
     // The demo lets a payer cancel on the bank picker too; the service's own rule is the default elsewhere.
     cancelWithoutDeal: 'allow',
@@ -142,14 +181,19 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
     ...(options.quirks !== undefined ? { quirks: options.quirks } : {}),
   });
 
-  /** The mock's `fetch`, with the demo's unknown status laid over its lookups while the invoice is still `new`. */
+  /**
+   * The mock's `fetch`, with two overlays on its lookups: the demo's unknown status while the
+   * invoice is still `new`, and, for any status but `new`, deals shown inactive. The latter is a
+   * workaround: the element shows an active deal's requisites whatever the invoice's status, and
+   * a deal in `dispute` stays active at the service, so the payer would be asked to pay again.
+   */
   const serviceFetch = async (request: Request): Promise<Response> => {
     const path = new URL(request.url).pathname;
     const started = /^\/api\/merchant\/invoices\/([^/]+)\/start-deal$/.exec(path);
     if (started?.[1]) unknownStatus.delete(decodeURIComponent(started[1]));
     const response = await mock.fetch(request);
     const read = request.method === 'GET' && /^\/api\/merchant\/invoices\/(?:internal-id\/)?[^/]+$/.test(path);
-    if (unknownStatus.size === 0 || !response.ok || !read) return response;
+    if (!response.ok || !read) return response;
     const text = await response.text();
     let data: unknown;
     try {
@@ -159,12 +203,11 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
     }
     const invoice = lookedUpInvoice(data);
     const status = typeof invoice?.id === 'string' ? unknownStatus.get(invoice.id) : undefined;
-    if (invoice && status !== undefined && invoice.status === 'new') {
-      invoice.status = status;
-      if (Array.isArray(invoice.deals)) {
-        invoice.deals = invoice.deals.map((deal: unknown) => (typeof deal === 'object' && deal !== null ? { ...deal, isActive: false } : deal));
-      }
-    }
+    if (invoice && status !== undefined && invoice.status === 'new') invoice.status = status;
+    const activeDeals = invoice && invoice.status !== 'new' && Array.isArray(invoice.deals) ? (invoice.deals as unknown[]) : [];
+    const isActive = (deal: unknown) => typeof deal === 'object' && deal !== null && (deal as { isActive?: unknown }).isActive === true;
+    if (status === undefined && !activeDeals.some(isActive)) return new Response(text, { status: response.status, headers: response.headers });
+    if (invoice && activeDeals.length) invoice.deals = activeDeals.map((deal) => (isActive(deal) ? { ...(deal as object), isActive: false } : deal));
     return new Response(JSON.stringify(data), { status: response.status, headers: { 'content-type': 'application/json' } });
   };
 
@@ -211,6 +254,10 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
     if (input.paymentMethod) request.paymentMethod = input.paymentMethod;
     if (input.paymentOption) request.paymentOption = input.paymentOption;
     if (input.type === 'out') request.paymentRequisites = { requisites: input.requisites?.trim() ?? '', holder: input.holder?.trim() ?? '' };
+    for (const field of ['successUrl', 'cancelUrl', 'maxAmount'] as const) {
+      const value = input[field]?.trim();
+      if (value) request[field] = value;
+    }
     const invoice = await client.createInvoice(request);
     const order: DemoOrder = {
       invoiceId: invoice.id,
@@ -228,9 +275,68 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
   const waitingOrder = (amount: string, scenario: Scenario) =>
     createOrder({ type: 'in', amount, currency: 'RUB', startDeal: true, paymentMethod: 'sberbank', paymentOption: 'SBP' }, scenario);
 
+  const setNoRequisites = (on: boolean) => {
+    mock.setNoRequisites(on ? ['*'] : []);
+    switches.noRequisites = on;
+  };
+
+  /** The merchant's confirm-transfer (multipart, with a receipt): the deal becomes `transfer_confirmed`. */
+  const confirmTransfer = async (order: DemoOrder) => {
+    await client.confirmTransfer(order.invoiceId, receiptFor(order));
+  };
+
+  /** The merchant's dispute (multipart) on the invoice's latest deal. */
+  const openDispute = async (order: DemoOrder, reason: 'no_payment' | 'invalid_sum', amount?: string) => {
+    const invoice = await client.getInvoice(order.invoiceId);
+    const deal = invoice.deals.find((each) => each.isActive) ?? invoice.deals.at(-1);
+    if (!deal?.id) throw new DemoHttpError(409, 'invalid_state', 'the invoice has no deal to dispute');
+    await client.openDispute(order.invoiceId, {
+      dealId: deal.id,
+      reason,
+      ...(reason === 'invalid_sum' ? { amount: amount?.trim() ?? '' } : {}),
+      attachment: receiptFor(order),
+    });
+  };
+
+  const serviceState = (): ServiceState => ({ now: mock.now(), ...switches });
+
+  /** The mock's view of an order's invoice; nothing when the mock has forgotten it. */
+  const serviceView = (order: DemoOrder): ServiceView | undefined => {
+    const invoice = mock.getInvoice(order.invoiceId);
+    if (!invoice) return undefined;
+    const deal = invoice.deals.find((each) => each.isActive) ?? invoice.deals.at(-1);
+    return {
+      dealStatus: deal?.status,
+      expireAt: invoice.expireAt,
+      notifications: mock.notifications
+        .filter((record) => record.invoiceId === order.invoiceId)
+        .map((record) => ({
+          change: `${record.previousStatus ?? '∅'} → ${record.status}`,
+          state: record.state,
+          attempts: record.attempts.map((attempt) => attempt.status),
+        })),
+    };
+  };
+
+  const withService = (order: DemoOrder): DemoOrder => {
+    const service = serviceView(order);
+    return service ? { ...order, service } : order;
+  };
+
+  const readReference = async (): Promise<ServiceReference> => {
+    const [methods, rates] = await Promise.all([client.listPaymentMethods('RUB'), client.getCurrencyRates()]);
+    const rate = (side: { pair?: string | null | undefined; rate: string } | null | undefined) => (side ? { pair: side.pair ?? null, rate: side.rate } : null);
+    return {
+      methods: methods.map((method) => ({ code: method.code, name: method.name ?? method.code })),
+      rates: { in: rate(rates.in), out: rate(rates.out) },
+    };
+  };
+
   /** Creates an order in the state the scenario names, from a clean mock (no faults, no latency). */
   const setUpScenario = async (scenario: Scenario): Promise<DemoOrder> => {
     mock.reset();
+    setNoRequisites(false);
+    switches.receiverDown = false;
     let order: DemoOrder;
     switch (scenario) {
       case 'waiting':
@@ -238,6 +344,18 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
         break;
       case 'no-deal':
         order = await createOrder({ type: 'in', amount: '2490.00', currency: 'RUB' }, scenario);
+        break;
+      case 'no-requisites':
+        order = await createOrder({ type: 'in', amount: '2790.00', currency: 'RUB' }, scenario);
+        setNoRequisites(true);
+        break;
+      case 'transfer-confirmed':
+        order = await waitingOrder('1850.00', scenario);
+        await confirmTransfer(order);
+        break;
+      case 'dispute':
+        order = await waitingOrder('2200.00', scenario);
+        await openDispute(order, 'no_payment');
         break;
       case 'payout':
         order = await createOrder(
@@ -291,6 +409,18 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
         mock.startDeal(invoiceId, { ...(option ? { option } : {}), ...(method ? { method } : {}) });
         break;
       }
+      case 'confirm':
+        await readJson(request, EmptySchema);
+        await confirmTransfer(order);
+        break;
+      case 'dispute': {
+        const { reason, amount } = await readJson(request, DisputeSchema);
+        await openDispute(order, reason, amount);
+        break;
+      }
+      case 'resolve':
+        mock.resolveDispute(invoiceId, (await readJson(request, ResolveSchema)).outcome);
+        break;
       case 'unknown-status': {
         await readJson(request, EmptySchema);
         if (mock.getInvoice(invoiceId)?.status !== 'new') {
@@ -303,61 +433,74 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
     }
     unknownStatus.delete(invoiceId);
     await settle();
-    return order;
+    return withService(order);
   };
 
-  const route = async (request: Request): Promise<Response> => {
-    const path = new URL(request.url).pathname.slice(DEMO_API_BASE_PATH.length);
-    const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
-    const method = request.method.toUpperCase();
-    const want = (allowed: string) => {
-      if (method !== allowed) throw new DemoHttpError(405, 'method_not_allowed', `use ${allowed}`);
-    };
-    const [first, second, third, ...rest] = segments;
-    if (rest.length === 0 && first === 'notify' && second === undefined) return notifications(request);
-    if (first === 'orders' && second === undefined) {
-      if (method === 'GET') return json(200, { orders: [...orders.values()].reverse() });
-      want('POST');
-      const input = await readJson(request, CreateOrderSchema);
-      return json(201, { order: await createOrder(input) });
-    }
-    if (first === 'orders' && second !== undefined && rest.length === 0) {
-      if (third === undefined) {
-        want('GET');
-        return json(200, { order: orderOf(second) });
-      }
-      const action = third as InvoiceAction;
-      if (!['paid', 'expire', 'deal', 'unknown-status'].includes(action)) throw new DemoHttpError(404, 'not_found', `no action ${third}`);
-      want('POST');
-      return json(200, { order: await invoiceAction(second, action, request) });
-    }
-    if (first === 'scenarios' && second !== undefined && third === undefined) {
-      want('POST');
-      if (!isScenario(second)) throw new DemoHttpError(404, 'not_found', `no scenario ${second}`);
-      return json(200, { order: await setUpScenario(second) });
-    }
-    throw new DemoHttpError(404, 'not_found', `nothing at ${DEMO_API_BASE_PATH}${path}`);
+  /** The shop's order API on Hono: one row a route, one error answer for every failure. */
+  const app = new Hono().basePath(DEMO_API_BASE_PATH);
+  const only = (allowed: string) => () => {
+    throw new DemoHttpError(405, 'method_not_allowed', `use ${allowed}`);
   };
-
-  const api = async (request: Request): Promise<Response> => {
+  app.all('/notify', (c) => notifications(c.req.raw));
+  app.get('/orders', () => json(200, { orders: [...orders.values()].reverse().map(withService) }));
+  app.post('/orders', async (c) => json(201, { order: await createOrder(await readJson(c.req.raw, CreateOrderSchema)) }));
+  app.all('/orders', only('GET or POST'));
+  app.get('/orders/:invoiceId', (c) => json(200, { order: withService(orderOf(c.req.param('invoiceId'))) }));
+  app.all('/orders/:invoiceId', only('GET'));
+  app.post('/orders/:invoiceId/:action', async (c) => {
+    const action = INVOICE_ACTIONS.find((each) => each === c.req.param('action'));
+    if (!action) throw new DemoHttpError(404, 'not_found', `no action ${c.req.param('action')}`);
+    return json(200, { order: await invoiceAction(c.req.param('invoiceId'), action, c.req.raw) });
+  });
+  app.all('/orders/:invoiceId/:action', only('POST'));
+  app.get('/service', () => json(200, { service: serviceState() }));
+  app.post('/service', async (c) => {
+    const asked = await readJson(c.req.raw, SwitchesSchema);
+    if (asked.noRequisites !== undefined) setNoRequisites(asked.noRequisites);
+    if (asked.receiverDown !== undefined) switches.receiverDown = asked.receiverDown;
+    return json(200, { service: serviceState() });
+  });
+  app.all('/service', only('GET or POST'));
+  app.get('/reference', async () => {
+    reference ??= readReference();
     try {
-      return await route(request);
+      return json(200, await reference);
     } catch (error) {
-      const answer = (status: number, code: string, message: string, field?: string) =>
-        json(status, { error: { code, message, ...(field ? { field } : {}) } });
-      if (error instanceof DemoHttpError) return answer(error.status, error.code, error.message, error.field);
-      if (error instanceof MockControlError) return answer(error.status, error.code, error.message);
-      if (error instanceof MerchantValidationError) return answer(400, 'validation_failed', error.message, error.field);
-      if (error instanceof MerchantApiError) {
-        return answer(502, 'upstream_error', `The payment service answered ${error.status}: ${error.bodyExcerpt}`);
-      }
-      if (error instanceof MerchantTimeoutError) return answer(504, 'upstream_timeout', 'The payment service did not answer in time.');
-      if (error instanceof MerchantClientError) return answer(502, 'upstream_error', error.message);
-      if (error instanceof URIError) return answer(400, 'bad_request', 'bad percent-encoding in the path');
-      log(`${request.method} ${request.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      return answer(500, 'internal_error', 'the demo server failed');
+      reference = undefined;
+      throw error;
     }
-  };
+  });
+  app.all('/reference', only('GET'));
+  app.post('/scenarios/:name', async (c) => {
+    const name = c.req.param('name');
+    if (!isScenario(name)) throw new DemoHttpError(404, 'not_found', `no scenario ${name}`);
+    return json(200, { order: withService(await setUpScenario(name)) });
+  });
+  app.all('/scenarios/:name', only('POST'));
+  app.notFound((c) => json(404, { error: { code: 'not_found', message: `nothing at ${new URL(c.req.url).pathname}` } }));
+  app.onError((error, c) => {
+    const request = c.req.raw;
+    const answer = (status: number, code: string, message: string, field?: string, service = false) =>
+      json(status, { error: { code, message, ...(field ? { field } : {}), ...(service ? { service } : {}) } });
+    if (error instanceof DemoHttpError) return answer(error.status, error.code, error.message, error.field);
+    if (error instanceof MockControlError) return answer(error.status, error.code, error.message);
+    if (error instanceof MerchantValidationError) return answer(400, 'validation_failed', error.message, error.field);
+    // A refusal is passed on in the service's own words with the client's stable code
+    // (`amount_too_small`: "Invoice amount should be not less than 1000.00"); a failure stays a 502.
+    if (error instanceof MerchantApiError && error.status < 500) {
+      const message = error.messages.length ? error.messages.join('; ') : `The payment service answered ${error.status}.`;
+      return answer(error.status === 404 ? 404 : 400, error.code, message, error.field ?? FIELD_OF_CODE[error.code], true);
+    }
+    if (error instanceof MerchantApiError) {
+      return answer(502, 'upstream_error', `The payment service answered ${error.status}: ${error.bodyExcerpt}`);
+    }
+    if (error instanceof MerchantTimeoutError) return answer(504, 'upstream_timeout', 'The payment service did not answer in time.');
+    if (error instanceof MerchantClientError) return answer(502, 'upstream_error', error.message);
+    if (error instanceof URIError) return answer(400, 'bad_request', 'bad percent-encoding in the path');
+    log(`${request.method} ${request.url}: ${error.stack ?? error.message}`);
+    return answer(500, 'internal_error', 'the demo server failed');
+  });
+  const api = (request: Request): Promise<Response> => Promise.resolve(app.fetch(request));
 
   return { checkout, api, mock, close: () => mock.close() };
 };

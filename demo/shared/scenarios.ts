@@ -2,7 +2,20 @@
  * The QA deep links: `/?scenario=<name>` creates what the state needs and shows it at once.
  * Shared by the demo server (which sets them up) and the pages (which list them).
  */
-export const SCENARIOS = ['waiting', 'no-deal', 'payout', 'canceled', 'expired', 'paid', 'other', 'error', 'slow'] as const;
+export const SCENARIOS = [
+  'waiting',
+  'no-deal',
+  'no-requisites',
+  'transfer-confirmed',
+  'dispute',
+  'payout',
+  'canceled',
+  'expired',
+  'paid',
+  'other',
+  'error',
+  'slow',
+] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 export const isScenario = (value: unknown): value is Scenario =>
@@ -12,6 +25,12 @@ export const isScenario = (value: unknown): value is Scenario =>
 export const SCENARIO_SCREEN: Record<Scenario, string> = {
   waiting: 'waiting',
   'no-deal': 'picker',
+  // The picker stays: picking a bank shows the no_requisites notice.
+  'no-requisites': 'picker',
+  // Confirming the transfer changes the deal, not the invoice: the requisites stay on screen.
+  'transfer-confirmed': 'waiting',
+  // The element has no screen of its own for a dispute yet.
+  dispute: 'other',
   payout: 'payout',
   canceled: 'canceled',
   expired: 'expired',
@@ -27,5 +46,11 @@ export const SLOW_LATENCY_MS = 2500;
 /** How many requests to the service fail in the `error` scenario: the element's first invoice and variants reads. */
 export const ERROR_FAILURES = 2;
 
-/** The status the `other` scenario shows: one the reference does not list and the element does not know. */
-export const UNKNOWN_STATUS = 'dispute';
+/**
+ * The status the `other` scenario shows: one the documentation does not list and the element
+ * does not know (`dispute` is documented now, and has a scenario of its own).
+ */
+export const UNKNOWN_STATUS = 'partially_paid';
+
+/** The deal status after the payer confirmed the transfer with a receipt (documented). */
+export const TRANSFER_CONFIRMED = 'transfer_confirmed';

@@ -15,7 +15,7 @@ import { after, afterEach, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startDemoServer, type DemoServer } from '../../demo/server/demo-server.js';
 import { mockQuirks } from '../support/quirks.js';
-import { SCENARIO_SCREEN, SCENARIOS } from '../../demo/shared/scenarios.js';
+import { SCENARIO_SCREEN, SCENARIOS, TRANSFER_CONFIRMED, UNKNOWN_STATUS } from '../../demo/shared/scenarios.js';
 import { ConsoleWatch, launchChromium } from './support/browser.js';
 
 const DOCS = new URL('../../docs/', import.meta.url);
@@ -53,6 +53,23 @@ after(async () => {
   if (cacheDir) await rm(cacheDir, { recursive: true, force: true });
 });
 
+/**
+ * Takes the console's errors so far and checks that each is Chromium's line for an expected
+ * refusal: a 4xx of a URL matching `urls` (ConsoleWatch lets only expected 5xx through).
+ */
+const takeExpectedRefusals = (urls: RegExp, status: number) => {
+  const problems = watch.take();
+  const unexpected = problems.filter(
+    (problem) =>
+      !(
+        problem.kind === 'console.error' &&
+        problem.text.startsWith(`Failed to load resource: the server responded with a status of ${status}`) &&
+        urls.test(problem.url)
+      ),
+  );
+  assert.deepEqual(unexpected, [], `only the expected ${status} answers of ${urls} reached the console`);
+};
+
 afterEach(() => {
   assert.deepEqual(watch.take(), [], 'no console error and no uncaught error on any page');
 });
@@ -81,6 +98,11 @@ test('npm run demo starts in one process, prints its URL, serves the page and st
     assert.match(await home.text(), /<div id="app">/);
     const orders = await fetch(new URL('demo-api/orders', printed));
     assert.deepEqual(await orders.json(), { orders: [] });
+    const reference = (await (await fetch(new URL('demo-api/reference', printed))).json()) as { methods: { code: string; name: string }[] };
+    assert.ok(
+      reference.methods.some((method) => method.code === 'sberbank' && method.name === 'Сбербанк'),
+      'the banks come from the service’s payment-methods list, with its codes and names',
+    );
   } finally {
     child.kill('SIGINT');
   }
@@ -131,6 +153,21 @@ test('an invoice created from the form, paid through the mock control, shows the
   await form.getByRole('alert').filter({ hasText: 'amount' }).waitFor();
   assert.equal(await form.locator('[name="amount"]').getAttribute('aria-invalid'), 'true');
 
+  // Below the documented minimum: the service's own words and the client's stable code.
+  await form.locator('[name="amount"]').fill('999.99');
+  await form.getByRole('button', { name: 'Create invoice' }).click();
+  const refusal = form.getByRole('alert').filter({ hasText: 'Invoice amount should be not less than 1000.00' });
+  await refusal.waitFor();
+  assert.equal(await refusal.getAttribute('data-code'), 'amount_too_small');
+  assert.match(await refusal.innerText(), /The payment service refused:/);
+  assert.equal(await form.locator('[name="amount"]').getAttribute('aria-invalid'), 'true');
+  takeExpectedRefusals(/\/demo-api\/orders$/, 400);
+
+  // The documented extras are there for QA, behind a disclosure; maxAmount is checked like the amount.
+  await form.getByText('Advanced: documented extra fields').click();
+  await form.getByLabel('Maximum amount').fill('2750.50');
+  await form.getByLabel('Success URL').fill('https://shop.example/paid');
+
   await form.locator('[name="amount"]').fill('2750.50');
   await form.locator('[name="paymentMethod"]').selectOption('tinkoff');
   await form.locator('[name="paymentOption"]').selectOption('TO_CARD');
@@ -144,6 +181,8 @@ test('an invoice created from the form, paid through the mock control, shows the
 
   await page.locator('#mock-controls [data-action="paid"]').click();
   await screen('paid').waitFor();
+  // The shop's notification was delivered on the first attempt.
+  await page.locator('#notifications li[data-state="delivered"]', { hasText: 'new → paid' }).waitFor();
   page.off('load', countLoad);
   assert.equal(loads, 0, 'the page was never reloaded');
   await page.locator('#event-log li[data-event="checkout-status"]', { hasText: 'new → paid' }).waitFor();
@@ -165,8 +204,28 @@ test('every QA scenario link reaches its state', async () => {
         await screen('waiting').waitFor();
         await loggedEvent('checkout-variant-select').waitFor();
         break;
-      case 'other':
+      case 'no-requisites':
+        // The proxy answers 409 no_requisites; the picker stays with the element's notice.
+        await part('variant').first().click();
+        await part('notice').filter({ hasText: 'This bank has no free requisites right now' }).waitFor();
+        assert.equal(await base().getAttribute('data-screen'), 'picker', 'the payer can still pick');
+        assert.ok(await page.locator('#mock-controls [data-switch="noRequisites"]').isChecked(), 'the switch shows it');
+        takeExpectedRefusals(/\/checkout-api\/invoices\/[^/]+\/deal$/, 409);
+        break;
+      case 'transfer-confirmed':
+        assert.ok((await part('requisites').innerText()).trim() !== '', 'the requisites stay on screen');
+        await page.locator(`#orders button[aria-pressed="true"] [data-deal-status="${TRANSFER_CONFIRMED}"]`).waitFor();
+        await page.locator('#order-deal-status', { hasText: TRANSFER_CONFIRMED }).waitFor();
+        break;
+      case 'dispute':
         assert.match(await part('status').innerText(), /dispute/);
+        await page.locator('#order-summary .pill', { hasText: 'dispute' }).waitFor();
+        // The service decides the dispute; the element follows without a reload.
+        await page.locator('#mock-controls [data-action="resolve-paid"]').click();
+        await screen('paid').waitFor();
+        break;
+      case 'other':
+        assert.match(await part('status').innerText(), new RegExp(UNKNOWN_STATUS));
         break;
       case 'payout':
         assert.equal(await part('requisites').count(), 0, 'a pay-out asks the receiver for nothing');
@@ -183,6 +242,30 @@ test('every QA scenario link reaches its state', async () => {
         break;
     }
   }
+
+  // Notifications the shop's receiver refused are retried on the service's clock, 60 s apart.
+  await page.goto(url('/?scenario=waiting&lang=en'));
+  await screen('waiting').waitFor();
+  await page.getByLabel(/Shop’s notification receiver is down/).check();
+  await page.locator('#mock-notice', { hasText: 'now answers 500' }).waitFor();
+  await page.locator('#mock-controls [data-action="paid"]').click();
+  await screen('paid').waitFor();
+  const notification = page.locator('#notifications li', { hasText: 'new → paid' });
+  await notification.filter({ hasText: '1 attempt (HTTP 500)' }).waitFor();
+  await page.getByLabel(/Shop’s notification receiver is down/).uncheck();
+  await page.getByRole('button', { name: 'Advance the clock 60 s' }).click();
+  await notification.filter({ hasText: 'delivered' }).filter({ hasText: '2 attempts (HTTP 500, 200)' }).waitFor();
+  await page.locator('#order-summary .pill', { hasText: 'paid' }).waitFor();
+
+  // An hour on the service's clock expires a waiting invoice.
+  await page.goto(url('/?scenario=waiting&lang=en'));
+  await screen('waiting').waitFor();
+  await page.getByRole('button', { name: 'Advance the clock 1 h' }).click();
+  await screen('expired').waitFor();
+
+  // The reference panel lists the service's banks and rates.
+  await page.locator('#bank-list li[data-code="tinkoff"]', { hasText: 'Т-Банк' }).waitFor();
+  assert.match(await page.locator('#rates [data-side="in"]').innerText(), /\d/);
 
   await page.goto(url('/?scenario=paid&lang=ru&theme=dark'));
   await screen('paid').waitFor();

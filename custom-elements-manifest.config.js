@@ -2,7 +2,9 @@
  * `@custom-elements-manifest/analyzer` settings. `npm run build` writes `custom-elements.json`
  * (package.json `customElements`, shipped in the package, not committed) from the element's
  * JSDoc contract (`@summary`, `@event`, `@csspart`, `@cssproperty`) and its Lit decorators
- * (attributes and properties). `test/e2e/types-manifest.test.ts` holds it to DESIGN.md.
+ * (attributes and properties). scripts/gen-element-api.ts reads the same analysis to generate
+ * the React event props, the typings' event map and README tables, and
+ * test/repo/public-surface.test.ts holds the rest to it (docs/ARCHITECTURE.md, "The element").
  */
 
 /** The modules of the public element API; the rest of `src/element` is internal. */

@@ -1,4 +1,6 @@
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import lit from 'eslint-plugin-lit';
 import litA11y from 'eslint-plugin-lit-a11y';
 import wc from 'eslint-plugin-wc';
@@ -69,6 +71,18 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: ['**/element/**', '**/react/**', 'lit', 'lit/*'] }],
     },
+  },
+  {
+    // No import cycles in the package's code: each folder imports in one direction (its
+    // README says which). Type-only imports are erased and may close a loop.
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.json' })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     files: ['test/**/*.ts', 'bench/**/*.ts'],

@@ -33,8 +33,10 @@ export default {
     // React (CommonJS) as ES modules, one copy, for test/react.
     reactPlugin(),
     // esbuild's transform API reads the file as raw JSON and does not follow `extends`: point it
-    // at the file that holds the decorator settings (TOOLCHAIN.md, pitfall 1).
+    // at the file that holds the decorator settings (legacy decorators, as tsc compiles them;
+    // without it esbuild assumes standard ones: "Unsupported decorator location: field").
     esbuildPlugin({ ts: true, tsx: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.base.json', import.meta.url)) }),
   ],
+  // summaryReporter writes the counts that scripts/test.js reads (WTR_SUMMARY_FILE).
   reporters: [defaultReporter(), summaryReporter()],
 };

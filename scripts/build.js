@@ -6,33 +6,31 @@
  *   dist/cdn/      merchant-checkout.js: one minified, self-contained ES module for a <script>
  *   dist/node/     the server and mock entries for Node ≥ 20 (dependencies stay imports)
  *   dist/types/    declarations for every entry
- *
- * Entries whose source does not exist yet are skipped, so each part lands with its own issue.
+ *   custom-elements.json   the Custom Elements Manifest, from the element's JSDoc
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const src = (path) => `${root}src/${path}`;
-const present = (entries) => Object.fromEntries(Object.entries(entries).filter(([, path]) => existsSync(path)));
 
 /** Packages a merchant's bundler resolves itself (listed in `dependencies`/`peerDependencies`). */
 const isExternal = (id) => /^(lit|@lit\/[^/]+|qrcode|zod|react|react-dom)(\/|$)/.test(id) || id.startsWith('node:');
 
-const browserEntries = present({
+const browserEntries = {
   index: src('element/index.ts'),
   define: src('element/define.ts'),
   react: src('react/index.ts'),
   schemas: src('schemas/index.ts'),
-});
+};
 const cdnEntry = src('element/define.ts');
-const nodeEntries = present({
+const nodeEntries = {
   server: src('server/index.ts'),
   mock: src('mock/index.ts'),
   'mock-cli': src('mock/cli.ts'),
-});
+};
 
 const common = { configFile: false, root, logLevel: 'warn', publicDir: false };
 
@@ -53,55 +51,49 @@ const qrSegments = {
 
 rmSync(`${root}dist`, { recursive: true, force: true });
 
-if (Object.keys(browserEntries).length) {
-  await build({
-    ...common,
-    build: {
-      outDir: 'dist/esm',
-      emptyOutDir: false,
-      target: 'es2022',
-      minify: false,
-      sourcemap: true,
-      lib: { entry: browserEntries, formats: ['es'] },
-      rollupOptions: { external: isExternal, output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' } },
-    },
-  });
-}
+await build({
+  ...common,
+  build: {
+    outDir: 'dist/esm',
+    emptyOutDir: false,
+    target: 'es2022',
+    minify: false,
+    sourcemap: true,
+    lib: { entry: browserEntries, formats: ['es'] },
+    rollupOptions: { external: isExternal, output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' } },
+  },
+});
 
-if (existsSync(cdnEntry)) {
-  await build({
-    ...common,
-    define: { 'process.env.NODE_ENV': '"production"' },
-    resolve: { conditions: ['browser', 'production'] },
-    plugins: [qrSegments],
-    build: {
-      outDir: 'dist/cdn',
-      emptyOutDir: false,
-      target: 'es2022',
-      minify: true,
-      sourcemap: true,
-      lib: { entry: { 'merchant-checkout': cdnEntry }, formats: ['es'] },
-      // Library mode keeps the whitespace and `@__PURE__` notes of ES output for a later
-      // bundler; this file is final, so minify it whole (about 10% smaller gzipped).
-      rolldownOptions: { output: { minify: true, comments: { annotation: false } } },
-    },
-  });
-}
+await build({
+  ...common,
+  define: { 'process.env.NODE_ENV': '"production"' },
+  resolve: { conditions: ['browser', 'production'] },
+  plugins: [qrSegments],
+  build: {
+    outDir: 'dist/cdn',
+    emptyOutDir: false,
+    target: 'es2022',
+    minify: true,
+    sourcemap: true,
+    lib: { entry: { 'merchant-checkout': cdnEntry }, formats: ['es'] },
+    // Library mode keeps the whitespace and `@__PURE__` notes of ES output for a later
+    // bundler; this file is final, so minify it whole (about 10% smaller gzipped).
+    rolldownOptions: { output: { minify: true, comments: { annotation: false } } },
+  },
+});
 
-if (Object.keys(nodeEntries).length) {
-  await build({
-    ...common,
-    build: {
-      outDir: 'dist/node',
-      emptyOutDir: false,
-      target: 'node20',
-      ssr: true,
-      minify: false,
-      sourcemap: true,
-      rollupOptions: { input: nodeEntries, external: isExternal, output: { format: 'es', entryFileNames: '[name].js' } },
-    },
-  });
-}
+await build({
+  ...common,
+  build: {
+    outDir: 'dist/node',
+    emptyOutDir: false,
+    target: 'node20',
+    ssr: true,
+    minify: false,
+    sourcemap: true,
+    rollupOptions: { input: nodeEntries, external: isExternal, output: { format: 'es', entryFileNames: '[name].js' } },
+  },
+});
 
 const tsc = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', `${root}tsconfig.build.json`], {
   stdio: 'inherit',

@@ -11,11 +11,16 @@
  *      (`MOCK_QUIRKS`, see test/support/quirks.ts): every answer shape the reference permits
  *
  * Each suite's own output streams through; the last line is `N passed, N failed` over the
- * whole run (a check counts as one test). Exit code 1 on any failure, or when a suite ran no
- * test at all. `--only node|browser|e2e|quirks|checks` (repeatable) runs a subset.
+ * whole run (a check counts as one test). The counts come from reporters that write JSON, not
+ * from the printed text: scripts/node-test-counts.js for `node:test`, the `summaryReporter` of
+ * test/support/wtr-plugins.js for web-test-runner. Every `node:test` test has a timeout
+ * (scripts/node-test-timeout.js; 60 s, 120 s end to end) and every test file a ceiling
+ * (`--test-timeout`). Exit code 1 on any failure, or when a suite ran no test at all.
+ * `--only node|browser|e2e|quirks|checks` (repeatable) runs a subset.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -44,22 +49,11 @@ const findTests = (dir) => {
   return out.sort();
 };
 
-const stripAnsi = (text) => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
-
-/** Runs a command, streaming its output, and resolves with the exit code and the output text. */
+/** Runs a command with its output streaming through, and resolves with its exit code. */
 const run = (command, args, env = {}) =>
   new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      process.stdout.write(chunk);
-    });
-    child.stderr.on('data', (chunk) => {
-      output += chunk;
-      process.stderr.write(chunk);
-    });
-    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output: stripAnsi(output) }));
+    const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0) }));
   });
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -71,27 +65,59 @@ const check = async (name, command, args) => {
   results.push({ name, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 });
 };
 
-const nodeSuite = async (name, files, env = {}) => {
+/** A fresh file for a reporter to write, in a directory removed when the run ends. */
+const reportDir = mkdtempSync(join(tmpdir(), 'merchant-checkout-test-'));
+process.on('exit', () => rmSync(reportDir, { recursive: true, force: true }));
+let reports = 0;
+const reportFile = (name) => join(reportDir, `${++reports}-${name}.json`);
+const readReport = (file) => {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+};
+
+/** Per-test timeouts (scripts/node-test-timeout.js) and each file's ceiling (`--test-timeout`). */
+const NODE_TIMEOUTS = {
+  node: { test: 60_000, file: 300_000 },
+  e2e: { test: 120_000, file: 600_000 },
+};
+
+/**
+ * A `node:test` run through tsx: the `spec` reporter streams to the terminal, and
+ * scripts/node-test-counts.js writes the counts to a file that this script reads.
+ */
+const nodeSuite = async (name, files, { env = {}, timeouts = NODE_TIMEOUTS.node } = {}) => {
   console.log(`\n── ${name}: ${files.length} files ──`);
   if (files.length === 0) {
     results.push({ name, passed: 0, failed: 1, note: 'no test files found' });
     return;
   }
-  const { code, output } = await run(process.execPath, [
-    '--import',
-    'tsx',
-    '--test',
-    '--test-reporter=spec',
-    '--test-reporter-destination=stdout',
-    ...files,
-  ], env);
-  const passed = Number(/^ℹ pass (\d+)$/m.exec(output)?.[1] ?? 0);
-  let failed = Number(/^ℹ fail (\d+)$/m.exec(output)?.[1] ?? 0);
-  const cancelled = Number(/^ℹ cancelled (\d+)$/m.exec(output)?.[1] ?? 0);
-  failed += cancelled;
+  const counts = reportFile(name);
+  const { code } = await run(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--import',
+      './scripts/node-test-timeout.js',
+      '--test',
+      `--test-timeout=${timeouts.file}`,
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=./scripts/node-test-counts.js',
+      `--test-reporter-destination=${counts}`,
+      ...files,
+    ],
+    { NODE_TEST_TIMEOUT_MS: String(timeouts.test), ...env },
+  );
+  const report = readReport(counts);
+  const passed = report?.passed ?? 0;
+  let failed = (report?.failed ?? 0) + (report?.cancelled ?? 0);
   if (code !== 0 && failed === 0) failed = 1;
   if (passed + failed === 0) failed = 1;
-  results.push({ name, passed, failed });
+  results.push({ name, passed, failed, note: report ? undefined : 'no report from the test runner' });
 };
 
 if (wanted('checks') || wanted('e2e') || wanted('quirks')) await check('build', 'npm', ['run', '--silent', 'build']);
@@ -110,20 +136,22 @@ if (wanted('node')) {
 
 if (wanted('browser')) {
   console.log('\n── browser (web-test-runner, Chromium) ──');
-  const { code, output } = await run(bin('web-test-runner'), []);
-  const match = /^wtr: (\d+) passed, (\d+) failed, (\d+) skipped$/m.exec(output);
-  let passed = Number(match?.[1] ?? 0);
-  let failed = Number(match?.[2] ?? 0) + Number(match?.[3] ?? 0);
+  // test/support/wtr-plugins.js `summaryReporter` writes `{ passed, failed, skipped }` here.
+  const summary = reportFile('browser');
+  const { code } = await run(bin('web-test-runner'), [], { WTR_SUMMARY_FILE: summary });
+  const report = readReport(summary);
+  const passed = report?.passed ?? 0;
+  let failed = (report?.failed ?? 0) + (report?.skipped ?? 0);
   if (code !== 0 && failed === 0) failed = 1;
   if (passed + failed === 0) failed = 1;
-  results.push({ name: 'browser', passed, failed });
+  results.push({ name: 'browser', passed, failed, note: report ? undefined : 'no report from web-test-runner' });
 }
 
-if (wanted('e2e') && built) await nodeSuite('e2e', findTests(E2E_DIR));
+if (wanted('e2e') && built) await nodeSuite('e2e', findTests(E2E_DIR), { timeouts: NODE_TIMEOUTS.e2e });
 
 /** The suites that talk to the mock through the proxy and the browser, run again with its quirks on. */
 const QUIRKS_FILES = ['test/server/checkout-mock.test.ts', 'test/e2e/cdn.test.ts', 'test/e2e/demo.test.ts'];
-if (wanted('quirks') && built) await nodeSuite('quirks', QUIRKS_FILES, { MOCK_QUIRKS: '20261123' });
+if (wanted('quirks') && built) await nodeSuite('quirks', QUIRKS_FILES, { env: { MOCK_QUIRKS: '20261123' }, timeouts: NODE_TIMEOUTS.e2e });
 
 const passed = results.reduce((sum, result) => sum + result.passed, 0);
 const failed = results.reduce((sum, result) => sum + result.failed, 0);

@@ -1,25 +1,18 @@
 /**
  * `merchant-checkout/react`: `<MerchantCheckout>`, the element as a React component (made with
- * `@lit/react`), with the element's events as `onCheckout…` props.
+ * `@lit/react`), with the element's events as `onCheckout…` props. The event props are
+ * generated from the element's JSDoc into `events.generated.ts` (`npm run element-api`).
  *
  * Importing it in a browser registers `<merchant-checkout>`. Under server rendering (Lit's
  * `isServer`, i.e. Node) it registers nothing and reads no DOM global: the markup renders as a
  * plain `<merchant-checkout>` tag, and the browser upgrades it once this module runs there.
  */
-import { createComponent, type EventName } from '@lit/react';
+import { createComponent } from '@lit/react';
 import { isServer } from 'lit';
 import * as React from 'react';
-import type {
-  CheckoutCanceledEvent,
-  CheckoutCopyEvent,
-  CheckoutErrorEvent,
-  CheckoutExpiredEvent,
-  CheckoutReadyEvent,
-  CheckoutStatusEvent,
-  CheckoutVariantSelectEvent,
-} from '../element/events.js';
 import { MerchantCheckout as MerchantCheckoutElement } from '../element/merchant-checkout.js';
 import { defineMerchantCheckout } from '../element/register.js';
+import { events } from './events.generated.js';
 
 if (!isServer) defineMerchantCheckout();
 
@@ -34,15 +27,8 @@ export const MerchantCheckout = createComponent({
   react: React,
   tagName: 'merchant-checkout',
   elementClass: MerchantCheckoutElement,
-  events: {
-    onCheckoutReady: 'checkout-ready' as EventName<CheckoutReadyEvent>,
-    onCheckoutStatus: 'checkout-status' as EventName<CheckoutStatusEvent>,
-    onCheckoutCanceled: 'checkout-canceled' as EventName<CheckoutCanceledEvent>,
-    onCheckoutExpired: 'checkout-expired' as EventName<CheckoutExpiredEvent>,
-    onCheckoutVariantSelect: 'checkout-variant-select' as EventName<CheckoutVariantSelectEvent>,
-    onCheckoutCopy: 'checkout-copy' as EventName<CheckoutCopyEvent>,
-    onCheckoutError: 'checkout-error' as EventName<CheckoutErrorEvent>,
-  },
+  // One prop per `@event` of the element's JSDoc (scripts/gen-element-api.ts).
+  events,
   displayName: 'MerchantCheckout',
 });
 

@@ -1,5 +1,5 @@
 /**
- * Requests and answers of the operations `merchant-api.md` leaves out and the service's
+ * Requests and answers of the operations the first extract left out and the service's
  * documentation shows: starting a deal, confirming a transfer, opening a dispute, the lists of
  * banks and payment options, currency rates, balances, and the public API.
  *

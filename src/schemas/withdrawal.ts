@@ -1,4 +1,4 @@
-/** Withdrawals of `merchant-api.md`. */
+/** Withdrawals of the service's merchant API. */
 import * as z from 'zod/mini';
 import { MoneySchema } from './invoice.js';
 import { isoDateTime, lenient, nonEmptyString, positiveDecimalString, uuidString } from './primitives.js';

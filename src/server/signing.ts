@@ -1,5 +1,5 @@
 /**
- * Request signing of the merchant API (merchant-api.md, "Authentication"):
+ * Request signing of the merchant API (the service's documentation, "Authorization"):
  * `X-Signature = base64(HMAC-SHA1(secretKey, METHOD + fullUrl + jsonBody))`.
  *
  * Web Crypto, so the same code runs in Node ≥ 20, Deno, Bun and edge runtimes; where the

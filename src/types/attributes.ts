@@ -1,16 +1,9 @@
 /**
  * The attributes and events of `<merchant-checkout>` as framework templates see them, shared by
  * the JSX (`merchant-checkout/jsx`) and Vue (`merchant-checkout/vue`) typings. Types only.
+ * The events come from the element's JSDoc (`events.generated.ts`, `npm run element-api`); the
+ * attributes are written here and test/repo/public-surface.test.ts holds them to the manifest.
  */
-import type {
-  CheckoutCanceledEvent,
-  CheckoutCopyEvent,
-  CheckoutErrorEvent,
-  CheckoutExpiredEvent,
-  CheckoutReadyEvent,
-  CheckoutStatusEvent,
-  CheckoutVariantSelectEvent,
-} from '../element/events.js';
 
 /** A number, or its text as an attribute carries it (`poll-interval="3000"`). */
 export type NumberAttribute = number | `${number}`;
@@ -31,14 +24,5 @@ export interface MerchantCheckoutAttributes {
   theme?: 'light' | 'dark';
 }
 
-type CheckoutEvent =
-  | CheckoutReadyEvent
-  | CheckoutStatusEvent
-  | CheckoutCanceledEvent
-  | CheckoutExpiredEvent
-  | CheckoutVariantSelectEvent
-  | CheckoutCopyEvent
-  | CheckoutErrorEvent;
-
-/** Each event of `<merchant-checkout>` by its name (`type`), with its event class. */
-export type MerchantCheckoutEventMap = { [Event in CheckoutEvent as Event['type']]: Event };
+/** Each event of `<merchant-checkout>` by its name (`type`), generated from the element's JSDoc. */
+export type { MerchantCheckoutEventMap } from './events.generated.js';

@@ -1,7 +1,7 @@
 /**
- * The mock answers with exactly the field sets of the service's documentation (merchant-api.md
- * and the pages it extracts). The expected keys are written out here from the documented
- * examples (not taken from the schemas or the mock), and compared with the raw JSON sent.
+ * The mock answers with exactly the field sets of the service's public documentation
+ * (docs/ARCHITECTURE.md, "The payment service"). The expected keys are written out here from the
+ * documented examples (not taken from the schemas or the mock), and compared with the raw JSON sent.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -16,15 +16,15 @@ import {
 } from '../../src/schemas/index.js';
 import { createInvoiceBody, inProcessMock, isObject, manualClock, signedRequest, type MockUnderTest } from './helpers.js';
 
-// merchant-api.md, "Money object".
+// The documentation's "Money object".
 const MONEY = ['amount', 'currency', 'subunit'];
-// merchant-api.md, "InvoiceDTO".
+// The documentation's "InvoiceDTO".
 const INVOICE = [
   'id', 'internalId', 'userId', 'type', 'status', 'paymentMethod', 'paymentOption', 'paymentRequisites', 'sum',
   'storeId', 'storeName', 'receivedSumFromTaker', 'receivedSumFromMaker', 'serviceFeeSum', 'payoutSum',
   'createdAt', 'expireAt', 'updatedAt', 'invoiceUrl', 'deals',
 ];
-// merchant-api.md, "The cancel operation returns a different set of invoice fields".
+// The documentation: "The cancel operation returns a different set of invoice fields".
 const CANCELED_INVOICE = [
   'id', 'internalId', 'type', 'paymentMethod', 'paymentOption', 'paymentRequisites', 'expiredAt', 'sum', 'status',
   'deals', 'successUrl', 'cancelUrl', 'isSumChanged', 'flow', 'flowData',
@@ -38,9 +38,9 @@ const LOOKUP_DEAL = [
 const DEAL = [...LOOKUP_DEAL, 'paymentMethodName'];
 // DealDTO's `requisites`: "fields `requisites` ... and `holder`".
 const DEAL_REQUISITES = ['requisites', 'holder'];
-// merchant-api.md, "PaymentVariantDTO".
+// The documentation's "PaymentVariantDTO".
 const VARIANT = ['option', 'method'];
-// merchant-api.md, "WithdrawalDTO": `status` and `accountId` only from the create operation.
+// The documentation's "WithdrawalDTO": `status` and `accountId` only from the create operation.
 const WITHDRAWAL_LOOKUP = ['id', 'createdAt', 'updatedAt', 'sum', 'fee', 'address', 'txId'];
 const WITHDRAWAL_CREATE = [...WITHDRAWAL_LOOKUP, 'status', 'accountId'];
 

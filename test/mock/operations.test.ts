@@ -1,6 +1,7 @@
 /**
- * Every operation of merchant-api.md round-trips through `MerchantClient`, against the mock
- * in-process (its `fetch`) and on a real port (through `toNodeHandler`), including 401s.
+ * Every operation of the service's merchant API (the rows of `OPERATIONS`,
+ * src/server/client.ts) round-trips through `MerchantClient`, against the mock in-process (its
+ * `fetch`) and on a real port (through `@hono/node-server`), including 401s.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -1,6 +1,8 @@
 /**
- * web-test-runner plugins and reporter of this project (see TOOLCHAIN.md, pitfalls 2 and 3).
+ * web-test-runner plugins and reporter of this project: `qrcode` and `@sinonjs/fake-timers`
+ * are CommonJS only, and the test script needs the run's counts (docs/ARCHITECTURE.md, "Tests").
  */
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 
@@ -73,11 +75,13 @@ const countTests = (suite, totals) => {
 };
 
 /**
- * Prints `wtr: N passed, N failed, N skipped` as the last line of the run; the project's test
- * script reads it to add the browser suite to the whole run's summary. A file whose tests
- * could not even load counts as one failure, so a broken import is never "0 failed".
+ * Counts the run's tests: writes `{ passed, failed, skipped }` as JSON to `outputFile`
+ * (scripts/test.js passes `WTR_SUMMARY_FILE` and reads it) and prints
+ * `wtr: N passed, N failed, N skipped` as the last line, for a person running
+ * web-test-runner by hand. A file whose tests could not even load counts as one failure, so a
+ * broken import is never "0 failed".
  */
-export const summaryReporter = () => {
+export const summaryReporter = ({ outputFile = process.env.WTR_SUMMARY_FILE } = {}) => {
   let totals;
   return {
     onTestRunFinished({ sessions }) {
@@ -87,6 +91,7 @@ export const summaryReporter = () => {
         const loadFailed = !session.passed && session.errors?.length && !session.testResults?.tests?.length && !session.testResults?.suites?.length;
         if (loadFailed || (session.status === 'FINISHED' && !session.testResults)) totals.failed++;
       }
+      if (outputFile) writeFileSync(outputFile, `${JSON.stringify(totals)}\n`);
     },
     stop() {
       if (totals) console.log(`wtr: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);

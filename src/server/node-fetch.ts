@@ -48,7 +48,7 @@ const bodyStream = (answer: IncomingMessage): ReadableStream<Uint8Array> => {
 
 const toHeaderList = (headers: Headers): [string, string][] => [...headers];
 
-export const createNodeFetch = (options: NodeFetchOptions = {}): ((request: Request) => Promise<Response>) => {
+export const createNodeFetch = (options: NodeFetchOptions = {}): NodeFetch => {
   const http = builtin<typeof Http>('node:http');
   const https = builtin<typeof Https>('node:https');
   const agentOptions = {
@@ -60,20 +60,19 @@ export const createNodeFetch = (options: NodeFetchOptions = {}): ((request: Requ
   const httpAgent = new http.Agent(agentOptions);
   const httpsAgent = new https.Agent(agentOptions);
 
-  return async (request: Request): Promise<Response> => {
-    const url = new URL(request.url);
+  /** One request over the agents: the whole of what a `Request` would carry, without building one. */
+  const send = (target: string, init: RawInit): Promise<Response> => {
+    const url = new URL(target);
     const secure = url.protocol === 'https:';
-    if (!secure && url.protocol !== 'http:') throw new TypeError(`createNodeFetch: unsupported protocol ${url.protocol}`);
-    const body = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
-    const signal = request.signal;
-    signal.throwIfAborted();
-
+    if (!secure && url.protocol !== 'http:') return Promise.reject(new TypeError(`createNodeFetch: unsupported protocol ${url.protocol}`));
+    const { signal, body } = init;
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
     return new Promise<Response>((resolve, reject) => {
-      const headers = toHeaderList(request.headers);
-      if (body) headers.push(['content-length', String(body.byteLength)]);
+      const headers = toHeaderList(init.headers);
+      if (body !== undefined) headers.push(['content-length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength)]);
       const outgoing = (secure ? https.request : http.request)(
         url,
-        { method: request.method, headers: Object.fromEntries(headers), agent: secure ? httpsAgent : httpAgent, signal },
+        { method: init.method, headers: Object.fromEntries(headers), agent: secure ? httpsAgent : httpAgent, ...(signal ? { signal } : {}) },
         (answer) => {
           const responseHeaders = new Headers();
           for (const [name, value] of Object.entries(answer.headers)) {
@@ -81,7 +80,7 @@ export const createNodeFetch = (options: NodeFetchOptions = {}): ((request: Requ
             for (const item of Array.isArray(value) ? value : [value]) responseHeaders.append(name, item);
           }
           const status = answer.statusCode ?? 502;
-          const empty = status === 204 || status === 304 || request.method === 'HEAD';
+          const empty = status === 204 || status === 304 || init.method === 'HEAD';
           if (empty) answer.resume();
           resolve(new Response(empty ? null : bodyStream(answer), { status, statusText: answer.statusMessage ?? '', headers: responseHeaders }));
         },
@@ -90,4 +89,25 @@ export const createNodeFetch = (options: NodeFetchOptions = {}): ((request: Requ
       outgoing.end(body);
     });
   };
+
+  const nodeFetch = async (request: Request): Promise<Response> =>
+    send(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body ? new Uint8Array(await request.arrayBuffer()) : undefined,
+      signal: request.signal,
+    });
+  return Object.assign(nodeFetch, { [SEND]: send });
 };
+
+/** What {@link MerchantClient} hands the node fetch directly: a JSON or empty body (multipart goes through a `Request`). */
+export interface RawInit {
+  method: string;
+  headers: Headers;
+  body?: string | Uint8Array | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** The direct entry of a `createNodeFetch()` function, for a caller that has no `Request` to build. */
+export const SEND: unique symbol = Symbol('merchant-checkout.nodeFetch.send');
+export type NodeFetch = ((request: Request) => Promise<Response>) & { [SEND]: (url: string, init: RawInit) => Promise<Response> };

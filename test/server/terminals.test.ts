@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { MerchantClient, createCheckoutHandler } from '../../src/server/index.js';
-import { startMockServer, type MockServer } from '../../src/mock/index.js';
+import { MerchantClient, createCheckoutHandler, createNotificationHandler, type Invoice } from '../../src/server/index.js';
+import { createMockService, startMockServer, type MockServer } from '../../src/mock/index.js';
 
 const SECRET = 'one-secret-for-two-terminals';
 let mock: MockServer;
@@ -71,5 +71,48 @@ describe('several terminals behind one proxy', () => {
     assert.equal(reads() - first, 1);
     const none = createCheckoutHandler({ client: [rub, kzt], clientFor: () => undefined, authorize: () => true });
     assert.equal((await none(new Request(`https://shop.example/invoices/${invoice.id}`))).status, 404);
+  });
+});
+
+describe('several terminals, one notification receiver', () => {
+  test('each terminal\'s notificationToken is accepted, another is not, and each notification is handed on once', async () => {
+    const received: Invoice[] = [];
+    const receiver = createNotificationHandler({
+      token: ['token-of-rub', 'token-of-kzt'],
+      onNotification: (invoice) => void received.push(invoice),
+    });
+    const statuses: number[] = [];
+    const service = createMockService({
+      publicBaseUrl: 'https://pay.example',
+      merchants: [
+        { apiKey: 'terminal-rub', secretKey: SECRET, storeId: 1, storeName: 'Shop RUB' },
+        { apiKey: 'terminal-kzt', secretKey: SECRET, storeId: 2, storeName: 'Shop KZT' },
+      ],
+      notificationAllowed: () => true,
+      // One attempt: the refused notification is not retried 60 s later within this test.
+      notificationRetry: { attempts: 1 },
+      notificationFetch: async (request) => {
+        const answer = await receiver(request);
+        statuses.push(answer.status);
+        return answer;
+      },
+    });
+    try {
+      const terminal = (apiKey: string) => new MerchantClient({ baseUrl: 'https://pay.example', apiKey, secretKey: SECRET, fetch: service.fetch });
+      const invoiceFor = (apiKey: string, notificationToken: string) =>
+        terminal(apiKey).createInvoice({ type: 'in', amount: '1500.00', currency: 'RUB', notificationUrl: 'https://shop.example/notify', notificationToken, startDeal: true });
+      const rub = await invoiceFor('terminal-rub', 'token-of-rub');
+      const kzt = await invoiceFor('terminal-kzt', 'token-of-kzt');
+      const stranger = await invoiceFor('terminal-kzt', 'a-token-this-shop-never-gave');
+      for (const invoice of [rub, kzt, stranger]) service.markPaid(invoice.id);
+      await service.notificationsSettled();
+      assert.deepEqual(received.map((invoice) => [invoice.id, invoice.status, invoice.storeId]).sort(), [
+        [kzt.id, 'paid', 2],
+        [rub.id, 'paid', 1],
+      ].sort());
+      assert.ok(statuses.includes(401), 'the unknown token was refused');
+    } finally {
+      service.close();
+    }
   });
 });

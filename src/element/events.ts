@@ -8,6 +8,7 @@ import type { CheckoutCanceledInvoice, CheckoutInvoice } from '../schemas/checko
 import type { PaymentOption, PaymentMethod } from '../schemas/invoice.js';
 import type { CheckoutErrorKind } from './protocol-client.js';
 import type { CopyField } from './i18n/translation.js';
+import type { Change } from './screen.js';
 
 const init = <T>(detail: T, cancelable = false): CustomEventInit<T> => ({ detail, bubbles: true, composed: true, cancelable });
 
@@ -108,6 +109,22 @@ export class CheckoutErrorEvent extends CustomEvent<CheckoutErrorDetail> {
   }
 }
 
+/**
+ * One field that changed while the payer was looking: `field` is `amount` (`previous` and
+ * `current` are the sum's Money, `previous` undefined when the service flagged the amount as
+ * changed on the first read), `requisites` or `holder` (the active deal's text, without bidi
+ * controls); `invoice` is the invoice as it is now.
+ */
+export type CheckoutAmountChangedDetail = Change & { invoice: CheckoutInvoice };
+/** The amount, requisites or holder changed under the payer's eyes (one event per field); the element shows it too. */
+export class CheckoutAmountChangedEvent extends CustomEvent<CheckoutAmountChangedDetail> {
+  declare readonly type: 'checkout-amount-changed';
+
+  constructor(detail: CheckoutAmountChangedDetail) {
+    super('checkout-amount-changed', init(detail));
+  }
+}
+
 declare global {
   interface GlobalEventHandlersEventMap {
     'checkout-ready': CheckoutReadyEvent;
@@ -117,5 +134,6 @@ declare global {
     'checkout-variant-select': CheckoutVariantSelectEvent;
     'checkout-copy': CheckoutCopyEvent;
     'checkout-error': CheckoutErrorEvent;
+    'checkout-amount-changed': CheckoutAmountChangedEvent;
   }
 }

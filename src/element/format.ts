@@ -8,6 +8,14 @@
 /** `Intl.NumberFormat#format` accepts decimal strings (ES2023); the ES2022 typings do not say so. */
 type DecimalFormat = (value: string) => string;
 
+/**
+ * Text from the service as the payer may read it: without bidirectional controls (marks,
+ * embeddings, overrides, isolates), which could show digits in another order than they are
+ * typed (`\u202e8765` reads as `5678`). Applied to every string from the service on screen,
+ * and to what is copied.
+ */
+export const plainText = (text: string): string => text.replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '');
+
 const digitsOf = (text: string): string => text.replace(/\D/g, '');
 
 /** `"0012.50"` → `"12.50"`: Intl drops superfluous leading zeros, so compare without them. */
@@ -67,7 +75,7 @@ export const formatDecimal = (amount: string, locale: string): string =>
  */
 export const formatMoney = (money: { amount: string; currency: string }, locale: string): string =>
   viaIntl(money.amount, locale, { style: 'currency', currency: money.currency, currencyDisplay: 'narrowSymbol' }) ??
-  `${formatDecimal(money.amount, locale)}\u00a0${money.currency}`;
+  `${formatDecimal(money.amount, locale)}\u00a0${plainText(money.currency)}`;
 
 export type RequisitesKind = 'card' | 'phone' | 'account';
 
@@ -80,19 +88,20 @@ export interface FormattedRequisites {
 /**
  * What a payee's requisites look like and how to show them: a card number (13–19 digits) in
  * groups of four, a Russian phone number as `+7 900 123-45-67`, any other phone and anything
- * else exactly as written.
+ * else as written (all without bidi controls).
  */
 export const formatRequisites = (raw: string): FormattedRequisites => {
-  const compact = raw.trim().replace(/[\s()-]/g, '');
+  const text = plainText(raw);
+  const compact = text.trim().replace(/[\s()-]/g, '');
   const russianPhone = /^(\+7|7|8)(\d{3})(\d{3})(\d{2})(\d{2})$/.exec(compact);
   if (russianPhone) {
     const [, prefix, code, first, second, third] = russianPhone;
     const country = prefix === '8' ? '8' : '+7';
     return { kind: 'phone', text: `${country} ${code} ${first}-${second}-${third}` };
   }
-  if (/^\+\d{7,15}$/.test(compact)) return { kind: 'phone', text: raw.trim() };
+  if (/^\+\d{7,15}$/.test(compact)) return { kind: 'phone', text: text.trim() };
   if (/^\d{13,19}$/.test(compact)) return { kind: 'card', text: compact.replace(/(\d{4})(?=\d)/g, '$1 ') };
-  return { kind: 'account', text: raw };
+  return { kind: 'account', text };
 };
 
 /** Time left as a clock: `29:59`, `1:02:03`, never negative. */

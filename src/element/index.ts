@@ -21,7 +21,15 @@ export type { CopyField, Screen, Translation } from './i18n/translation.js';
 export { en } from './i18n/en.js';
 export { ru } from './i18n/ru.js';
 export { translationFor } from './i18n/locale.js';
-export { formatDecimal, formatDuration, formatMoney, formatRequisites, type FormattedRequisites, type RequisitesKind } from './format.js';
+export {
+  formatDecimal,
+  formatDuration,
+  formatMoney,
+  formatRequisites,
+  plainText,
+  type FormattedRequisites,
+  type RequisitesKind,
+} from './format.js';
 export { statusMeaning, isFinalStatus, type StatusMeaning } from './status.js';
 export type { CheckoutCanceledInvoice, CheckoutDeal, CheckoutInvoice } from '../schemas/checkout.js';
 export type { Money, PaymentVariant } from '../schemas/invoice.js';

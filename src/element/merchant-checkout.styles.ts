@@ -22,6 +22,17 @@ const dark = unsafeCSS(
   `:host([theme='dark']) {${DARK}} @media (prefers-color-scheme: dark) { :host(:not([theme='light'])) {${DARK}} }`,
 );
 
+/**
+ * The card. (Comments live here, not in the CSS: the CSS text ships as it is written.)
+ *
+ * - Stacks (`.base`, `header`, `dl`, …) are grids: each block below the previous, at its own
+ *   `--_gap`.
+ * - Whatever the service sends (a 40-letter status, a 100 KB name) wraps inside the card:
+ *   `overflow-wrap: anywhere` is inherited by everything; a card or phone number breaks only
+ *   between its groups (`.group`, each `nowrap`).
+ * - Requisites are drawn strictly left to right in typed order (`bidi-override`), whatever
+ *   letters of a right-to-left script are among them.
+ */
 const base = css`
   :host {
     --_accent: var(--merchant-checkout-accent, #1d4ed8);
@@ -42,6 +53,7 @@ const base = css`
     max-width: 28rem;
     color: var(--_text);
     font: 1rem/1.45 var(--_font);
+    overflow-wrap: anywhere;
   }
 
   :host([hidden]) {
@@ -53,7 +65,6 @@ const base = css`
     margin: 0;
   }
 
-  /* Stacks: each block below the previous, at its own distance. */
   .base,
   header,
   dl,
@@ -62,6 +73,7 @@ const base = css`
   .variants,
   .variant-group,
   .skeleton,
+  .change,
   [part~='error'] {
     display: grid;
     gap: var(--_gap, var(--_half));
@@ -86,6 +98,7 @@ const base = css`
     --_gap: calc(var(--_spacing) * 0.75);
   }
 
+  .change,
   [part~='error'] {
     justify-items: start;
   }
@@ -138,8 +151,17 @@ const base = css`
 
   .value,
   .time {
-    overflow-wrap: anywhere;
+    min-width: 0;
     font-variant-numeric: tabular-nums;
+  }
+
+  .requisites {
+    direction: ltr;
+    unicode-bidi: bidi-override;
+  }
+
+  .group {
+    white-space: nowrap;
   }
 
   .amount {
@@ -157,10 +179,16 @@ const base = css`
     flex-basis: 100%;
   }
 
-  .guidance {
+  .guidance,
+  .change {
     padding: calc(var(--_spacing) * 0.75);
     background: var(--_surface);
     border-radius: var(--_inner-radius);
+  }
+
+  .change {
+    border: 2px solid var(--_danger);
+    font-weight: 600;
   }
 
   .qr {

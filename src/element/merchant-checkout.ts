@@ -18,11 +18,12 @@ import { errorScreen, invoiceScreen, type ScreenActions, type ScreenContext, ske
  *
  * @event {CheckoutReadyEvent} checkout-ready - The first data of the invoice is rendered. `detail: { invoice }`.
  * @event {CheckoutStatusEvent} checkout-status - The invoice's status changed. `detail: { status, previous, invoice }`.
- * @event {CheckoutCanceledEvent} checkout-canceled - The payer canceled and the service confirmed it. `detail: { invoice }` (the cancel operation's invoice).
+ * @event {CheckoutCanceledEvent} checkout-canceled - The payer canceled and the service's answer says canceled. `detail: { invoice }` (the cancel operation's invoice).
  * @event {CheckoutExpiredEvent} checkout-expired - The countdown to `expireAt` (server time) reached zero. `detail: { invoice }`.
  * @event {CheckoutVariantSelectEvent} checkout-variant-select - The payer picked a payment variant. Cancelable: `preventDefault()` stops the element from starting a deal. `detail: { option, method }`.
  * @event {CheckoutCopyEvent} checkout-copy - A value was copied to the clipboard. `detail: { field: 'amount' | 'requisites', value }` (the raw value).
  * @event {CheckoutErrorEvent} checkout-error - A request failed or its answer was invalid. `detail: { code, message, retryable }`.
+ * @event {CheckoutAmountChangedEvent} checkout-amount-changed - The amount (or currency), requisites or holder changed while the payer was looking, or the first read has `isSumChanged`; one event per field, shown in part `change-notice` too. `detail: { field: 'amount' | 'requisites' | 'holder', previous, current, invoice }` (Money for the amount, `previous` undefined for `isSumChanged`; text otherwise).
  *
  * @csspart base - The card around every screen; `data-screen` names the screen (`idle`, `loading`, `waiting`, `picker`, `payout`, `paid`, `canceled`, `expired`, `other`, `error`).
  * @csspart skeleton - The loading screen's placeholder.
@@ -35,7 +36,8 @@ import { errorScreen, invoiceScreen, type ScreenActions, type ScreenContext, ske
  * @csspart requisites - Card or phone number or account, formatted for reading.
  * @csspart holder - The recipient's name.
  * @csspart copy-button - A button that copies a raw value.
- * @csspart notice - A short message under a block (copy by hand, connection trouble, a failed cancel or deal).
+ * @csspart notice - A short message under a block (copy by hand, connection trouble, a failed or refused cancel, a failed deal).
+ * @csspart change-notice - What changed while the payer was looking (amount, requisites, holder), old → new, with a button that closes it (`role="alert"`).
  * @csspart guidance - What a P2P payer must know ("send exactly this amount in one payment").
  * @csspart qr - The QR code of the deal's link (only `https:` links).
  * @csspart bank-link - "Open in bank app", the same `https:` link, on touch devices.
@@ -118,6 +120,10 @@ export class MerchantCheckout extends LitElement {
     confirmCancel: () => this.#session?.confirmCancel(),
     keepPaying: () => {
       if (this.#session?.keepPaying()) this.#focusAfterUpdate = '[part~="cancel-button"]';
+    },
+    dismissChanges: () => {
+      this.#session?.dismissChanges();
+      this.#focusAfterUpdate = '[part~="title"]';
     },
     retry: () => this.retry(),
   };

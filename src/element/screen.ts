@@ -6,13 +6,34 @@
  */
 import type { CheckoutDeal, CheckoutInvoice } from '../schemas/checkout.js';
 import type { Money, PaymentVariant } from '../schemas/invoice.js';
-import { formatRequisites, type RequisitesKind } from './format.js';
+import { formatRequisites, plainText, type RequisitesKind } from './format.js';
 import type { CopyField, Screen, Translation } from './i18n/translation.js';
 import { safeQrLink } from './qr.js';
 import { normalizeStatus, statusMeaning } from './status.js';
 
 /** Why the picker's last deal did not start, in the payer's terms. */
 export type DealNotice = 'unsupported' | 'failed' | 'no_requisites' | 'not_allowed';
+
+/**
+ * The cancel block: asking for confirmation, the POST on its way, the invoice being read again
+ * after a failed cancel (no cancel is offered until it is), and why the last cancel did not
+ * happen (`refused`: the service said no or answered another status; `failed`: no answer).
+ */
+export interface CancelState {
+  readonly confirming: boolean;
+  readonly pending: boolean;
+  readonly checking: boolean;
+  readonly notice: 'failed' | 'refused' | undefined;
+}
+
+/**
+ * What changed under the payer's eyes: the amount (or its currency), or the active deal's
+ * requisites or holder (without bidi controls). `previous` is undefined when the service says
+ * the amount was changed (`isSumChanged`) before the payer first saw it.
+ */
+export type Change =
+  | { readonly field: 'amount'; readonly previous: Money | undefined; readonly current: Money }
+  | { readonly field: 'requisites' | 'holder'; readonly previous: string; readonly current: string };
 
 /** Everything one invoice's session knows at a moment: the input of {@link screen}. */
 export interface SessionSnapshot {
@@ -28,7 +49,9 @@ export interface SessionSnapshot {
   readonly copied: CopyField | undefined;
   /** The field the clipboard refused: its text is selected for copying by hand. */
   readonly copyByHand: CopyField | undefined;
-  readonly cancel: { readonly confirming: boolean; readonly pending: boolean; readonly failed: boolean };
+  readonly cancel: CancelState;
+  /** Changes the payer has not dismissed yet. */
+  readonly changes: readonly Change[];
   /** The last status read failed (the element keeps trying). */
   readonly connectionLost: boolean;
   /** Server clock − device clock, in ms. */
@@ -96,7 +119,8 @@ export interface InvoiceScreenModel {
   /** Milliseconds left to pay, where the countdown shows. */
   readonly remaining: number | undefined;
   /** The cancel block (`waiting` only; the element may hide it). */
-  readonly cancel: SessionSnapshot['cancel'] | undefined;
+  readonly cancel: CancelState | undefined;
+  readonly changes: readonly Change[];
 }
 
 export type ScreenModel =
@@ -125,7 +149,7 @@ const screenFor = (invoice: CheckoutInvoice, expiredLocally: boolean): InvoiceSc
 
 export const statusLine = (invoice: CheckoutInvoice): StatusLine => ({
   screen: screenFor(invoice, false),
-  raw: invoice.status,
+  raw: plainText(invoice.status),
   asWritten: statusMeaning(invoice.status) === 'other',
 });
 
@@ -149,10 +173,10 @@ export const groupVariants = (variants: readonly PaymentVariant[], bankName: (me
 const bankNames =
   (invoice: CheckoutInvoice) =>
   (method: string): string =>
-    invoice.deals.find((deal) => deal.paymentMethod === method && deal.paymentMethodName)?.paymentMethodName ?? method;
+    plainText(invoice.deals.find((deal) => deal.paymentMethod === method && deal.paymentMethodName)?.paymentMethodName ?? method);
 
 const dealModel = (session: SessionSnapshot, invoice: CheckoutInvoice, deal: CheckoutDeal): DealModel => {
-  const raw = deal.requisites?.requisites ?? '';
+  const raw = plainText(deal.requisites?.requisites ?? '');
   const requisites = formatRequisites(raw);
   const copy = (field: CopyField, value: string): CopyModel => ({
     field,
@@ -163,11 +187,34 @@ const dealModel = (session: SessionSnapshot, invoice: CheckoutInvoice, deal: Che
   });
   return {
     amount: copy('amount', invoice.sum.amount),
-    bank: deal.paymentMethodName ?? deal.paymentMethod ?? '',
+    bank: plainText(deal.paymentMethodName ?? deal.paymentMethod ?? ''),
     requisites: { text: requisites.text, kind: requisites.kind, copy: copy('requisites', raw) },
-    holder: deal.requisites?.holder ?? '',
+    holder: plainText(deal.requisites?.holder ?? ''),
     link: safeQrLink(deal.qrCodeLink),
   };
+};
+
+/**
+ * What `next` changed of what the payer was shown of `previous` (nothing of the same invoice
+ * read for the first time, unless the service flags its amount as changed): the amount or its
+ * currency; the active deal's requisites or holder, when a deal was shown before and one is now.
+ */
+export const changesOf = (previous: CheckoutInvoice | undefined, next: CheckoutInvoice): Change[] => {
+  if (!previous) return next.isSumChanged ? [{ field: 'amount', previous: undefined, current: next.sum }] : [];
+  const changes: Change[] = [];
+  const { sum } = previous;
+  if (sum.amount !== next.sum.amount || sum.currency !== next.sum.currency) {
+    changes.push({ field: 'amount', previous: sum, current: next.sum });
+  }
+  const before = activeDeal(previous)?.requisites;
+  const after = activeDeal(next)?.requisites;
+  if (before && after) {
+    for (const field of ['requisites', 'holder'] as const) {
+      const [was, is] = [plainText(before[field] ?? ''), plainText(after[field] ?? '')];
+      if (was !== is) changes.push({ field, previous: was, current: is });
+    }
+  }
+  return changes;
 };
 
 const pickerModel = (session: SessionSnapshot, invoice: CheckoutInvoice): PickerModel => {
@@ -190,7 +237,7 @@ export const screen = (session: SessionSnapshot, now: number): ScreenModel => {
   const { variants } = session;
   return {
     screen: name,
-    payee: invoice.storeName || undefined,
+    payee: plainText(invoice.storeName ?? '') || undefined,
     status: statusLine(invoice),
     sum: invoice.sum,
     explanation: name === 'other' ? 'below' : name === 'waiting' || name === 'picker' ? undefined : 'above',
@@ -203,5 +250,6 @@ export const screen = (session: SessionSnapshot, now: number): ScreenModel => {
     connectionLost: session.connectionLost && name !== 'paid' && name !== 'canceled',
     remaining: name === 'waiting' || name === 'picker' ? left : undefined,
     cancel: name === 'waiting' ? session.cancel : undefined,
+    changes: session.changes,
   };
 };

@@ -4,6 +4,7 @@
  * (`dispute` among them, until it has a screen of its own) is `other`: shown as written,
  * never a crash.
  */
+import { plainText } from './format.js';
 
 /**
  * - `open`: the payer can still pay (a deal may be waiting for the transfer, or none yet);
@@ -23,8 +24,8 @@ name('paid', 'paid completed complete success succeeded successful done confirme
 name('canceled', 'canceled cancelled cancel');
 name('expired', 'expired timeout timed_out overdue');
 
-/** Case, spaces and dashes do not matter: `Transfer-Waiting` is `transfer_waiting`. */
-export const normalizeStatus = (status: string): string => status.trim().toLowerCase().replace(/[\s-]+/g, '_');
+/** Case, spaces, dashes and bidi controls do not matter: `Transfer-Waiting` is `transfer_waiting`. */
+export const normalizeStatus = (status: string): string => plainText(status).trim().toLowerCase().replace(/[\s-]+/g, '_');
 
 export const statusMeaning = (status: string): StatusMeaning => MEANINGS.get(normalizeStatus(status)) ?? 'other';
 

@@ -5,10 +5,20 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { PaymentVariant } from '../schemas/invoice.js';
-import { formatDuration, formatMoney } from './format.js';
+import { formatDuration, formatMoney, formatRequisites, plainText } from './format.js';
 import type { Translation } from './i18n/translation.js';
 import { QUIET_ZONE, type QrMatrix, qrMatrix, qrPath } from './qr.js';
-import { type CopyModel, type DealModel, type DealNotice, type InvoiceScreenModel, type PickerModel, statusText, type VariantGroup } from './screen.js';
+import {
+  type CancelState,
+  type Change,
+  type CopyModel,
+  type DealModel,
+  type DealNotice,
+  type InvoiceScreenModel,
+  type PickerModel,
+  statusText,
+  type VariantGroup,
+} from './screen.js';
 
 export interface CopyButtonView {
   /** Accessible name (starts with the visible text). */
@@ -21,7 +31,8 @@ export interface FieldView {
   /** The `part` of the whole row. */
   part: string;
   label: string;
-  value: string;
+  /** Text, or the groups of a card or phone number (each kept on one line). */
+  value: string | TemplateResult[];
   /** `id` of the value node: what the copy fallback selects. */
   valueId: string;
   valueClass?: string;
@@ -118,7 +129,7 @@ export const variantList = (view: VariantsView): TemplateResult => html`
 `;
 
 const variantItem = (view: VariantsView, variant: PaymentVariant): TemplateResult => {
-  const label = view.optionLabel(variant.option);
+  const label = view.optionLabel(plainText(variant.option));
   const { onSelect } = view;
   if (!onSelect) {
     const current = view.isActive?.(variant) ?? false;
@@ -158,6 +169,7 @@ export interface ScreenActions {
   askCancel: () => void;
   confirmCancel: () => void;
   keepPaying: () => void;
+  dismissChanges: () => void;
   retry: () => void;
 }
 
@@ -193,6 +205,7 @@ export const invoiceScreen = (model: InvoiceScreenModel, context: ScreenContext)
         <span class="status-value">${statusText(model.status, t)}</span>
       </p>
     </header>
+    ${model.changes.length ? changeNotice(model.changes, context) : nothing}
     ${model.deal
       ? dealDetails(model.deal, amount, context)
       : html`
@@ -251,7 +264,10 @@ const dealDetails = (deal: DealModel, amount: string, context: ScreenContext): T
       ${field({
         part: 'requisites',
         label: t.requisitesLabel(deal.requisites.kind),
-        value: deal.requisites.text,
+        value:
+          deal.requisites.kind === 'account'
+            ? deal.requisites.text
+            : deal.requisites.text.split(' ').map((group, index) => html`${index ? ' ' : ''}<span class="group">${group}</span>`),
         valueId: 'requisites-value',
         valueClass: 'requisites',
         copy: copyButton(deal.requisites.copy, context),
@@ -303,13 +319,18 @@ const picker = (model: PickerModel, { t, actions }: ScreenContext): TemplateResu
   `;
 };
 
-/** The cancel button, or the confirmation it asks for (Escape steps back). */
-const cancelBlock = (
-  { confirming, pending, failed }: NonNullable<InvoiceScreenModel['cancel']>,
-  { t, actions }: ScreenContext,
-): TemplateResult => {
+/** The cancel button, or the confirmation it asks for (Escape steps back); nothing while a failed cancel is checked. */
+const cancelBlock = ({ confirming, pending, checking, notice }: CancelState, { t, actions }: ScreenContext): TemplateResult => {
+  const note =
+    notice === 'refused'
+      ? html`<p part="notice" class="notice" role="status">${t.errorMessage('cancel_refused')}</p>`
+      : notice
+        ? html`<p part="notice" class="notice alert" role="alert">${t.cancelFailed}</p>`
+        : nothing;
+  if (checking) return html`${note}`;
   if (!confirming) {
     return html`
+      ${note}
       <div class="actions">
         <button part="cancel-button" type="button" @click=${actions.askCancel}>${t.cancel}</button>
       </div>
@@ -336,6 +357,21 @@ const cancelBlock = (
         ${t.keepPaying}
       </button>
     </div>
-    ${failed ? html`<p part="notice" class="notice alert" role="alert">${t.cancelFailed}</p>` : nothing}
   `;
 };
+
+/** What changed under the payer's eyes, each `label: old → new`, until the payer dismisses it. */
+const changeNotice = (changes: readonly Change[], { t, locale, actions }: ScreenContext): TemplateResult => html`
+  <div part="change-notice" class="change" role="alert">
+    <p>${t.changed}</p>
+    ${changes.map(({ field, previous, current }) => {
+      // Money like the amount, requisites like the requisites, the holder as it is.
+      const shown = (value: Change['current']) =>
+        typeof value === 'object' ? formatMoney(value, locale) : field === 'requisites' ? formatRequisites(value).text : value;
+      const label =
+        field === 'amount' ? t.amountLabel : field === 'holder' ? t.holderLabel : t.requisitesLabel(formatRequisites(current).kind);
+      return html`<p>${label}: ${previous === undefined ? '' : `${shown(previous)} → `}${shown(current)}</p>`;
+    })}
+    <button class="small" type="button" @click=${actions.dismissChanges}>${t.changeSeen}</button>
+  </div>
+`;

@@ -2,6 +2,7 @@
 // Do not edit: run `npm run element-api`; test/repo/public-surface.test.ts fails when it is stale.
 import type { EventName } from '@lit/react';
 import type {
+  CheckoutAmountChangedEvent,
   CheckoutCanceledEvent,
   CheckoutCopyEvent,
   CheckoutErrorEvent,
@@ -17,7 +18,7 @@ export const events = {
   onCheckoutReady: 'checkout-ready' as EventName<CheckoutReadyEvent>,
   /** The invoice's status changed. `detail: { status, previous, invoice }`. */
   onCheckoutStatus: 'checkout-status' as EventName<CheckoutStatusEvent>,
-  /** The payer canceled and the service confirmed it. `detail: { invoice }` (the cancel operation's invoice). */
+  /** The payer canceled and the service's answer says canceled. `detail: { invoice }` (the cancel operation's invoice). */
   onCheckoutCanceled: 'checkout-canceled' as EventName<CheckoutCanceledEvent>,
   /** The countdown to `expireAt` (server time) reached zero. `detail: { invoice }`. */
   onCheckoutExpired: 'checkout-expired' as EventName<CheckoutExpiredEvent>,
@@ -27,4 +28,6 @@ export const events = {
   onCheckoutCopy: 'checkout-copy' as EventName<CheckoutCopyEvent>,
   /** A request failed or its answer was invalid. `detail: { code, message, retryable }`. */
   onCheckoutError: 'checkout-error' as EventName<CheckoutErrorEvent>,
+  /** The amount (or currency), requisites or holder changed while the payer was looking, or the first read has `isSumChanged`; one event per field, shown in part `change-notice` too. `detail: { field: 'amount' | 'requisites' | 'holder', previous, current, invoice }` (Money for the amount, `previous` undefined for `isSumChanged`; text otherwise). */
+  onCheckoutAmountChanged: 'checkout-amount-changed' as EventName<CheckoutAmountChangedEvent>,
 };

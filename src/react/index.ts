@@ -38,6 +38,8 @@ export type MerchantCheckoutProps = React.ComponentProps<typeof MerchantCheckout
 /** The element class, for `useRef<MerchantCheckoutElement>(null)`. */
 export type { MerchantCheckoutElement };
 export type {
+  CheckoutAmountChangedDetail,
+  CheckoutAmountChangedEvent,
   CheckoutCanceledDetail,
   CheckoutCanceledEvent,
   CheckoutCopyDetail,

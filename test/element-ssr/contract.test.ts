@@ -45,6 +45,7 @@ test('every event is documented, dispatched as its class and typed in GlobalEven
   assert.deepEqual(all(events, /super\('([a-z-]+)'/g), documented);
   assert.deepEqual(all(events, /^ {4}'([a-z-]+)': \w+Event;$/gm), documented);
   assert.deepEqual(documented, [
+    'checkout-amount-changed',
     'checkout-canceled',
     'checkout-copy',
     'checkout-error',

@@ -1,5 +1,5 @@
 import { assert } from '@open-wc/testing';
-import { formatDecimal, formatDuration, formatMoney, formatRequisites } from '../../src/element/format.js';
+import { formatDecimal, formatDuration, formatMoney, formatRequisites, plainText } from '../../src/element/format.js';
 import { en } from '../../src/element/i18n/en.js';
 import { intlLocale, translationFor } from '../../src/element/i18n/locale.js';
 import { ru } from '../../src/element/i18n/ru.js';
@@ -74,12 +74,29 @@ describe('format', () => {
       ['40817810099910004312', 'account', '40817810099910004312'],
       ['TQrZ9wBzQ2V7ZxYkS9hA1mV1p7nWcX3e4F', 'account', 'TQrZ9wBzQ2V7ZxYkS9hA1mV1p7nWcX3e4F'],
       ['<img src=x onerror=alert(1)>', 'account', '<img src=x onerror=alert(1)>'],
+      // Bidi controls could show digits in another order than they are typed: gone.
+      ['\u202e2202\u2066 2067\u2069 \u200f1234\u202c \u202d5678\u200e', 'card', '2202 2067 1234 5678'],
+      ['\u2067+7\u2069 900 \u202b123\u202c-45-67', 'phone', '+7 900 123-45-67'],
+      ['\u200f+447911123456\u061c', 'phone', '+447911123456'],
+      ['\u202eACC \u05d0 40817\u202a810\u202c', 'account', 'ACC \u05d0 40817810'],
     ];
     for (const [raw, kind, text] of cases) {
       it(`${raw} is a ${kind}: ${text}`, () => {
         assert.deepEqual(formatRequisites(raw), { kind: kind as 'card', text });
       });
     }
+  });
+
+  it('plainText removes every bidirectional control and nothing else', () => {
+    const controls = '\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069';
+    assert.equal(plainText(`${controls}12${controls}34${controls}`), '1234');
+    const kept = 'Иван \u05d0\u05d1 \u0627 \u00a0\u202f\u200d 5678 <b>';
+    assert.equal(plainText(kept), kept);
+    assert.equal(plainText('\u202ednuoR'), 'dnuoR');
+  });
+
+  it('formatMoney shows a currency code without bidi controls', () => {
+    assert.equal(plain(formatMoney({ amount: '10.00', currency: '\u202eTDSU' }, 'en')), '10.00 TDSU');
   });
 
   it('formatDuration counts down like a clock, rounding up', () => {
@@ -106,6 +123,7 @@ describe('status', () => {
       [false, true, true, true, false],
     );
     assert.equal(normalizeStatus('  Transfer-Waiting '), 'transfer_waiting');
+    assert.equal(statusMeaning('\u2066paid\u2069'), 'paid', 'what reads as paid means paid');
   });
 });
 

@@ -155,7 +155,7 @@ describe('<merchant-checkout> interactions', () => {
       assert.equal(client.callsOf('cancelInvoice').length, 0);
     });
 
-    it('keeps the deal on screen when the cancel fails, and lets the payer try again', async () => {
+    it('keeps the deal on screen when the cancel fails, reads the invoice again, then lets the payer try again', async () => {
       const client = readyClient();
       const el = await mount(client);
       await untilScreen(el, 'waiting');
@@ -165,13 +165,17 @@ describe('<merchant-checkout> interactions', () => {
       const failed = nextEvent(el, 'checkout-error');
       await client.fail('cancelInvoice', new CheckoutError('upstream_error', 'bad gateway', { status: 502, retryable: true }));
       assert.equal((await failed).detail.code, 'upstream_error');
-      await waitUntil(() => part(el, 'confirm-button')?.getAttribute('aria-disabled') === 'false');
+      await waitUntil(() => part(el, 'cancel-button'), 'cancel is offered again after the invoice was read');
+      assert.equal(client.callsOf('getInvoice').length, 2, 'read again');
       assert.equal(screenOf(el), 'waiting');
       expect(part(el, 'requisites')).to.exist;
       const notice = el.shadowRoot!.querySelector('[part~="notice"][role="alert"]');
       assert.include(text(notice), 'Could not cancel');
       await expect(el).to.be.accessible();
 
+      part(el, 'cancel-button')!.click();
+      await el.updateComplete;
+      expect(el.shadowRoot!.querySelector('[part~="notice"]')).to.not.exist;
       part(el, 'confirm-button')!.click();
       await client.answer('cancelInvoice', canceledInvoice());
       await untilScreen(el, 'canceled');

@@ -2,6 +2,7 @@ import { assert } from '@open-wc/testing';
 import type { CheckoutInvoice } from '../../src/schemas/checkout.js';
 import { en } from '../../src/element/i18n/en.js';
 import {
+  changesOf,
   groupVariants,
   type InvoiceScreenModel,
   screen,
@@ -28,7 +29,8 @@ const snapshot = (overrides: Partial<SessionSnapshot> = {}): SessionSnapshot => 
   dealNotice: undefined,
   copied: undefined,
   copyByHand: undefined,
-  cancel: { confirming: false, pending: false, failed: false },
+  cancel: { confirming: false, pending: false, checking: false, notice: undefined },
+  changes: [],
   connectionLost: false,
   clockOffset: 0,
   ...overrides,
@@ -90,7 +92,8 @@ describe('screen()', () => {
         picker: undefined,
         connectionLost: false,
         remaining: 30 * MINUTE,
-        cancel: { confirming: false, pending: false, failed: false },
+        cancel: { confirming: false, pending: false, checking: false, notice: undefined },
+        changes: [],
       });
     });
 
@@ -137,11 +140,11 @@ describe('screen()', () => {
       assert.deepEqual(variants!.current, { option: 'TO_CARD', method: 'sberbank' });
     });
 
-    it('passes the cancel state on: confirming, pending, failed', () => {
-      const cancel = { confirming: true, pending: true, failed: false };
+    it('passes the cancel state on: confirming, pending, checking after a failure, its notice', () => {
+      const cancel = { confirming: true, pending: true, checking: false, notice: undefined };
       assert.deepEqual(shown(snapshot({ cancel })).cancel, cancel);
-      const failed = { confirming: true, pending: false, failed: true };
-      assert.deepEqual(shown(snapshot({ cancel: failed })).cancel, failed);
+      const refused = { confirming: false, pending: false, checking: true, notice: 'refused' } as const;
+      assert.deepEqual(shown(snapshot({ cancel: refused })).cancel, refused);
     });
 
     it('says the connection is lost', () => {
@@ -250,7 +253,8 @@ describe('screen()', () => {
       ['timeout', 'expired'],
     ] as const) {
       it(`shows "${status}" as ${name}: the amount and an explanation, nothing else to do`, () => {
-        const model = shown(snapshot({ invoice: invoiceOf({ status }), variants: exampleVariants(), cancel: { confirming: true, pending: false, failed: true } }));
+        const cancel = { confirming: true, pending: false, checking: false, notice: 'failed' } as const;
+        const model = shown(snapshot({ invoice: invoiceOf({ status }), variants: exampleVariants(), cancel }));
         assert.equal(model.screen, name);
         assert.equal(model.explanation, 'above');
         assert.deepEqual(model.status, { screen: name, raw: status, asWritten: false });
@@ -291,6 +295,75 @@ describe('screen()', () => {
     const frozen = JSON.stringify(session);
     assert.deepEqual(screen(session, NOW), screen(session, NOW));
     assert.equal(JSON.stringify(session), frozen, 'the snapshot is not touched');
+  });
+});
+
+describe('text from the service on screen', () => {
+  it('has no bidi controls: status, payee, bank, requisites (shown and copied), holder, bank names of variants', () => {
+    const rlo = '\u202e';
+    const invoice = invoiceOf({
+      status: `${rlo}dispute_opened\u202c`,
+      storeName: `\u2067Shop${rlo}`,
+      deals: [
+        exampleLookupDeal({
+          paymentMethodName: `${rlo}Bank`,
+          requisites: { requisites: `${rlo}2202206712345678\u200e`, holder: `\u2066Ivan${rlo}` },
+        }),
+      ],
+    });
+    const model = shown(snapshot({ invoice, variants: exampleVariants() }));
+    assert.equal(model.status.raw, 'dispute_opened');
+    assert.equal(model.payee, 'Shop');
+    assert.equal(model.deal?.bank, 'Bank');
+    assert.equal(model.deal?.requisites.text, '2202 2067 1234 5678');
+    assert.equal(model.deal?.requisites.copy.value, '2202206712345678');
+    assert.equal(model.deal?.holder, 'Ivan');
+    assert.equal(model.variants?.groups[0]?.bankName, 'Bank');
+  });
+
+  it('passes the changes on to every invoice screen', () => {
+    const changes = [{ field: 'holder', previous: 'A', current: 'B' }] as const;
+    assert.deepEqual(shown(snapshot({ changes })).changes, changes);
+    assert.deepEqual(shown(snapshot({ changes, invoice: invoiceOf({ status: 'paid' }) })).changes, changes);
+  });
+});
+
+describe('changesOf()', () => {
+  const RUB = (amount: string) => ({ amount, currency: 'RUB', subunit: 2 });
+  const withDeal = (requisites: string, holder: string, overrides: Record<string, unknown> = {}) =>
+    invoiceOf({ deals: [exampleLookupDeal({ requisites: { requisites, holder } })], ...overrides });
+
+  it('finds nothing when nothing the payer sees changed (status and the rest may change)', () => {
+    assert.deepEqual(changesOf(invoiceOf(), invoiceOf({ status: 'paid', updatedAt: '2026-11-22T10:05:00+03:00' })), []);
+    const hidden = withDeal('\u202a2202206712345678\u202c', 'A');
+    assert.deepEqual(changesOf(withDeal('2202206712345678', 'A'), hidden), [], 'only controls differ');
+  });
+
+  it('finds a new amount or currency', () => {
+    assert.deepEqual(changesOf(invoiceOf(), invoiceOf({ sum: RUB('1750.00') })), [
+      { field: 'amount', previous: RUB('1500.00'), current: RUB('1750.00') },
+    ]);
+    const usd = { amount: '1500.00', currency: 'USD', subunit: 2 };
+    assert.deepEqual(changesOf(invoiceOf(), invoiceOf({ sum: usd })), [{ field: 'amount', previous: RUB('1500.00'), current: usd }]);
+  });
+
+  it('finds new requisites and holder of the deal on screen, without controls', () => {
+    assert.deepEqual(changesOf(withDeal('2202206712345678', 'A'), withDeal('\u202e2202206799990000', 'B')), [
+      { field: 'requisites', previous: '2202206712345678', current: '2202206799990000' },
+      { field: 'holder', previous: 'A', current: 'B' },
+    ]);
+  });
+
+  it('finds no requisites change when a deal starts where there was none, or ends', () => {
+    assert.deepEqual(changesOf(noDeal(), withDeal('2202206799990000', 'B')), []);
+    assert.deepEqual(changesOf(withDeal('2202206799990000', 'B'), noDeal()), []);
+  });
+
+  it('takes the service’s isSumChanged on the first read only', () => {
+    const flagged = { ...invoiceOf(), isSumChanged: true };
+    assert.deepEqual(changesOf(undefined, flagged), [{ field: 'amount', previous: undefined, current: RUB('1500.00') }]);
+    assert.deepEqual(changesOf(undefined, invoiceOf()), []);
+    assert.deepEqual(changesOf(invoiceOf(), flagged), []);
   });
 });
 

@@ -29,12 +29,13 @@ export class PollController implements ReactiveController {
     host.addController(this);
   }
 
-  /** Starts (or restarts) polling: the first read comes after one interval. */
-  start(): void {
+  /** Starts (or restarts) polling: the first read comes after one interval, or at once with `now`. */
+  start(now = false): void {
     this.#abort();
     this.#active = true;
     this.#failures = 0;
     this.#schedule();
+    if (now) this.readNow();
   }
 
   /** Stops polling and aborts a read in flight. */

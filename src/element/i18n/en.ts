@@ -44,7 +44,7 @@ const ERRORS: Record<string, string> = {
 
 export const en: Translation = {
   language: 'en',
-  loading: 'Loading the payment…',
+  loading: TITLES.loading,
   title: (screen) => TITLES[screen],
   payee: (storeName) => `Payment to ${storeName}`,
   statusLabel: 'Status',
@@ -85,6 +85,8 @@ export const en: Translation = {
   keepPaying: 'No, go back',
   canceling: 'Canceling…',
   cancelFailed: 'Could not cancel the payment. Please try again.',
+  changed: 'The payment details changed. Check them before you pay.',
+  changeSeen: 'Got it',
   errorMessage: (code) => own(ERRORS, code) ?? 'The payment service is not available right now.',
   retry: 'Try again',
   connectionTrouble: 'Connection lost. Retrying…',

@@ -54,7 +54,7 @@ const ERRORS: Record<string, string> = {
 
 export const ru: Translation = {
   language: 'ru',
-  loading: 'Загружаем платёж…',
+  loading: TITLES.loading,
   title: (screen) => TITLES[screen],
   payee: (storeName) => `Оплата: ${storeName}`,
   statusLabel: 'Статус',
@@ -97,6 +97,8 @@ export const ru: Translation = {
   keepPaying: 'Нет, вернуться',
   canceling: 'Отменяем…',
   cancelFailed: 'Не удалось отменить платёж. Попробуйте ещё раз.',
+  changed: 'Данные платежа изменились. Проверьте их перед оплатой.',
+  changeSeen: 'Понятно',
   errorMessage: (code) => own(ERRORS, code) ?? 'Платёжный сервис сейчас недоступен.',
   retry: 'Попробовать снова',
   connectionTrouble: 'Связь прервалась. Пробуем снова…',

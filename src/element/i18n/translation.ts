@@ -61,6 +61,13 @@ export interface Translation {
   keepPaying: string;
   canceling: string;
   cancelFailed: string;
+  /**
+   * The first line of the notice of what changed while the payer was looking; a line per
+   * change follows, `label: old → new` (the labels of the details).
+   */
+  changed: string;
+  /** The button that closes the change notice. */
+  changeSeen: string;
   /** Message of the error screen for a `checkout-error` code. */
   errorMessage: (code: string) => string;
   retry: string;

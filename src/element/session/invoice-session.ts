@@ -7,6 +7,7 @@ import { CountdownController } from '../controllers/countdown-controller.js';
 import { PollController } from '../controllers/poll-controller.js';
 import { copyText } from '../copy.js';
 import {
+  CheckoutAmountChangedEvent,
   CheckoutCanceledEvent,
   CheckoutCopyEvent,
   CheckoutErrorEvent,
@@ -30,8 +31,8 @@ import {
   type Validated,
 } from '../protocol-client.js';
 import { announcementStep, clockOffset, EXPIRY_GRACE } from '../poll-policy.js';
-import { type DealNotice, type SessionSnapshot, statusLine, statusText } from '../screen.js';
-import { isFinalStatus } from '../status.js';
+import { type CancelState, type Change, changesOf, type DealNotice, type SessionSnapshot, statusLine, statusText } from '../screen.js';
+import { isFinalStatus, statusMeaning } from '../status.js';
 
 /** How long a copy button says "Copied". */
 const COPIED_FOR = 2000;
@@ -81,7 +82,10 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
   #clockOffset: number | undefined;
   #connectionLost = false;
   #confirming = false;
-  #cancelFailed = false;
+  /** A cancel failed: the invoice is being read again, and no cancel is offered until it is. */
+  #checking = false;
+  #cancelNotice: CancelState['notice'];
+  #changes: readonly Change[] = [];
   #dealNotice: DealNotice | undefined;
   #pendingVariant: PaymentVariant | undefined;
   #copied: CopyField | undefined;
@@ -114,16 +118,24 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
     autoRun: false,
     args: () => [this.#options.client, this.#options.invoiceId] as const,
     task: ([client, invoiceId], { signal }) => this.#read((all) => cancelInvoice(client, invoiceId, all), signal),
-    onComplete: (canceled) => {
+    onComplete: (answer) => {
       this.#confirming = false;
-      if (this.#invoice) this.#adopt({ ...this.#invoice, status: canceled.status, deals: canceled.deals }, 'cancel');
-      this.#dispatchAfterRender(new CheckoutCanceledEvent({ invoice: canceled }));
+      // Only an answer that says canceled is a cancel: a paid one is adopted as paid.
+      const canceled = statusMeaning(answer.status) === 'canceled';
+      if (!canceled) this.#cancelNotice = 'refused';
+      if (this.#invoice) this.#adopt({ ...this.#invoice, ...answer, expireAt: this.#invoice.expireAt }, 'cancel');
+      if (canceled) this.#dispatchAfterRender(new CheckoutCanceledEvent({ invoice: answer }));
     },
     onError: (error) => {
       if (isAbortError(error)) return;
-      this.#cancelFailed = true;
+      // Never sent again by itself: the cancel may have happened before the connection broke,
+      // or the invoice was paid meanwhile. Read what it is now; the payer decides again.
+      const { code, status = 0 } = toCheckoutError(error);
+      this.#confirming = false;
+      this.#checking = true;
+      this.#cancelNotice = code === 'cancel_refused' || (status >= 400 && status < 500) ? 'refused' : 'failed';
       this.#report(error);
-      this.#poll.start();
+      this.#poll.start(true);
     },
   });
 
@@ -150,6 +162,7 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
       try {
         const invoice = await this.#read((all) => readInvoice(this.#options.client, this.#options.invoiceId, all), signal);
         this.#connectionLost = false;
+        this.#checking = false;
         this.#adopt(invoice, 'poll');
         return !isFinalStatus(invoice.status) && this.#serverNow() < Date.parse(invoice.expireAt) + EXPIRY_GRACE;
       } catch (error) {
@@ -206,7 +219,13 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
       dealNotice: this.#dealNotice,
       copied: this.#copied,
       copyByHand: this.#copyByHand,
-      cancel: { confirming: this.#confirming, pending: this.#cancelTask.status === TaskStatus.PENDING, failed: this.#cancelFailed },
+      cancel: {
+        confirming: this.#confirming,
+        pending: this.#cancelTask.status === TaskStatus.PENDING,
+        checking: this.#checking,
+        notice: this.#cancelNotice,
+      },
+      changes: this.#changes,
       connectionLost: this.#connectionLost,
       clockOffset: this.#clockOffset ?? 0,
     };
@@ -248,8 +267,9 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
   }
 
   askCancel(): void {
+    if (this.#checking) return;
     this.#confirming = true;
-    this.#cancelFailed = false;
+    this.#cancelNotice = undefined;
     this.requestUpdate();
   }
 
@@ -257,17 +277,22 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
   keepPaying(): boolean {
     if (this.#cancelTask.status === TaskStatus.PENDING) return false;
     this.#confirming = false;
-    this.#cancelFailed = false;
     this.requestUpdate();
     return true;
   }
 
   confirmCancel(): void {
-    // However many clicks or key presses arrive, one POST: the task turns pending synchronously.
-    if (this.#cancelTask.status === TaskStatus.PENDING || !this.#invoice) return;
-    this.#cancelFailed = false;
+    // One POST per confirmation, however many clicks or key presses arrive: the task turns
+    // pending synchronously, and a failure ends the confirmation.
+    if (this.#cancelTask.status === TaskStatus.PENDING || !this.#confirming) return;
     this.#poll.stop();
     void this.#cancelTask.run();
+  }
+
+  /** The payer has seen the change notice. */
+  dismissChanges(): void {
+    this.#changes = [];
+    this.requestUpdate();
   }
 
   /** Asks the page (`checkout-variant-select`), then starts a deal with `variant`. */
@@ -348,6 +373,11 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
     this.#invoice = invoice;
     this.requestUpdate();
     if (source === 'load') this.#dispatchAfterRender(new CheckoutReadyEvent({ invoice }));
+    // Never a silent swap: the notice (role="alert") stays until dismissed, one event per field.
+    for (const change of changesOf(previous, invoice)) {
+      this.#changes = [...this.#changes.filter(({ field }) => field !== change.field), change];
+      this.#dispatchAfterRender(new CheckoutAmountChangedEvent({ ...change, invoice }));
+    }
     if (previous && previous.status !== invoice.status) {
       const t = this.#options.translation();
       this.#options.announce(`${t.statusLabel}: ${statusText(statusLine(invoice), t)}`);

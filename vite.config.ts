@@ -11,11 +11,20 @@ import { defineConfig } from 'vite';
  */
 const source = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
 
+/**
+ * The pages run Lit in production mode, as a merchant's site does: Vite's default conditions
+ * name `development` when it serves, which picks Lit's dev build (its console notice and
+ * checks). The browser tests keep dev mode on (web-test-runner.config.js) to catch Lit's
+ * warnings; the README's "Embedding" says how a merchant turns it on.
+ */
+const conditions = ['module', 'browser', 'production'];
+
 export default defineConfig({
   root: fileURLToPath(new URL('./demo', import.meta.url)),
   publicDir: false,
   appType: 'mpa',
   resolve: {
+    conditions,
     alias: [
       { find: /^merchant-checkout$/, replacement: source('element/index.ts') },
       { find: /^merchant-checkout\/define$/, replacement: source('element/define.ts') },

@@ -7,6 +7,13 @@
  *   dist/node/     the server and mock entries for Node ≥ 20 (dependencies stay imports)
  *   dist/types/    declarations for every entry
  *   custom-elements.json   the Custom Elements Manifest, from the element's JSDoc
+ *
+ * No source maps, JS or declaration: they would point at `src/` and `node_modules/`, which the
+ * package does not ship. The ES modules and the Node entries are not minified, so a stack trace
+ * reads as it is; the CDN file's users debug with the npm build. Lit is in production mode in
+ * every bundle we make (no `development` condition); README "Embedding" says how to get its
+ * development build. File names carry no content hash, so `npm pack` lists the same files
+ * from one build to the next (test/e2e/package.test.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -49,6 +56,15 @@ const qrSegments = {
   },
 };
 
+/**
+ * Modules of the ES build keep their place under `src/`; the decorator helper the compiler
+ * adds (a virtual module named after its package and version) becomes `_virtual/decorate.js`.
+ */
+const browserFileName = (chunk) => {
+  const helper = /(?:^|\/)_virtual\/.*\/helpers\/(?:esm\/)?([^/]+?)(?:\.js)?$/.exec(chunk.name);
+  return helper ? `_virtual/${helper[1]}.js` : '[name].js';
+};
+
 rmSync(`${root}dist`, { recursive: true, force: true });
 
 await build({
@@ -58,15 +74,19 @@ await build({
     emptyOutDir: false,
     target: 'es2022',
     minify: false,
-    sourcemap: true,
+    sourcemap: false,
     lib: { entry: browserEntries, formats: ['es'] },
-    rollupOptions: { external: isExternal, output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' } },
+    rollupOptions: {
+      external: isExternal,
+      output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: browserFileName },
+    },
   },
 });
 
 await build({
   ...common,
   define: { 'process.env.NODE_ENV': '"production"' },
+  // Not Vite's default list: without `development`, Lit resolves to its production build.
   resolve: { conditions: ['browser', 'production'] },
   plugins: [qrSegments],
   build: {
@@ -74,7 +94,7 @@ await build({
     emptyOutDir: false,
     target: 'es2022',
     minify: true,
-    sourcemap: true,
+    sourcemap: false,
     lib: { entry: { 'merchant-checkout': cdnEntry }, formats: ['es'] },
     // Library mode keeps the whitespace and `@__PURE__` notes of ES output for a later
     // bundler; this file is final, so minify it whole (about 10% smaller gzipped).
@@ -90,8 +110,12 @@ await build({
     target: 'node20',
     ssr: true,
     minify: false,
-    sourcemap: true,
-    rollupOptions: { input: nodeEntries, external: isExternal, output: { format: 'es', entryFileNames: '[name].js' } },
+    sourcemap: false,
+    rollupOptions: {
+      input: nodeEntries,
+      external: isExternal,
+      output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name].js' },
+    },
   },
 });
 

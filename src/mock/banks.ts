@@ -25,6 +25,7 @@ const rub = (code: string, name: string, bin: string, options: readonly string[]
   bin,
 });
 
+/** The banks the mock knows: code, Russian name, currency, card prefix and payment options. */
 export const BANKS: readonly MockBank[] = [
   rub('sberbank', 'Сбербанк', '220220', ['TO_CARD', 'SBP', 'SBP_QR']),
   rub('tinkoff', 'Т-Банк', '220070', ['TO_CARD', 'SBP', 'TO_ACCOUNT']),

@@ -2,60 +2,15 @@
 /**
  * `merchant-checkout-mock` (and `npm run mock`): the mock payment service on a port, with one
  * merchant (plus any extra terminals sharing its secret) whose keys it prints. Every option of
- * `createMockService` has a flag. Test controls are on; stop with Ctrl-C.
+ * `createMockService` has a flag (cli-flags.ts, the one list). Test controls are on; stop with
+ * Ctrl-C.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { AmountLimit, MockMerchant, MockServiceOptions } from './options.js';
+import { helpText, parseArgsOptions, type CliFlagValues } from './cli-flags.js';
 import { CONTROL_ROUTES } from './controls.js';
 import { startMockServer } from './server.js';
-
-const HELP = `Usage: merchant-checkout-mock [options]
-
-Serves an offline fake of the payment service under {base_url}/api/merchant and /api/public.
-
-Options (some also read from the environment variable shown):
-  --port <n>                  port to listen on, 0 for a free one        MOCK_PORT (default 4010)
-  --host <addr>               interface to listen on                     MOCK_HOST (default 127.0.0.1)
-  --public-url <url>          the {base_url} clients sign against         MOCK_PUBLIC_URL (default http://host:port)
-  --invoice-page <url>        invoiceUrl = <url>?id=<id>                  MOCK_INVOICE_PAGE_URL (default {base_url}/invoice)
-  --api-key <key>             the merchant's X-Identity                   MOCK_API_KEY (default mock-api-key)
-  --secret-key <key>          the merchant's signing secret               MOCK_SECRET_KEY (default mock-secret-key)
-  --extra-api-key <key>       another terminal with the same secret (repeatable)
-  --store-id <n>              storeId of its invoices                     MOCK_STORE_ID (default 1)
-  --store-name <name>         storeName of its invoices                   MOCK_STORE_NAME (default "Mock Shop")
-  --pay-in-disabled           pay-in invoices answer 404 "Pay in disabled"
-  --pay-out-disabled          pay-out invoices answer 404 "Pay out disabled"
-  --no-2fa                    withdrawals answer 400 "2FA should be enabled for this operation"
-  --balance <amount>          the account's balance in USDT (default 10000)
-  --code-2fa <code>           the only code2FA withdrawals accept (default: any)
-  --seed <n>                  deterministic ids, requisites and variants
-  --quirks[=SEED]             vary answers over every shape the documentation permits
-  --fixtures <file.json>      start with these invoices (the format of GET /__mock/state)
-  --invoice-ttl <sec>         seconds until an invoice expires            MOCK_INVOICE_TTL (default 3600)
-  --deal-ttl <min>-<max>      seconds until a deal's deadline (default 900-1800)
-  --amount-limit <CUR:MIN-MAX>  amount limits of a currency, * for others (repeatable; default RUB:1000.00-100000.00)
-  --rate <CUR=RATE>           USDT rate of a currency (repeatable)
-  --service-fee <percent>     service fee of a paid invoice (default 5)
-  --cancel-without-deal <allow|STATUS:MESSAGE>  cancel of an invoice with no active deal (default 400:Invoice has no active deal)
-  --no-requisites <codes>     comma-separated bank codes with no free requisites, * for all
-  --payment-method-name <create|always|never>  deals with paymentMethodName (default create)
-  --deal-id-is-invoice-id     a first deal takes its invoice's id
-  --notification-format <documented|legacy>    (default documented)
-  --error-format <documented|legacy>           (default documented)
-  --notify-attempts <n>       notification attempts in all (default 3)
-  --notify-interval <sec>     seconds between attempts (default 60)
-  --notify-any-host           send notifications to any host, not only loopback ones
-  --utc-offset <minutes>      offset timestamps are written in (default 0)
-  --clock-start <iso>         the mock clock's start
-  --frozen-clock              time moves only by POST /__mock/clock
-  --withdrawal-tx-delay <sec> seconds until a withdrawal's txId (default 5)
-  --max-body <bytes>          largest JSON body (default 65536)
-  --max-upload <bytes>        largest multipart file (default 10485760)
-  --body-timeout <sec>        a request body must arrive within this, else 408 (default 30)
-  --no-controls               do not serve the /__mock/* test controls
-  -h, --help                  this text
-`;
 
 const fail = (message: string): never => {
   throw new Error(message);
@@ -75,24 +30,10 @@ const pairs = (name: string, items: string[] | undefined, pattern: RegExp): RegE
 const main = async (): Promise<void> => {
   // `--quirks` alone means quirks with the default seed; parseArgs wants a value.
   const args = process.argv.slice(2).map((arg) => (arg === '--quirks' ? '--quirks=true' : arg));
-  const s = { type: 'string' } as const;
-  const b = { type: 'boolean', default: false } as const;
-  const many = { type: 'string', multiple: true } as const;
-  const { values: v } = parseArgs({
-    args,
-    options: {
-      port: s, host: s, 'public-url': s, 'invoice-page': s, 'api-key': s, 'secret-key': s, 'extra-api-key': many,
-      'store-id': s, 'store-name': s, 'pay-in-disabled': b, 'pay-out-disabled': b, 'no-2fa': b, balance: s, 'code-2fa': s,
-      seed: s, quirks: s, fixtures: s, 'invoice-ttl': s, 'deal-ttl': s, 'amount-limit': many, rate: many, 'service-fee': s,
-      'cancel-without-deal': s, 'no-requisites': s, 'payment-method-name': s, 'deal-id-is-invoice-id': b,
-      'notification-format': s, 'error-format': s, 'notify-attempts': s, 'notify-interval': s, 'notify-any-host': b,
-      'utc-offset': s, 'clock-start': s, 'frozen-clock': b, 'withdrawal-tx-delay': s, 'max-body': s, 'max-upload': s,
-      'body-timeout': s, 'no-controls': b, help: { type: 'boolean', short: 'h', default: false },
-    },
-    strict: true,
-  });
+  // The options are built from CLI_FLAGS, the table CliFlagValues is typed from.
+  const v = parseArgs({ args, options: parseArgsOptions(), strict: true }).values as CliFlagValues;
   if (v.help) {
-    process.stdout.write(HELP);
+    process.stdout.write(helpText());
     return;
   }
   const env = process.env;

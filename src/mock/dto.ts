@@ -85,6 +85,7 @@ export const invoiceDto = (invoice: InvoiceRecord, o: DtoOptions, form: 'create'
   ...(invoice.crossBorderCurrency ? { crossBorderCurrency: invoice.crossBorderCurrency } : {}),
   deals: invoice.deals.map((deal) => dealDto(invoice, deal, o, form)),
 });
+/** An invoice as the mock answers it: the documented InvoiceDTO. */
 export type InvoiceDto = ReturnType<typeof invoiceDto>;
 
 /** The other set of invoice fields the cancel operation answers with (documented example). */

@@ -5,9 +5,13 @@
  * in the documented error shape, the controls as `{error: {code, message}}`.
  */
 export class MockControlError extends Error {
+  /** The class's name, for logs. */
   override name = 'MockControlError';
+  /** The HTTP status of the answer. */
   readonly status: number;
+  /** A stable code for the refusal (`bad_fixtures`, `not_found`, …). */
   readonly code: string;
+  /** Extra headers of the answer (e.g. `Allow` of a 405). */
   readonly headers: Record<string, string>;
   /** Every message of a 400 (one per field), in order. */
   readonly messages: readonly string[];

@@ -39,6 +39,7 @@ export const dumpState = (invoices: Iterable<InvoiceRecord>, withdrawals: Iterab
     txAt: iso(txAt),
   })),
 });
+/** The mock's state as `dump()` and `GET /__mock/state` write it and the `fixtures` option reads it. */
 export type MockFixtures = ReturnType<typeof dumpState>;
 
 const bad = (message: string): MockControlError => new MockControlError(400, 'bad_fixtures', `fixtures: ${message}`);

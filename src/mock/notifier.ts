@@ -9,6 +9,7 @@ import { isoWithOffset } from './time.js';
 
 export type { NotificationRetryOptions } from './options.js';
 
+/** One attempt at delivering a notification. */
 export interface NotificationAttempt {
   /** When the attempt was made (ISO 8601, the mock's clock). */
   at: string;
@@ -18,15 +19,21 @@ export interface NotificationAttempt {
   error?: string;
 }
 
+/** A notification the mock sent or is sending, with its attempts. */
 export interface NotificationRecord {
+  /** The invoice it is about. */
   invoiceId: string;
+  /** Where it is sent: the invoice's `notificationUrl`. */
   url: string;
   /** `invoice` (the documented `notificationType`), or the legacy event name. */
   event: string;
+  /** The invoice's status before the change (`null` for a new invoice). */
   previousStatus: string | null;
+  /** The invoice's status the notification reports. */
   status: string;
   /** `pending` while attempts remain; `skipped` when the URL is not allowed (see `notificationAllowed`). */
   state: 'pending' | 'delivered' | 'failed' | 'skipped' | 'canceled';
+  /** The attempts so far, in order. */
   attempts: NotificationAttempt[];
 }
 

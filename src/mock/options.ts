@@ -12,7 +12,9 @@ export interface MockMerchant {
   apiKey: string;
   /** Signs the merchant's requests; several terminals may share one. */
   secretKey: string;
+  /** The `storeId` of this terminal's invoices. */
   storeId: number;
+  /** The `storeName` of this terminal's invoices. */
   storeName: string;
   /** The account `GET /accounts` lists (default: a UUID derived from `apiKey`). */
   accountId?: string;
@@ -30,6 +32,7 @@ export interface MockMerchant {
   balance?: string;
 }
 
+/** The smallest and largest invoice amount of a currency. */
 export interface AmountLimit {
   /** Smallest invoice amount, decimal text. */
   min: string;
@@ -37,6 +40,7 @@ export interface AmountLimit {
   max: string;
 }
 
+/** When the mock sends a notification again after a failed attempt. */
 export interface NotificationRetryOptions {
   /** Attempts in all, the first one included (default 3: "retried twice more"). */
   attempts?: number;
@@ -50,6 +54,7 @@ export interface NotificationRetryOptions {
   timeoutMs?: number;
 }
 
+/** The mock's clock: where it starts and whether it moves by itself. */
 export interface MockClockOptions {
   /** The clock's start (ms since the epoch or ISO 8601); default the `now` option's time. */
   start?: number | string;
@@ -59,11 +64,19 @@ export interface MockClockOptions {
 
 /** A reply a refused operation gets: an HTTP status and the error message. */
 export interface MockRefusal {
+  /** The HTTP status of the refusal. */
   status: number;
+  /** The error message, written in the configured error format. */
   message: string;
 }
 
+/**
+ * Options of {@link createMockService}. Each behaviour the service's documentation does not
+ * show is one of these, with the default in {@link MOCK_DEFAULTS}; the CLI sets them by flags
+ * (docs/api/mock-cli.md).
+ */
 export interface MockServiceOptions {
+  /** The merchants (terminals) the mock knows: each an API key, its secret and its store. */
   merchants: MockMerchant[];
   /** The `{base_url}` clients use; signatures are checked against `publicBaseUrl + path + query`. */
   publicBaseUrl: string;

@@ -17,7 +17,9 @@ import { PUBLIC_ROUTES } from './public-api.js';
 import type { MerchantRecord } from './records.js';
 import { honoPath, refuseOtherMethods, type Signing } from './routes.js';
 
+/** One API request the mock received, as {@link MockService.requests} lists it. */
 export interface MockRequestRecord {
+  /** The HTTP method. */
   method: string;
   /** From `/api/merchant` (or `/api/public`) on, without the query. */
   path: string;

@@ -12,6 +12,7 @@ import { createMockService, type MockService } from './service.js';
 
 const HEADERS_TIMEOUT_MS = 10_000;
 
+/** Options of {@link startMockServer}: the service's, and where to listen. */
 export interface MockServerOptions extends Omit<MockServiceOptions, 'publicBaseUrl'> {
   /** The `{base_url}` clients use (default: `http://{host}:{port}` of the listening socket). */
   publicBaseUrl?: string;
@@ -21,14 +22,27 @@ export interface MockServerOptions extends Omit<MockServiceOptions, 'publicBaseU
   host?: string;
 }
 
+/** A mock service listening on a port. */
 export interface MockServer {
   /** The base URL: `publicBaseUrl` when given, else where the server listens. */
   url: string;
+  /** The service behind the port: its controls, state and request log. */
   service: MockService;
   /** Closes the service (timers, notifications, hanging requests) and the server. */
   close(this: void): Promise<void>;
 }
 
+/**
+ * Starts the mock payment service on a port (`@hono/node-server` on `node:http`), with
+ * header and body deadlines. Resolves once it listens; `close()` stops it. The same as the
+ * `merchant-checkout-mock` bin (docs/api/mock-cli.md) without the flags.
+ *
+ * @example
+ * ```ts
+ * const mock = await startMockServer({ merchants: [{ apiKey: 'key', secretKey: 'secret', storeId: 1, storeName: 'Shop' }] });
+ * const client = new MerchantClient({ baseUrl: mock.url, apiKey: 'key', secretKey: 'secret' });
+ * ```
+ */
 export const startMockServer = async (options: MockServerOptions): Promise<MockServer> => {
   const { port = 0, host = '127.0.0.1', publicBaseUrl, ...serviceOptions } = options;
   let service: MockService | undefined;

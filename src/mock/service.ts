@@ -33,6 +33,7 @@ export const MOCK_CONTROL_PREFIX = CONTROL_PREFIX;
 
 /** Every method is a closure: pass `service.fetch` (or any other) around unbound. */
 export interface MockService extends ControlTarget {
+  /** Answers one request: the merchant API, the public API and (with `controls`) `/__mock/*`. */
   fetch(this: void, request: Request): Promise<Response>;
   /** Every API request received, in order (method, path, query, headers, body, status). */
   readonly requests: readonly MockRequestRecord[];
@@ -52,9 +53,13 @@ export interface MockService extends ControlTarget {
   resolveDispute(this: void, invoiceId: string, outcome: 'paid' | 'canceled'): void;
   /** These bank codes (`*`: all) have no free requisites from now on; `[]` frees them all. */
   setNoRequisites(this: void, methods: readonly string[]): void;
+  /** Waits this many milliseconds before every API answer; 0 for none. */
   setLatency(this: void, ms: number): void;
+  /** Answers the next `count` API requests with an error of this status (default 500). */
   failNext(this: void, count: number, status?: number): void;
+  /** Never answers the next `count` API requests (until they abort or the mock closes). */
   hangNext(this: void, count: number): void;
+  /** Answers the next `count` API requests with JSON cut in the middle. */
   malformNext(this: void, count: number): void;
   /** Clears pending faults and latency. */
   reset(this: void): void;
@@ -66,8 +71,11 @@ export interface MockService extends ControlTarget {
   dump(this: void): MockFixtures;
   /** Stops every timer, notification and hanging request; later requests are answered 503. */
   close(this: void): void;
+  /** An invoice as the API would answer it, without a request; undefined when unknown. */
   getInvoice(this: void, invoiceId: string): InvoiceDto | undefined;
+  /** Every invoice, as the API would answer each. */
   listInvoices(this: void): InvoiceDto[];
+  /** A withdrawal as the API would answer it; undefined when unknown. */
   getWithdrawal(this: void, withdrawalId: string): ReturnType<typeof withdrawalDto> | undefined;
   /** Applies what the clock says is due (expiries); done before every request anyway. */
   sweep(this: void): void;

@@ -51,15 +51,21 @@ export const CHECKOUT_ERROR_STATUS = {
   service_unavailable: 503,
   upstream_timeout: 504,
 } as const;
+/** An error code the checkout proxy answers (a key of {@link CHECKOUT_ERROR_STATUS}). */
 export type CheckoutProxyErrorCode = keyof typeof CHECKOUT_ERROR_STATUS;
+/**
+ * An error code the element may see: the proxy's, or one the browser adds (`network_error`, `invalid_response`, `http_error`).
+ */
 export type CheckoutErrorCode = CheckoutProxyErrorCode | 'network_error' | 'invalid_response' | 'http_error';
 
+/** `{ error: { code, message } }`: the body of every error answer of the checkout protocol. */
 export const CheckoutErrorBodySchema = z.looseObject({
   error: z.looseObject({
     code: z.string(),
     message: z.string(),
   }),
 });
+/** The body of an error answer of the checkout protocol. */
 export type CheckoutErrorBody = z.infer<typeof CheckoutErrorBodySchema>;
 
 /** Body of `POST /invoices/{id}/deal`: the variant the payer picked. */
@@ -67,6 +73,7 @@ export const StartDealRequestSchema = z.strictObject({
   option: PaymentOptionSchema,
   method: PaymentMethodSchema,
 });
+/** The body of `POST /invoices/{id}/deal` of the checkout protocol: the variant the payer chose. */
 export type StartDealRequest = z.infer<typeof StartDealRequestSchema>;
 
 /** A deal as the browser sees it: where and how to pay, nothing of fees, payouts or tokens. */
@@ -89,6 +96,7 @@ export const CheckoutDealSchema = z.looseObject({
   qrCodeLink: z.optional(z.nullable(z.string())),
   disputeReason: z.optional(z.nullable(z.string())),
 });
+/** A deal as the element sees it: the proxy's allow-listed projection of a {@link Deal}. */
 export type CheckoutDeal = z.infer<typeof CheckoutDealSchema>;
 
 const checkoutInvoiceFields = {
@@ -114,6 +122,7 @@ export const CheckoutInvoiceSchema = z.looseObject({
   ...checkoutInvoiceFields,
   expireAt: rfc3339DateTime(),
 });
+/** An invoice as the element sees it: the proxy's allow-listed projection of an {@link Invoice}. */
 export type CheckoutInvoice = z.infer<typeof CheckoutInvoiceSchema>;
 
 /** `POST /invoices/{id}/cancel`: the cancel answer's projection (`expiredAt`, as the service spells it there). */
@@ -121,4 +130,5 @@ export const CheckoutCanceledInvoiceSchema = z.looseObject({
   ...checkoutInvoiceFields,
   expiredAt: z.optional(rfc3339DateTime()),
 });
+/** The invoice the proxy answers after a cancel: the projection of a {@link CanceledInvoice}. */
 export type CheckoutCanceledInvoice = z.infer<typeof CheckoutCanceledInvoiceSchema>;

@@ -21,10 +21,13 @@ import {
 } from './primitives.js';
 import { compareDecimals } from './patterns.js';
 
+/** An invoice's direction: `in` (the payer pays the merchant), `out` (a pay-out to the payer). */
 export const DIRECTION_TYPES = ['in', 'out'] as const;
+/** {@link DIRECTION_TYPES}, strictly: any other value is refused. */
 export const DirectionTypeSchema = z.enum(DIRECTION_TYPES, {
   error: (issue) => `must be "in" or "out", got ${JSON.stringify(issue.input)}`,
 });
+/** `in` or `out`. */
 export type DirectionType = z.infer<typeof DirectionTypeSchema>;
 
 /** Payment options of the service's documentation; the set stays open (a new option never breaks a checkout). */
@@ -50,16 +53,21 @@ export const KNOWN_PAYMENT_OPTIONS = [
   'VIET_QR',
   'MANUAL_SBP_QR',
 ] as const;
+/** A payment option: one of {@link KNOWN_PAYMENT_OPTIONS}, or any other string the service adds later. */
 export const PaymentOptionSchema = openEnum(KNOWN_PAYMENT_OPTIONS);
+/** How the payer pays (`SBP`, `TO_CARD`, …); open to options added later. */
 export type PaymentOption = z.infer<typeof PaymentOptionSchema>;
 
 /** Bank code (`sberbank`, `tinkoff`, …: about 230 of them); names come from the service's payment-methods list. */
 export const PaymentMethodSchema = openEnum([] as const);
+/** A bank code (`sberbank`, `tinkoff`, …). */
 export type PaymentMethod = z.infer<typeof PaymentMethodSchema>;
 
 /** Invoice statuses of the service's documentation. */
 export const KNOWN_INVOICE_STATUSES = ['new', 'paid', 'canceled', 'expired', 'dispute'] as const;
+/** An invoice status: one of {@link KNOWN_INVOICE_STATUSES}, or a newer one kept as its text. */
 export const InvoiceStatusSchema = openEnum(KNOWN_INVOICE_STATUSES);
+/** `new`, `paid`, `canceled`, `expired`, `dispute`, or a status added later. */
 export type InvoiceStatus = z.infer<typeof InvoiceStatusSchema>;
 
 /** Invoice statuses from which nothing changes any more. */
@@ -75,7 +83,9 @@ export const KNOWN_DEAL_STATUSES = [
   'dispute',
   'expired',
 ] as const;
+/** A deal status: one of {@link KNOWN_DEAL_STATUSES}, or a newer one kept as its text. */
 export const DealStatusSchema = openEnum(KNOWN_DEAL_STATUSES);
+/** A deal's status, open to statuses added later. */
 export type DealStatus = z.infer<typeof DealStatusSchema>;
 
 /** Deal statuses in which the payer still has to (or just did) send the money: such a deal is shown. */
@@ -84,11 +94,13 @@ export const ACTIVE_DEAL_STATUSES: readonly string[] = ['new', 'transfer_waiting
 /** Dispute reasons of the service's documentation. */
 export const KNOWN_DISPUTE_REASONS = ['no_payment', 'invalid_sum'] as const;
 
+/** An amount: decimal text (never a float), its currency, and the number of digits after the point. */
 export const MoneySchema = z.looseObject({
   amount: decimalString(),
   currency: nonEmptyString(),
   subunit: z.int().check(z.nonnegative(), z.lte(30)),
 });
+/** `{ amount: '1500.00', currency: 'RUB', subunit: 2 }`: the amount is decimal text, never a float. */
 export type Money = z.infer<typeof MoneySchema>;
 
 /**
@@ -96,6 +108,7 @@ export type Money = z.infer<typeof MoneySchema>;
  * any JSON object is accepted (a deal's own `requisites` has a known shape, see below).
  */
 export const RequisitesSchema = z.record(z.string(), z.unknown());
+/** A payment method's requisites as the service sent them (any JSON object). */
 export type Requisites = z.infer<typeof RequisitesSchema>;
 
 /**
@@ -107,6 +120,7 @@ export const DealRequisitesSchema = z.looseObject({
   requisites: z.nullable(z.string()),
   holder: z.nullable(z.string()),
 });
+/** A deal's requisites: what the payer pays to (card, phone or account number) and its holder. */
 export type DealRequisites = z.infer<typeof DealRequisitesSchema>;
 
 const SAFE_LINK_SCHEMES = ['https:', 'http:'];
@@ -140,6 +154,7 @@ export const DealPaymentSchema = z.looseObject({
   feeSum: lenientMoney(),
   date: lenient(isoDateTime()),
 });
+/** What a deal received: the amount paid, the fee, and when. */
 export type DealPayment = z.infer<typeof DealPaymentSchema>;
 
 /**
@@ -172,6 +187,7 @@ export const DealSchema = z.pipe(
   }),
   z.transform((deal) => ({ ...deal, isActive: deal.isActive ?? ACTIVE_DEAL_STATUSES.includes(deal.status) })),
 );
+/** A deal: one attempt at paying an invoice, with its requisites, deadline and status. */
 export type Deal = z.infer<typeof DealSchema>;
 /** @deprecated The same as {@link DealSchema}: every deal is read alike now. */
 export const DealLookupSchema = DealSchema;
@@ -251,6 +267,9 @@ export const InvoiceSchema = z.pipe(
     })
     .check(z.superRefine((invoice, ctx) => requireShownDeal(invoice.deals, ctx, ['deals']))),
 );
+/**
+ * An invoice as the service's merchant API answers it, read tolerantly (see the module's header); timestamps are RFC 3339.
+ */
 export type Invoice = z.infer<typeof InvoiceSchema>;
 /** @deprecated The same as {@link InvoiceSchema}. */
 export const InvoiceLookupSchema = InvoiceSchema;
@@ -269,14 +288,18 @@ export const CanceledInvoiceSchema = z
     deals: z._default(z.array(DealSchema), []),
   })
   .check(z.superRefine((invoice, ctx) => requireShownDeal(invoice.deals, ctx, ['deals'])));
+/** The invoice the cancel operation answers: its deals may be left out and `expireAt` may be missing. */
 export type CanceledInvoice = z.infer<typeof CanceledInvoiceSchema>;
 
+/** One payment variant of an invoice: a payment option and a bank. */
 export const PaymentVariantSchema = z.looseObject({
   option: PaymentOptionSchema,
   method: PaymentMethodSchema,
 });
+/** `{ option, method }`: a way the payer may pay this invoice. */
 export type PaymentVariant = z.infer<typeof PaymentVariantSchema>;
 
+/** The variants of an invoice, as a list. */
 export const PaymentVariantListSchema = z.array(PaymentVariantSchema);
 
 /** Body of `POST /api/merchant/invoices`. */
@@ -335,4 +358,5 @@ export const CreateInvoiceRequestSchema = z
       }
     }),
   );
+/** The body of `POST /api/merchant/invoices`, checked strictly before it is signed and sent. */
 export type CreateInvoiceRequest = z.infer<typeof CreateInvoiceRequestSchema>;

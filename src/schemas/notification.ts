@@ -14,12 +14,16 @@ import * as z from 'zod/mini';
 import { InvoiceSchema } from './invoice.js';
 import { isoDateTime, lenient, nonEmptyString } from './primitives.js';
 
+/** The header the service sends the invoice's `notificationToken` in (lower case, as `Headers` gives it). */
 export const NOTIFICATION_TOKEN_HEADER = 'x-notification-token';
 /** The only `notificationType` the service sends today. */
 export const NOTIFICATION_TYPE_INVOICE = 'invoice';
 /** @deprecated The first round's assumed event name; the service sends `notificationType: "invoice"`. */
 export const NOTIFICATION_EVENT_STATUS_CHANGED = 'invoice.status_changed';
 
+/**
+ * A status notification of the service: `{ notificationType: 'invoice', notificationDate, invoice }`, also read in the older `{ event, invoice, previousStatus, sentAt }` shape.
+ */
 export const InvoiceNotificationSchema = z.looseObject({
   /** Always `invoice` today; another type is still read (its invoice is what counts). */
   notificationType: lenient(nonEmptyString()),
@@ -30,4 +34,5 @@ export const InvoiceNotificationSchema = z.looseObject({
   previousStatus: lenient(z.nullable(z.string())),
   sentAt: lenient(isoDateTime()),
 });
+/** A status notification as read by {@link InvoiceNotificationSchema}. */
 export type InvoiceNotification = z.infer<typeof InvoiceNotificationSchema>;

@@ -16,16 +16,32 @@ export const DECIMAL_PATTERN = /^\d{1,30}(?:\.\d{1,30})?$/;
  */
 export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
+/** One reason a value was refused: which field, and why. */
 export interface FieldIssue {
   /** Dotted path of the offending field (`sum.amount`, `deals[0].requisites`), `''` for the root. */
   field: string;
+  /** What is wrong with it, e.g. `must be a decimal string, got 12.5`. */
   message: string;
 }
 
+/** The result of `safeParse`: the parsed value, or the issues and one message joining them. */
 export type SafeParseResult<T> =
-  | { success: true; data: T }
-  | { success: false; issues: FieldIssue[]; message: string };
+  | {
+      /** The value was accepted. */
+      success: true;
+      /** The parsed value (normalized: defaults filled in, timestamps rewritten). */
+      data: T;
+    }
+  | {
+      /** The value was refused. */
+      success: false;
+      /** Every offending field with its message. */
+      issues: FieldIssue[];
+      /** The issues as one message ({@link describeIssues}). */
+      message: string;
+    };
 
+/** A zod issue's path as a dotted field name (`deals[0].requisites`), after an optional prefix. */
 export const issuePath = (path: readonly PropertyKey[], prefix?: string): string => {
   let out = prefix ?? '';
   for (const key of path) {
@@ -35,6 +51,7 @@ export const issuePath = (path: readonly PropertyKey[], prefix?: string): string
   return out;
 };
 
+/** The issues as one message: `sum.amount: must be …; status: is required`. */
 export const describeIssues = (issues: readonly FieldIssue[]): string =>
   issues.map((issue) => `${issue.field || '(root)'}: ${issue.message}`).join('; ');
 
@@ -61,6 +78,7 @@ const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,
  */
 export const RFC3339_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
 
+/** A timestamp of the service rewritten as RFC 3339 with an offset. */
 export interface NormalizedTimestamp {
   /** The same instant as RFC 3339 with a `±HH:MM` offset (`Z` becomes `+00:00`); the fraction is kept as written. */
   value: string;

@@ -41,6 +41,7 @@ export const positiveDecimalString = () =>
     z.refine((value) => /[1-9]/.test(value), { error: 'must be greater than zero' }),
   );
 
+/** A string that is a UUID (any case), with a message naming what came instead. */
 export const uuidString = () =>
   z.string({ error: (issue) => `must be a UUID, got ${describeReceived(issue.input)}` }).check(
     z.regex(UUID_PATTERN, { error: (issue) => `must be a UUID, got ${describeReceived(issue.input)}` }),
@@ -49,6 +50,7 @@ export const uuidString = () =>
 let warnedNoOffset = false;
 /** Told (once per process) that a timestamp without an offset was read as UTC; replaceable for tests and loggers. */
 export const timestampWarnings = {
+  /** A timestamp had no UTC offset and was read as UTC. */
   noOffset: (text: string): void => {
     if (warnedNoOffset) return;
     warnedNoOffset = true;
@@ -90,6 +92,7 @@ export const rfc3339DateTime = () =>
 export const lenient = <Schema extends z.ZodMiniType>(schema: Schema) =>
   z.catch(z.optional(schema), undefined) as unknown as z.ZodMiniOptional<Schema>;
 
+/** A string of at least one character. */
 export const nonEmptyString = () =>
   z.string({ error: (issue) => `must be a string, got ${describeReceived(issue.input)}` }).check(
     z.minLength(1, 'must not be empty'),
@@ -142,6 +145,9 @@ export const oneOrSingleton = <Schema extends z.ZodMiniType>(schema: Schema) =>
  * whole locale is loaded; this is the few hundred bytes of it that a developer needs.
  */
 const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+/**
+ * The message of a zod issue in this package's words (`is required`, `must be a string, got number`), or `undefined` to keep zod's.
+ */
 export const issueMessage = (issue: z.core.$ZodRawIssue): string | undefined => {
   switch (issue.code) {
     case 'invalid_type':

@@ -5,6 +5,7 @@
  * when an older proxy leaves it out.
  */
 export const REQUISITES_KINDS = ['card', 'phone', 'account', 'url', 'qr', 'other'] as const;
+/** What the payer pays to: a card, a phone, an account, a URL, a QR code, or something else. */
 export type RequisitesKind = (typeof REQUISITES_KINDS)[number];
 
 const QR_OPTIONS = new Set(['SBP_QR', 'MANUAL_SBP_QR', 'CLICK_UZ_QR', 'VIET_QR']);

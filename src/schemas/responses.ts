@@ -10,8 +10,11 @@ import { WithdrawalSchema } from './withdrawal.js';
 
 /** Create, read by id or internal id, start-deal, confirm-transfer, dispute: InvoiceDTO. */
 export const InvoiceResponseSchema = oneOrSingleton(InvoiceSchema);
+/** The answer of `POST /api/merchant/invoices`. */
 export const CreateInvoiceResponseSchema = InvoiceResponseSchema;
+/** The answer of `GET /api/merchant/invoices/{id}` and of the read by internal id. */
 export const GetInvoiceResponseSchema = InvoiceResponseSchema;
+/** The answer of `POST /api/merchant/invoices/{id}/cancel`. */
 export const CancelInvoiceResponseSchema = oneOrSingleton(CanceledInvoiceSchema);
 /** A list of variants; one variant as a bare object is a list of one, a list wrapped in one more array is unwrapped. */
 export const PaymentVariantsResponseSchema = z.pipe(
@@ -21,5 +24,7 @@ export const PaymentVariantsResponseSchema = z.pipe(
   }),
   PaymentVariantListSchema,
 );
+/** The answer of `POST /api/merchant/withdrawals`. */
 export const CreateWithdrawalResponseSchema = oneOrSingleton(WithdrawalSchema);
+/** The answer of `GET /api/merchant/withdrawals/{id}`. */
 export const GetWithdrawalResponseSchema = oneOrSingleton(WithdrawalSchema);

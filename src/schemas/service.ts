@@ -20,6 +20,7 @@ export const MerchantStartDealRequestSchema = z.strictObject({
   paymentMethod: z.optional(z.nullable(PaymentMethodSchema)),
   paymentOption: z.optional(z.nullable(PaymentOptionSchema)),
 });
+/** The body of the service's start-deal: the payment option and bank, both optional. */
 export type MerchantStartDealRequest = z.infer<typeof MerchantStartDealRequestSchema>;
 
 /** The largest receipt the service takes ("не более 10 Мб"; read as MiB, the larger reading). */
@@ -38,12 +39,14 @@ export const attachmentFile = () =>
 export const ConfirmTransferFormSchema = z.strictObject({
   attachment: attachmentFile(),
 });
+/** The multipart form of confirm-transfer: the payer's receipt as `attachment`. */
 export type ConfirmTransferForm = z.infer<typeof ConfirmTransferFormSchema>;
 
 /** A dispute reason as a request sends it: only the documented ones. */
 export const DisputeReasonSchema = z.enum(KNOWN_DISPUTE_REASONS, {
   error: (issue) => `must be "no_payment" or "invalid_sum", got ${JSON.stringify(issue.input)}`,
 });
+/** Why a dispute is opened: `no_payment` or `invalid_sum`. */
 export type DisputeReason = z.infer<typeof DisputeReasonSchema>;
 
 /** The form field that carries the disputed amount, spelled as the service reads it. */
@@ -71,6 +74,7 @@ export const OpenDisputeFormSchema = z
       }
     }),
   );
+/** The multipart form of a dispute: its reason, the receipt, and the amount for `invalid_sum`. */
 export type OpenDisputeForm = z.infer<typeof OpenDisputeFormSchema>;
 
 // ── Answers ──────────────────────────────────────────────────────────────────────────
@@ -98,18 +102,24 @@ const namedCode = <Code extends z.ZodMiniType<string>>(code: Code) =>
 
 /** A bank of `GET /api/merchant/payment-methods` and `GET /api/public/payment-methods/{currency}`. */
 export const PaymentMethodInfoSchema = namedCode(PaymentMethodSchema);
+/** A bank: its code and name. */
 export type PaymentMethodInfo = z.infer<typeof PaymentMethodInfoSchema>;
+/** A list of banks (one bank alone is read as a list of one). */
 export const PaymentMethodListSchema = listOf(PaymentMethodInfoSchema);
 
 /** A payment option of `GET /api/merchant/payment-options`. */
 export const PaymentOptionInfoSchema = namedCode(PaymentOptionSchema);
+/** A payment option: its code and name. */
 export type PaymentOptionInfo = z.infer<typeof PaymentOptionInfoSchema>;
+/** A list of payment options (one alone is read as a list of one). */
 export const PaymentOptionListSchema = listOf(PaymentOptionInfoSchema);
 
+/** One rate of `GET /api/merchant/currency-rates/current`: the pair and the rate as decimal text. */
 export const CurrencyRateSchema = z.looseObject({
   pair: lenient(z.nullable(z.string())),
   rate: decimalText(),
 });
+/** A currency pair's rate, as decimal text. */
 export type CurrencyRate = z.infer<typeof CurrencyRateSchema>;
 
 /** `GET /api/merchant/currency-rates/current`: the pay-in and pay-out rates. */
@@ -119,6 +129,7 @@ export const CurrencyRatesSchema = oneOrSingleton(
     out: lenient(z.nullable(CurrencyRateSchema)),
   }),
 );
+/** The current rates: in and out. */
 export type CurrencyRates = z.infer<typeof CurrencyRatesSchema>;
 
 /**
@@ -130,7 +141,9 @@ export const AccountSchema = z.looseObject({
   currency: lenient(z.nullable(z.string())),
   balance: lenient(z.nullable(z.union([MoneySchema, decimalString()]))),
 });
+/** An account of the merchant with its currency and balance. */
 export type Account = z.infer<typeof AccountSchema>;
+/** The answer of `GET /api/merchant/accounts`. */
 export const AccountListSchema = listOf(AccountSchema);
 
 /** `GET /api/public/invoices/{id}/qr-code`: SVG markup. */

@@ -18,6 +18,7 @@ export const WithdrawalSchema = z.looseObject({
   status: lenient(z.int()),
   accountId: lenient(z.string()),
 });
+/** A withdrawal from the merchant's account, read tolerantly. */
 export type Withdrawal = z.infer<typeof WithdrawalSchema>;
 
 /** Body of `POST /api/merchant/withdrawals`. */
@@ -28,4 +29,5 @@ export const CreateWithdrawalRequestSchema = z.strictObject({
   code2FA: nonEmptyString(),
   substractFeeFromAmount: z.optional(z.boolean()),
 });
+/** The body of `POST /api/merchant/withdrawals`, checked strictly before it is sent. */
 export type CreateWithdrawalRequest = z.infer<typeof CreateWithdrawalRequestSchema>;

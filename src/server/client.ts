@@ -48,6 +48,7 @@ export const MERCHANT_API_PREFIX = '/api/merchant';
 /** The path prefix of the public API (no `X-Identity`, no signature). */
 export const PUBLIC_API_PREFIX = '/api/public';
 
+/** The client's default `timeoutMs`: a request that has not fully answered in 10 s is aborted. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 const EXCERPT_CHARS = 500;
@@ -65,11 +66,13 @@ export type Signing = 'json' | 'url' | 'multipart' | 'public';
 
 /** One operation of the service: everything the client, the mock, OpenAPI and the tests need to know of it. */
 export interface OperationRow {
+  /** The HTTP method. */
   method: 'GET' | 'POST';
   /** The path under `{base_url}`, with `{name}` for each path parameter. */
   path: `/api/${string}`;
   /** Query parameters (all optional), inside the signed URL. */
   query?: readonly string[];
+  /** What is signed: the JSON body, the URL only (GET, body-less POST, multipart), or nothing (public). */
   signing: Signing;
   /** The JSON body (`json`) or the form fields by their wire names (`multipart`); none for the others. */
   request?: z.ZodMiniType;
@@ -248,6 +251,7 @@ export const OPERATIONS = defineOperations({
   },
 });
 
+/** The name of an operation: a key of {@link OPERATIONS} and the name of its `MerchantClient` method. */
 export type OperationName = keyof typeof OPERATIONS;
 /** The rows of {@link OPERATIONS} as a list, typed alike, for generators (OpenAPI, the mock's and tests' tables). */
 export const OPERATION_LIST: readonly Readonly<OperationRow & { name: OperationName }>[] = Object.values(OPERATIONS);
@@ -256,6 +260,7 @@ export type OperationAnswer<Name extends OperationName> = z.output<(typeof OPERA
 
 // ── Options ──────────────────────────────────────────────────────────────────────────
 
+/** How a {@link MerchantClient} reaches the service and signs its requests. */
 export interface MerchantClientOptions {
   /** The service's `{base_url}` (scheme, host and any path prefix); the client adds `/api/merchant/…`. */
   baseUrl: string | URL;
@@ -275,6 +280,7 @@ export interface MerchantClientOptions {
   maxResponseBytes?: number;
 }
 
+/** Per-call options of every {@link MerchantClient} method. */
 export interface RequestOptions {
   /** Aborts the request (e.g. the browser that asked the proxy went away). */
   signal?: AbortSignal;
@@ -370,8 +376,24 @@ const defaultFetch = (): ((request: Request) => Promise<Response>) | undefined =
   return nodeFetch;
 };
 
+/**
+ * The typed client of the service's merchant API: one method per row of {@link OPERATIONS}.
+ * Each request is checked against its schema before it is signed (`X-Identity`, `X-Signature`)
+ * and sent, and each answer is read tolerantly into the normalized types (`Invoice`, …).
+ * Failures are typed: {@link MerchantApiError} (the service refused, with a stable `code`),
+ * {@link MerchantValidationError}, {@link MerchantResponseError}, {@link MerchantTimeoutError},
+ * {@link MerchantNetworkError}; all extend {@link MerchantClientError}.
+ *
+ * @example
+ * ```ts
+ * const client = new MerchantClient({ baseUrl: process.env.SERVICE_URL!, apiKey, secretKey });
+ * const invoice = await client.getInvoice(id);
+ * ```
+ */
 export class MerchantClient {
+  /** The service's `{base_url}`, without a trailing slash. */
   readonly baseUrl: string;
+  /** The default time limit of a request, in milliseconds. */
   readonly timeoutMs: number;
   readonly #apiKey: string;
   readonly #secretKey: string;

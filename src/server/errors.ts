@@ -10,6 +10,7 @@ const describeIssues = (issues: readonly FieldIssue[]): string =>
 
 /** Base class: `instanceof MerchantClientError` catches everything the client throws. */
 export class MerchantClientError extends Error {
+  /** The class's name, for logs. */
   override name = 'MerchantClientError';
   /** The client method (operation) that failed, e.g. `createInvoice`. */
   readonly operation: string;
@@ -22,6 +23,7 @@ export class MerchantClientError extends Error {
 
 /** A request that breaks the API's rules; nothing was sent. */
 export class MerchantValidationError extends MerchantClientError {
+  /** The class's name, for logs. */
   override name = 'MerchantValidationError';
   /** Dotted path of the first offending field (`amount`, `paymentRequisites`), `''` for the root. */
   readonly field: string;
@@ -43,10 +45,13 @@ export class MerchantValidationError extends MerchantClientError {
  * up instead of doing it twice.
  */
 export class MerchantResponseError extends MerchantClientError {
+  /** The class's name, for logs. */
   override name = 'MerchantResponseError';
+  /** The HTTP status of the answer. */
   readonly status: number;
   /** Dotted path of the first offending field of the answer. */
   readonly field: string;
+  /** Every offending field of the answer with its message. */
   readonly issues: readonly FieldIssue[];
   /** The answer as received: the parsed JSON, or the text when it is not JSON; undefined when it was not read (too large, a redirect). */
   readonly body: unknown;
@@ -68,7 +73,9 @@ export class MerchantResponseError extends MerchantClientError {
  * stable name of a documented error (see `SERVICE_ERROR_CODES`).
  */
 export class MerchantApiError extends MerchantClientError {
+  /** The class's name, for logs. */
   override name = 'MerchantApiError';
+  /** The HTTP status the service answered. */
   readonly status: number;
   /** Stable code of the error: a documented text's (`amount_too_small`, `no_requisites`, …) or the status class's. */
   readonly code: ServiceErrorCode;
@@ -93,7 +100,9 @@ export class MerchantApiError extends MerchantClientError {
 
 /** No answer within `timeoutMs`; the request was aborted. */
 export class MerchantTimeoutError extends MerchantClientError {
+  /** The class's name, for logs. */
   override name = 'MerchantTimeoutError';
+  /** The time limit that ran out, in milliseconds. */
   readonly timeoutMs: number;
 
   constructor(operation: string, timeoutMs: number) {
@@ -104,6 +113,7 @@ export class MerchantTimeoutError extends MerchantClientError {
 
 /** The request could not be made or was cut (DNS, refused connection, reset, caller's abort). */
 export class MerchantNetworkError extends MerchantClientError {
+  /** The class's name, for logs. */
   override name = 'MerchantNetworkError';
   /** True when the caller's own `signal` aborted the request. */
   readonly aborted: boolean;

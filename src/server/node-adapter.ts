@@ -7,8 +7,10 @@
 import type * as Http from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
+/** A handler over Web `Request` and `Response`, as every handler of the server kit is. */
 export type FetchHandler = (request: Request) => Promise<Response> | Response;
 
+/** Options of {@link toNodeHandler}. */
 export interface NodeHandlerOptions {
   /**
    * Largest request body accepted, in bytes (default 1 MiB). A declared `Content-Length` over
@@ -31,11 +33,14 @@ export interface NodeHandlerOptions {
 type NextFunction = (error?: unknown) => void;
 type ExpressRequest = IncomingMessage & { originalUrl?: string };
 
+/** The default body limit of {@link toNodeHandler}: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /** Error of a request body stream that grew past the size limit. */
 export class PayloadTooLargeError extends Error {
+  /** The class's name, for logs. */
   override name = 'PayloadTooLargeError';
+  /** The limit that was exceeded, in bytes. */
   readonly limit: number;
   constructor(limit: number) {
     super(`request body exceeds ${limit} bytes`);
@@ -312,6 +317,7 @@ export const toNodeHandler = (handler: FetchHandler, options: NodeHandlerOptions
   };
 };
 
+/** Options of {@link createNodeServer}: the handler's, and the server's deadlines. */
 export interface NodeServerOptions extends NodeHandlerOptions {
   /** Time to receive a request's headers, in ms (default 10 000); a slower client is answered 408 and dropped. */
   headersTimeoutMs?: number;

@@ -18,6 +18,7 @@ import {
 const defined = <T extends object>(value: T): T =>
   Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
 
+/** A deal as the element may see it: only the allow-listed fields (see {@link projectInvoice}). */
 export const projectDeal = (deal: Deal): CheckoutDeal =>
   defined({
     id: deal.id,

@@ -16,8 +16,11 @@ import { BodyTooLargeError, abortable, declaredLength, readTextLimited } from '.
  * ```
  */
 export class CheckoutHttpError extends Error {
+  /** The class's name, for logs. */
   override name = 'CheckoutHttpError';
+  /** The protocol's error code, sent in the answer's body. */
   readonly code: CheckoutProxyErrorCode;
+  /** The HTTP status of the answer (from `CHECKOUT_ERROR_STATUS`). */
   readonly status: number;
 
   constructor(code: CheckoutProxyErrorCode, message: string, options?: { cause?: unknown }) {

@@ -45,11 +45,14 @@ export const SERVICE_ERROR_CODES = [
   /** Any 5xx. */
   'upstream_failed',
 ] as const;
+/** A stable code for a refusal of the service (one of {@link SERVICE_ERROR_CODES}). */
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
 
+/** A refusal of the service, read from its error body by {@link readServiceError}. */
 export interface ServiceError {
+  /** The stable code: a documented message's, or the status class's. */
   code: ServiceErrorCode;
-  /** The service's messages, in its words (each trimmed and at most {@link MAX_MESSAGE_CHARS} characters). */
+  /** The service's messages, in its words (each trimmed and at most 300 characters, `MAX_MESSAGE_CHARS`). */
   messages: string[];
   /** The field a message names (`this value should not be blank. field: "amount"` → `amount`). */
   field?: string;

@@ -1,0 +1,309 @@
+/**
+ * What `npm publish` would ship, checked on the build (`npm run build` first; the e2e suite
+ * builds). The file list of `npm pack --dry-run` is compared with an explicit list, so a stray
+ * or missing file fails; every shipped file's references (imports, `sourceMappingURL`, the
+ * manifest's paths, package.json's entries) resolve inside the package; `publint` (strict,
+ * suggestions included) and `@arethetypeswrong/cli` pass on the packed tarball. attw runs
+ * with the profile `esm-only`: the package is ES modules only (`"type": "module"`, no
+ * `require` condition), so the `node10` and `node16 (from CJS)` resolutions it would
+ * otherwise grade are not offered. Every other resolution (`node16` from ESM, `bundler`)
+ * must be clean.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, normalize } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  license: string;
+  files: string[];
+  dependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
+  exports: Record<string, string | Record<string, string>>;
+  bin: Record<string, string>;
+  main: string;
+  module: string;
+  types: string;
+  customElements: string;
+  sideEffects: string[];
+};
+
+/**
+ * Everything the package ships. A new module under src/ adds its `.js` (element, React,
+ * schemas: the ES build keeps one file per module) and its `.d.ts` here; anything else that
+ * shows up is a mistake to fix in package.json `files` or scripts/build.js.
+ */
+const EXPECTED_FILES = `
+  CHANGELOG.md
+  LICENSE
+  README.md
+  custom-elements.json
+  dist/cdn/merchant-checkout.js
+  dist/esm/_virtual/decorate.js
+  dist/esm/define.js
+  dist/esm/element/controllers/countdown-controller.js
+  dist/esm/element/controllers/poll-controller.js
+  dist/esm/element/copy.js
+  dist/esm/element/events.js
+  dist/esm/element/format.js
+  dist/esm/element/i18n/en.js
+  dist/esm/element/i18n/locale.js
+  dist/esm/element/i18n/ru.js
+  dist/esm/element/i18n/translation.js
+  dist/esm/element/merchant-checkout.js
+  dist/esm/element/merchant-checkout.styles.js
+  dist/esm/element/poll-policy.js
+  dist/esm/element/protocol-client.js
+  dist/esm/element/qr.js
+  dist/esm/element/register.js
+  dist/esm/element/screen.js
+  dist/esm/element/session/invoice-session.js
+  dist/esm/element/status.js
+  dist/esm/element/version.js
+  dist/esm/element/views.js
+  dist/esm/index.js
+  dist/esm/react.js
+  dist/esm/react/events.generated.js
+  dist/esm/schemas.js
+  dist/esm/schemas/browser.generated.js
+  dist/esm/schemas/checkout.js
+  dist/esm/schemas/invoice.js
+  dist/esm/schemas/json-schema.js
+  dist/esm/schemas/notification.js
+  dist/esm/schemas/patterns.js
+  dist/esm/schemas/primitives.js
+  dist/esm/schemas/requisites-kind.js
+  dist/esm/schemas/responses.js
+  dist/esm/schemas/service.js
+  dist/esm/schemas/withdrawal.js
+  dist/node/chunks/body.js
+  dist/node/chunks/server.js
+  dist/node/mock-cli.js
+  dist/node/mock.js
+  dist/node/server.js
+  dist/types/element/controllers/countdown-controller.d.ts
+  dist/types/element/controllers/poll-controller.d.ts
+  dist/types/element/copy.d.ts
+  dist/types/element/define.d.ts
+  dist/types/element/events.d.ts
+  dist/types/element/format.d.ts
+  dist/types/element/i18n/en.d.ts
+  dist/types/element/i18n/locale.d.ts
+  dist/types/element/i18n/ru.d.ts
+  dist/types/element/i18n/translation.d.ts
+  dist/types/element/index.d.ts
+  dist/types/element/merchant-checkout.d.ts
+  dist/types/element/merchant-checkout.styles.d.ts
+  dist/types/element/poll-policy.d.ts
+  dist/types/element/protocol-client.d.ts
+  dist/types/element/qr-segments.d.ts
+  dist/types/element/qr.d.ts
+  dist/types/element/register.d.ts
+  dist/types/element/screen.d.ts
+  dist/types/element/session/invoice-session.d.ts
+  dist/types/element/status.d.ts
+  dist/types/element/version.d.ts
+  dist/types/element/views.d.ts
+  dist/types/mock/api.d.ts
+  dist/types/mock/app.d.ts
+  dist/types/mock/banks.d.ts
+  dist/types/mock/cli-flags.d.ts
+  dist/types/mock/cli.d.ts
+  dist/types/mock/clock.d.ts
+  dist/types/mock/controls.d.ts
+  dist/types/mock/dto.d.ts
+  dist/types/mock/errors.d.ts
+  dist/types/mock/faults.d.ts
+  dist/types/mock/fixtures.d.ts
+  dist/types/mock/http.d.ts
+  dist/types/mock/index.d.ts
+  dist/types/mock/merchants.d.ts
+  dist/types/mock/money.d.ts
+  dist/types/mock/notifier.d.ts
+  dist/types/mock/options.d.ts
+  dist/types/mock/pipeline.d.ts
+  dist/types/mock/public-api.d.ts
+  dist/types/mock/quirks.d.ts
+  dist/types/mock/random.d.ts
+  dist/types/mock/records.d.ts
+  dist/types/mock/requisites.d.ts
+  dist/types/mock/routes.d.ts
+  dist/types/mock/server.d.ts
+  dist/types/mock/service.d.ts
+  dist/types/mock/store.d.ts
+  dist/types/mock/time.d.ts
+  dist/types/mock/validate.d.ts
+  dist/types/react/events.generated.d.ts
+  dist/types/react/index.d.ts
+  dist/types/schemas/browser.generated.d.ts
+  dist/types/schemas/checkout.d.ts
+  dist/types/schemas/index.d.ts
+  dist/types/schemas/invoice.d.ts
+  dist/types/schemas/json-schema.d.ts
+  dist/types/schemas/notification.d.ts
+  dist/types/schemas/patterns.d.ts
+  dist/types/schemas/primitives.d.ts
+  dist/types/schemas/requisites-kind.d.ts
+  dist/types/schemas/responses.d.ts
+  dist/types/schemas/service.d.ts
+  dist/types/schemas/withdrawal.d.ts
+  dist/types/server/bank-names.d.ts
+  dist/types/server/body.d.ts
+  dist/types/server/checkout-handler.d.ts
+  dist/types/server/checkout-route.d.ts
+  dist/types/server/client.d.ts
+  dist/types/server/errors.d.ts
+  dist/types/server/index.d.ts
+  dist/types/server/invoice-events.d.ts
+  dist/types/server/node-adapter.d.ts
+  dist/types/server/node-fetch.d.ts
+  dist/types/server/notifications.d.ts
+  dist/types/server/projection.d.ts
+  dist/types/server/proxy-http.d.ts
+  dist/types/server/service-errors.d.ts
+  dist/types/server/signing.d.ts
+  dist/types/server/single-flight.d.ts
+  dist/types/server/store/index.d.ts
+  dist/types/server/store/memory.d.ts
+  dist/types/server/store/redis.d.ts
+  dist/types/server/store/types.d.ts
+  dist/types/types/attributes.d.ts
+  dist/types/types/events.generated.d.ts
+  dist/types/types/jsx.d.ts
+  dist/types/types/vue.d.ts
+  openapi/checkout.json
+  openapi/merchant-api.json
+  package.json
+`
+  .split('\n')
+  .map((line) => line.trim())
+  .filter(Boolean);
+
+let scratch: string;
+let tarball: string;
+let packed: string[];
+
+before(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'merchant-checkout-pack-'));
+  const dryRun = JSON.parse(execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as [
+    { files: { path: string }[] },
+  ];
+  packed = dryRun[0].files.map((file) => file.path).sort();
+  const real = JSON.parse(
+    execFileSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', scratch], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
+  ) as [{ filename: string }];
+  tarball = join(scratch, real[0].filename);
+});
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+const shipped = (path: string) => packed.includes(normalize(path).replace(/\\/g, '/').replace(/^\.\//, ''));
+const text = (path: string) => readFileSync(join(root, path), 'utf8');
+
+test('npm pack lists exactly the intended files', () => {
+  const extra = packed.filter((file) => !EXPECTED_FILES.includes(file));
+  const missing = EXPECTED_FILES.filter((file) => !packed.includes(file));
+  assert.deepEqual(
+    { extra, missing },
+    { extra: [], missing: [] },
+    'the package ships a file it should not, or lacks one: fix package.json `files` or scripts/build.js, or update EXPECTED_FILES in test/e2e/package.test.ts',
+  );
+});
+
+test('LICENSE (MIT) and CHANGELOG.md ship with the package', () => {
+  assert.equal(pkg.license, 'MIT');
+  assert.ok(shipped('LICENSE') && shipped('CHANGELOG.md'));
+  assert.match(text('LICENSE'), /^MIT License\n\nCopyright \(c\) \d{4} merchant-checkout contributors\n/);
+  assert.match(text('CHANGELOG.md'), /^## \[Unreleased\]$/m);
+});
+
+test('no shipped file points at a file the package lacks', () => {
+  assert.deepEqual(
+    packed.filter((file) => file.endsWith('.map')),
+    [],
+    'no source maps: they would point at src/ and node_modules/, which do not ship',
+  );
+  const problems: string[] = [];
+  for (const file of packed.filter((path) => /\.(?:js|d\.ts)$/.test(path))) {
+    const code = text(file);
+    if (/sourceMappingURL=/.test(code)) problems.push(`${file}: sourceMappingURL`);
+    for (const match of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g)) {
+      const target = join(dirname(file), match[1]!).replace(/\\/g, '/');
+      const candidates = file.endsWith('.d.ts') ? [target.replace(/\.js$/, '.d.ts'), target] : [target];
+      if (!candidates.some(shipped)) problems.push(`${file} imports ${match[1]}`);
+    }
+  }
+  const entries = [
+    pkg.main,
+    pkg.module,
+    pkg.types,
+    pkg.customElements,
+    ...pkg.sideEffects,
+    ...Object.values(pkg.bin),
+    ...Object.values(pkg.exports).flatMap((entry) => (typeof entry === 'string' ? [entry] : Object.values(entry))),
+  ];
+  for (const entry of entries) if (!shipped(entry)) problems.push(`package.json names ${entry}`);
+  assert.deepEqual(problems, []);
+});
+
+test('the CDN file runs Lit in production mode and has types', () => {
+  const cdn = text('dist/cdn/merchant-checkout.js');
+  assert.doesNotMatch(cdn, /Lit is in dev mode|reactive-element\/development|lit-html\/development/, 'no Lit dev build in the CDN file');
+  assert.deepEqual(pkg.exports['./cdn'], { types: './dist/types/element/define.d.ts', default: './dist/cdn/merchant-checkout.js' });
+});
+
+test('@lit/react and React are optional peers: a project without React installs no React types', () => {
+  for (const name of ['@lit/react', 'react']) {
+    assert.ok(pkg.peerDependencies[name], `${name} is a peer dependency`);
+    assert.equal(pkg.peerDependenciesMeta[name]?.optional, true, `${name} is optional`);
+    assert.equal(pkg.dependencies[name], undefined, `${name} is not a dependency`);
+  }
+  // What `npm install merchant-checkout` pulls in, from the lock file: the dependencies and
+  // everything they require, peers that are not optional included (npm installs those too).
+  const lock = JSON.parse(text('package-lock.json')) as {
+    packages: Record<string, { dependencies?: Record<string, string>; peerDependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }> }>;
+  };
+  const locate = (name: string, from: string): string | undefined => {
+    for (let dir = from; ; dir = dir.slice(0, dir.lastIndexOf('/node_modules/'))) {
+      const at = `${dir ? `${dir}/` : ''}node_modules/${name}`;
+      if (lock.packages[at]) return at;
+      if (!dir.includes('/node_modules/')) return lock.packages[`node_modules/${name}`] ? `node_modules/${name}` : undefined;
+    }
+  };
+  const pulled = new Set<string>();
+  const visit = (name: string, from: string) => {
+    const at = locate(name, from);
+    if (!at || pulled.has(at)) return;
+    pulled.add(at);
+    const entry = lock.packages[at]!;
+    const peers = Object.keys(entry.peerDependencies ?? {}).filter((peer) => !entry.peerDependenciesMeta?.[peer]?.optional);
+    for (const dependency of [...Object.keys(entry.dependencies ?? {}), ...peers]) visit(dependency, at);
+  };
+  for (const name of Object.keys(pkg.dependencies)) visit(name, '');
+  const react = [...pulled].filter((at) => /node_modules\/(?:@types\/react|react|react-dom|@lit\/react)$/.test(at));
+  assert.deepEqual(react, [], 'no React package among what the dependencies pull in');
+});
+
+test('publint (strict, with suggestions) finds nothing', async () => {
+  // publint packs with npm itself (lifecycle scripts ignored) to see the shipped files.
+  const { messages, pkg: linted } = await publint({ pkgDir: root, level: 'suggestion', strict: true, pack: 'npm' });
+  assert.deepEqual(
+    messages.map((message) => `${message.type}: ${formatMessage(message, linted, { color: false }) ?? message.code}`),
+    [],
+  );
+});
+
+test('are the types wrong? no (attw, profile esm-only)', () => {
+  const attw = spawnSync(process.execPath, [join(root, 'node_modules/@arethetypeswrong/cli/dist/index.js'), tarball, '--profile', 'esm-only', '--format', 'ascii', '--no-color'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  assert.equal(attw.status, 0, `attw found problems:\n${attw.stdout}${attw.stderr}`);
+});

@@ -351,6 +351,10 @@ export const buildCheckout = (): JsonObject => {
     ...extra,
     responses: { 200: ok, ...errors.refs },
   });
+  const withResponse = (status: number, response: JsonObject, described: JsonObject): JsonObject => ({
+    ...described,
+    responses: { ...(described.responses as JsonObject), [status]: response },
+  });
   return {
     openapi: '3.1.0',
     info: {
@@ -381,6 +385,40 @@ export const buildCheckout = (): JsonObject => {
         post: operation('startCheckoutDeal', 'Start a deal for the variant the payer picked', answer('CheckoutInvoice', 'The invoice with its new deal.'), {
           requestBody: { required: true, content: { 'application/json': { schema: componentRef('StartDealRequest') } } },
         }),
+      },
+      '/invoices/{id}/events': {
+        parameters: [id],
+        get: withResponse(204, { description: 'The `Last-Event-ID` is the invoice’s terminal state: nothing more will come (EventSource stops reconnecting).' }, operation(
+          'streamCheckoutInvoice',
+          'The invoice as Server-Sent Events: at once and on every change, until a terminal status',
+          {
+            description:
+              'A `text/event-stream` (src/server/invoice-events.ts). Each state is one event `invoice` whose `data` is a `CheckoutInvoice` (JSON, one line) ' +
+              'and whose `id` is `{updatedAt in epoch ms}-{16 hex digits}`; every event carries `retry:` advice (milliseconds). Comment lines (`: heartbeat`) ' +
+              'keep the connection open. After an event with a terminal status (`paid`, `canceled`, `expired`) the stream ends. A reconnect sends ' +
+              'the last id as `Last-Event-ID`: the same state is not sent again, any other state is sent at once.',
+            headers: {
+              'Cache-Control': { description: '`no-store`: never cached.', schema: { type: 'string' } },
+              'X-Accel-Buffering': { description: '`no`: a proxy in between must not buffer the stream.', schema: { type: 'string' } },
+            },
+            content: {
+              'text/event-stream': {
+                schema: { type: 'string', description: 'Server-Sent Events: `event: invoice`, `id: …`, `retry: …`, `data: {CheckoutInvoice}`.' },
+              },
+            },
+          },
+          {
+            parameters: [
+              {
+                name: 'Last-Event-ID',
+                in: 'header',
+                required: false,
+                description: 'The id of the last event the client received (browsers send it when they reconnect).',
+                schema: { type: 'string' },
+              },
+            ],
+          },
+        )),
       },
     },
     components: { schemas: sortKeys(schemas), responses: errors.responses },

@@ -11,7 +11,9 @@ import { createMockService, MockControlError, type MockService } from '../../src
 import { safeParse } from '../../src/schemas/index.js';
 import {
   createCheckoutHandler,
+  createMemoryStore,
   createNotificationHandler,
+  createRedisStore,
   MerchantApiError,
   MerchantClient,
   MerchantClientError,
@@ -157,8 +159,17 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
   /** The service's lists change rarely: read once, so a page load never spends a fault meant for the element. */
   let reference: Promise<ServiceReference> | undefined;
 
+  /**
+   * One store for the proxy and the receiver, so the payer's event stream hears every
+   * notification at once; `REDIS_URL=redis://… npm run demo` shares it between instances.
+   */
+  const store = process.env.REDIS_URL
+    ? createRedisStore({ url: process.env.REDIS_URL, prefix: 'merchant-checkout-demo:', onError: (error) => log(`redis: ${String(error)}`) })
+    : createMemoryStore();
+
   const notifications = createNotificationHandler({
     token: notificationToken,
+    store,
     onNotification: (invoice) => {
       const order = orders.get(invoice.id);
       if (order) order.status = invoice.status;
@@ -216,6 +227,7 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
   const checkout = createCheckoutHandler({
     client,
     basePath: CHECKOUT_BASE_PATH,
+    store,
     // What a shop's database lookup does: only its own orders are served. (A real shop also
     // checks that this visitor owns the order: session, cookie or a signed link.) Deals start
     // at the service's start-deal, which the mock serves.
@@ -502,5 +514,13 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
   });
   const api = (request: Request): Promise<Response> => Promise.resolve(app.fetch(request));
 
-  return { checkout, api, mock, close: () => mock.close() };
+  return {
+    checkout,
+    api,
+    mock,
+    close: () => {
+      mock.close();
+      void store.close();
+    },
+  };
 };

@@ -35,6 +35,10 @@ import {
 import { declaredLength } from './body.js';
 import { createBankNames } from './bank-names.js';
 import { projectCanceledInvoice, projectInvoice, projectVariants } from './projection.js';
+import { createInvoiceEvents, validateEventsOptions, type CheckoutEventsOptions } from './invoice-events.js';
+import { createSingleFlight } from './single-flight.js';
+import { createMemoryStore } from './store/memory.js';
+import type { CheckoutStore } from './store/types.js';
 
 /** Default request body limit: the only body of the protocol, `{ option, method }`, is tiny. */
 export const DEFAULT_CHECKOUT_MAX_BODY_BYTES = 16 * 1024;
@@ -45,17 +49,21 @@ export interface StartDealContext {
   id: string;
   /** The invoice's internal id (the merchant's order id), or null. */
   internalId: string | null;
-  /** The payer's choice, validated: non-empty strings. */
+  /** The payment option the payer picked (validated: a non-empty string). */
   option: string;
+  /** The bank code the payer picked (validated: a non-empty string). */
   method: string;
   /** The invoice as the service shows it right now (already checked to be `id`). */
   invoice: Invoice;
+  /** The payer's request (cookies, session). */
   request: Request;
   /** Aborts when the time budget runs out or the payer goes away; forward it to `client`. */
   signal: AbortSignal;
+  /** The client of the invoice's terminal, to call the service with. */
   client: MerchantClient;
 }
 
+/** Cross-origin access to the proxy, for a shop front on another origin than the proxy. */
 export interface CheckoutCorsOptions {
   /** Exact origins (`https://shop.example`) allowed to call the proxy from another origin. `*` is refused. */
   origins: string[];
@@ -67,6 +75,7 @@ export interface CheckoutCorsOptions {
   allowHeaders?: string[];
 }
 
+/** What `createCheckoutHandler` is given: the client(s), the authorization hook, and limits. */
 export interface CheckoutHandlerOptions {
   /**
    * Signs and sends the upstream calls. Several terminals (API keys) of one shop: pass them
@@ -113,6 +122,18 @@ export interface CheckoutHandlerOptions {
   maxBodyBytes?: number;
   /** Cross-origin access; off unless given. */
   cors?: CheckoutCorsOptions;
+  /**
+   * The event stream `GET /invoices/{id}/events` (Server-Sent Events): `false` turns it off
+   * (404), an object tunes it (heartbeat, refresh interval, `retry:` advice). On by default.
+   */
+  events?: false | CheckoutEventsOptions;
+  /**
+   * What the event streams hear notifications from, and where the invoices' last states are
+   * shared between instances: give `createNotificationHandler` the SAME store
+   * (`createMemoryStore()` in one process, `createRedisStore()` for several). Default: a memory
+   * store of this handler's own, which hears only this handler's reads.
+   */
+  store?: CheckoutStore;
   /**
    * Told about every failure the browser only sees as a generic error (5xx, an upstream
    * error, an invoice id that `resolveInternalId` mapped to another invoice), for the
@@ -165,6 +186,7 @@ const validateOptions = (options: CheckoutHandlerOptions) => {
   if (startDeal !== undefined && typeof startDeal !== 'function') {
     throw new TypeError('createCheckoutHandler: startDeal must be a function');
   }
+  validateEventsOptions(options.events);
   if (timeoutMs !== undefined && !(timeoutMs > 0 && Number.isFinite(timeoutMs))) {
     throw new TypeError('createCheckoutHandler: timeoutMs must be a positive number');
   }
@@ -202,6 +224,7 @@ const validateOptions = (options: CheckoutHandlerOptions) => {
  * | `GET /invoices/{id}/available-payment-variants` | the invoice check, then `listPaymentVariants(id)` | `[{option, method}]` |
  * | `POST /invoices/{id}/cancel` | the invoice check, then `cancelInvoice(id)` | the cancel answer's projection |
  * | `POST /invoices/{id}/deal` `{option, method}` | the invoice check, then `startDeal(id, …)` (or the hook) | the invoice's projection |
+ * | `GET /invoices/{id}/events` | the invoice check (a watched invoice is not read again) | `text/event-stream` of the projection (invoice-events.ts) |
  */
 export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((request: Request) => Promise<Response>) => {
   validateOptions(options);
@@ -212,6 +235,9 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
   /** Which terminal answered for an invoice, so only its first read probes several. */
   const terminalOf = new Map<string, MerchantClient>();
   const withBankNames = options.bankNames === false ? (invoice: Invoice) => Promise.resolve(invoice) : createBankNames();
+  /** One upstream read of an invoice per terminal at a time, whoever asks (checkout-handler's routes, the streams' refresher). */
+  const flight = createSingleFlight();
+  const store = options.store ?? createMemoryStore();
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_CHECKOUT_MAX_BODY_BYTES;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   const allowedOrigins = new Set(cors?.origins ?? []);
@@ -253,14 +279,27 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
     return { internalId };
   };
 
-  const readInvoice = async (client: MerchantClient, id: string, deadline: Deadline): Promise<Invoice | undefined> => {
+  const readInvoice = async (client: MerchantClient, id: string, deadline: Deadline | undefined): Promise<Invoice | undefined> => {
     try {
-      return await client.getInvoice(id, { signal: deadline.signal, timeoutMs: deadline.remaining() });
+      return await flight(client, id, deadline?.signal, (signal) => client.getInvoice(id, { signal }));
     } catch (error) {
       if (error instanceof MerchantApiError && error.status === 404) return undefined;
       throw error;
     }
   };
+
+  const events =
+    options.events === false
+      ? undefined
+      : createInvoiceEvents(
+          {
+            store,
+            read: async (client, id) => (await readInvoice(client, id, undefined)) ?? fail('not_found', 'unknown invoice'),
+            withBankNames: (invoice, client) => withBankNames(invoice, client, {}),
+            report: (error) => report(error, new Request('http://checkout.invalid/events')),
+          },
+          options.events,
+        );
 
   /** The invoice `id` read from its terminal, with that terminal; a 404 when none knows it. */
   const invoiceAndClient = async (id: string, request: Request, deadline: Deadline): Promise<{ invoice: Invoice; client: MerchantClient }> => {
@@ -269,6 +308,7 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
     for (const client of chosen ? [chosen] : clients) {
       const invoice = await readInvoice(client, id, deadline);
       if (!invoice) continue;
+      events?.observe(invoice);
       if (clients.length > 1 && !clientFor) {
         if (terminalOf.size >= MAX_REMEMBERED_TERMINALS) terminalOf.delete(terminalOf.keys().next().value as string);
         terminalOf.set(id, client);
@@ -283,9 +323,9 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
    * another invoice must not hand it out), and with the older `resolveInternalId` its
    * `internalId` must be the one answered (an over-broad lookup must not widen access).
    */
-  const verifiedInvoice = async (id: string, request: Request, deadline: Deadline) => {
+  const verifiedInvoice = async (id: string, request: Request, deadline: Deadline, watched = false) => {
     const { internalId } = await authorize(id, request, deadline);
-    const found = await invoiceAndClient(id, request, deadline);
+    const found = (watched ? await watchedInvoice(id, request, deadline) : undefined) ?? (await invoiceAndClient(id, request, deadline));
     if (found.invoice.id.toLowerCase() !== id) {
       report(new Error(`the service answered invoice ${found.invoice.id} for ${id}`), request);
       fail('not_found', 'unknown invoice');
@@ -298,6 +338,13 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
       fail('not_found', 'unknown invoice');
     }
     return found;
+  };
+
+  /** The state an open stream of `id` already holds (a stream need not read it again), if its terminal is the one `clientFor` picks. */
+  const watchedInvoice = async (id: string, request: Request, deadline: Deadline) => {
+    const watched = events?.current(id, request.headers.get('last-event-id'));
+    if (!watched || (clientFor && (await deadline.race(clientFor(id, request))) !== watched.client)) return undefined;
+    return watched;
   };
 
   const readDealRequest = async (request: Request) => {
@@ -327,10 +374,12 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
       throw upstreamUnavailable();
     }
     if (!invoice.deals.some((deal) => deal.isActive)) fail('no_requisites', 'this bank has no free requisites right now');
+    events?.observe(invoice);
     return projectInvoice(invoice);
   };
 
-  const serve = async (request: Request, route: CheckoutRoute, id: string, deadline: Deadline): Promise<unknown> => {
+  const serve = async (c: Context<ProxyEnv>, route: CheckoutRoute, id: string, deadline: Deadline): Promise<unknown> => {
+    const request = c.req.raw;
     const upstream = () => ({ signal: deadline.signal, timeoutMs: deadline.remaining() });
     switch (route) {
       case 'invoice': {
@@ -371,6 +420,10 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
           throw upstreamUnavailable();
         }
         return dealStarted(await withBankNames(parsed.data, client, upstream()), id, request, 'startDeal');
+      }
+      case 'events': {
+        const { invoice, client } = await verifiedInvoice(id, request, deadline, true);
+        return events!.respond(c, id, invoice, client, request);
       }
     }
   };
@@ -428,7 +481,9 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
   app.use('*', async (c: Context<ProxyEnv>, next: Next) => {
     const request = c.req.raw;
     const match = matchCheckoutRoute(new URL(request.url).pathname, base);
-    if (match.kind === 'unknown') return errorAnswer('not_found', 'no such checkout operation');
+    if (match.kind === 'unknown' || (match.kind !== 'malformed' && match.route === 'events' && !events)) {
+      return errorAnswer('not_found', 'no such checkout operation');
+    }
     if (match.kind === 'malformed') return errorAnswer('bad_request', match.message);
     const method = ROUTE_METHOD[match.route];
     const origin = request.headers.get('origin');
@@ -460,7 +515,8 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
     const deadline = new Deadline(timeoutMs, request.signal);
     try {
       if (request.method === 'POST') checkSameSite(request);
-      return jsonAnswer(200, await serve(request, name, c.get('match').id, deadline));
+      const answer = await serve(c, name, c.get('match').id, deadline);
+      return answer instanceof Response ? answer : jsonAnswer(200, answer);
     } catch (error) {
       const answer = toCheckoutError(error, deadline);
       // A payer who went away is no failure worth a log line.
@@ -476,6 +532,7 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
   app.get(`${prefix}/invoices/:id/available-payment-variants`, route('variants'));
   app.post(`${prefix}/invoices/:id/cancel`, route('cancel'));
   app.post(`${prefix}/invoices/:id/deal`, route('deal'));
+  if (events) app.get(`${prefix}/invoices/:id/events`, route('events'));
   // The guard matched a route that Hono's router reads differently (percent-encoded letters).
   app.notFound(() => errorAnswer('not_found', 'no such checkout operation'));
   app.onError((error, c) => {

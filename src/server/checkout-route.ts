@@ -1,5 +1,5 @@
 /**
- * Path matching of the checkout protocol: the one place that decides which of the four
+ * Path matching of the checkout protocol: the one place that decides which of the five
  * routes a request path names. It works on the decoded segments of the (already
  * WHATWG-normalised) path, decodes exactly once, and refuses what could mean something else
  * to another layer: encoded slashes or backslashes, dot segments, control characters,
@@ -7,7 +7,7 @@
  */
 import { UUID_PATTERN } from '../schemas/index.js';
 
-export type CheckoutRoute = 'invoice' | 'variants' | 'cancel' | 'deal';
+export type CheckoutRoute = 'invoice' | 'variants' | 'cancel' | 'deal' | 'events';
 
 /** The one method each route answers (besides `OPTIONS`, which never reaches upstream). */
 export const ROUTE_METHOD: Readonly<Record<CheckoutRoute, 'GET' | 'POST'>> = {
@@ -15,12 +15,14 @@ export const ROUTE_METHOD: Readonly<Record<CheckoutRoute, 'GET' | 'POST'>> = {
   variants: 'GET',
   cancel: 'POST',
   deal: 'POST',
+  events: 'GET',
 };
 
 const OPERATION_SEGMENTS: ReadonlyMap<string, CheckoutRoute> = new Map([
   ['available-payment-variants', 'variants'],
   ['cancel', 'cancel'],
   ['deal', 'deal'],
+  ['events', 'events'],
 ]);
 
 /** No path of the protocol comes close; longer ones are not even decoded. */

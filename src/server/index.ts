@@ -63,3 +63,23 @@ export {
 } from './notifications.js';
 export { projectInvoice, projectCanceledInvoice, projectDeal, projectVariants } from './projection.js';
 export { createNodeFetch, type NodeFetchOptions } from './node-fetch.js';
+export {
+  createMemoryStore,
+  createRedisStore,
+  DEFAULT_MEMORY_STORE_ENTRIES,
+  DEFAULT_REDIS_PREFIX,
+  type CheckoutStore,
+  type InvoiceMark,
+  type InvoiceUpdate,
+  type NotificationClaim,
+  type StoreListener,
+  type StoreSubscription,
+  type MemoryStoreOptions,
+  type RedisStoreOptions,
+} from './store/index.js';
+export {
+  DEFAULT_HEARTBEAT_MS,
+  DEFAULT_REFRESH_INTERVAL_MS,
+  DEFAULT_RETRY_MS,
+  type CheckoutEventsOptions,
+} from './invoice-events.js';

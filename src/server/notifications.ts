@@ -15,14 +15,19 @@ import {
   safeParse,
   type Invoice,
 } from '../schemas/index.js';
+import { createMemoryStore, DEFAULT_MEMORY_STORE_ENTRIES } from './store/memory.js';
+import { isStale, markOf, type CheckoutStore } from './store/types.js';
 
 /**
  * A notification exactly as it arrived (the parsed JSON body): the documented
  * `{ notificationType, notificationDate, invoice }`, or whatever else the service sends.
  */
 export interface RawNotification {
+  /** `invoice` today. */
   notificationType?: unknown;
+  /** When the service made the notification (ISO 8601). */
   notificationDate?: unknown;
+  /** The invoice as the service wrote it (one `deal`, not `deals`). */
   invoice?: unknown;
   [field: string]: unknown;
 }
@@ -34,11 +39,21 @@ import { CheckoutHttpError, baseHeaders, errorAnswer, jsonAnswer, readBodyLimite
  * dotted field of the JSON body (`'invoice.notificationToken'`), or a function.
  */
 export type NotificationTokenSource =
-  | { header: string }
-  | { query: string }
-  | { field: string }
+  | {
+      /** A request header's name, e.g. `X-Notification-Token`. */
+      header: string;
+    }
+  | {
+      /** A query parameter of the notification URL. */
+      query: string;
+    }
+  | {
+      /** A dotted field of the JSON body, e.g. `invoice.notificationToken`. */
+      field: string;
+    }
   | ((request: Request, body: unknown) => string | null | undefined);
 
+/** What `createNotificationHandler` is given: the tokens, the handler, and limits. */
 export interface NotificationHandlerOptions {
   /**
    * The `notificationToken` the invoices were created with: one string for all of them, a
@@ -65,9 +80,17 @@ export interface NotificationHandlerOptions {
    * How many handled notifications to remember so
    * that a repeat is answered 200 without calling `onNotification` again; a repeat that
    * arrives while the first is still being handled waits for it. `false` turns this off.
-   * Memory only: across restarts or processes `onNotification` still sees repeats. Default 1000.
+   * The number sizes the default memory store only; a `store` given keeps its own. Default 1000.
    */
   dedupe?: number | false;
+  /**
+   * Where handled notifications and each invoice's last state are kept (see `createMemoryStore`,
+   * `createRedisStore`). Give the proxy (`createCheckoutHandler`) the SAME store, so that its
+   * event streams hear every notification at once. With a Redis store, `onNotification` runs
+   * once per notification across all instances, and while Redis is away every notification is
+   * answered 500 (the service delivers it again). Default: a memory store of this handler's own.
+   */
+  store?: CheckoutStore;
   /**
    * How long `onNotification` may take, in milliseconds (default 10 000). Past it the answer is
    * 500, so the service delivers again, and a later delivery of the same notification runs
@@ -86,28 +109,9 @@ export class NotificationTimeoutError extends Error {
   override name = 'NotificationTimeoutError';
 }
 
-/** The latest state handed on for an invoice: what a later notification is compared with. */
-interface HandedOn {
-  status: string;
-  updatedAt: number | undefined;
-}
+/** How much longer than `handlerTimeoutMs` a claim is held (a store's clock and its round trips). */
+const CLAIM_MARGIN_MS = 5_000;
 
-const instant = (timestamp: string | undefined): number | undefined => {
-  const ms = timestamp === undefined ? Number.NaN : Date.parse(timestamp);
-  return Number.isNaN(ms) ? undefined : ms;
-};
-
-/**
- * Whether `invoice` is older news than what was handed on already: a terminal status never
- * moves to another one, and a notification whose `updatedAt` is before the last one handed on
- * is not passed on as a newer state. (Both are still acknowledged: the service must not retry.)
- */
-const isStale = (invoice: Invoice, last: HandedOn | undefined): boolean => {
-  if (!last) return false;
-  if (TERMINAL_INVOICE_STATUSES.includes(last.status) && invoice.status !== last.status) return true;
-  const at = instant(invoice.updatedAt);
-  return at !== undefined && last.updatedAt !== undefined && at < last.updatedAt;
-};
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 const readField = (body: unknown, path: string): unknown =>
@@ -171,19 +175,7 @@ export const createNotificationHandler = (options: NotificationHandlerOptions): 
   if (!(handlerTimeoutMs > 0 && Number.isFinite(handlerTimeoutMs))) {
     throw new TypeError('createNotificationHandler: handlerTimeoutMs must be a positive number of milliseconds');
   }
-  const handled = new Set<string>();
-  const inFlight = new Map<string, Promise<void>>();
-  /** Per invoice, the latest state handed on (as many invoices as `dedupe` remembers, at least 1000). */
-  const latest = new Map<string, HandedOn>();
-  const latestEntries = Math.max(dedupeEntries, DEFAULT_DEDUPE_ENTRIES);
-
-  const handOn = (invoice: Invoice) => {
-    const last = latest.get(invoice.id);
-    if (isStale(invoice, last)) return;
-    latest.delete(invoice.id);
-    latest.set(invoice.id, { status: invoice.status, updatedAt: instant(invoice.updatedAt) ?? last?.updatedAt });
-    if (latest.size > latestEntries) latest.delete(latest.keys().next().value as string);
-  };
+  const store = options.store ?? createMemoryStore({ maxEntries: Math.max(1, dedupeEntries || DEFAULT_MEMORY_STORE_ENTRIES) });
 
   /** `work`, or a {@link NotificationTimeoutError} once `handlerTimeoutMs` passed. */
   const limited = (work: Promise<void>): Promise<void> =>
@@ -200,29 +192,45 @@ export const createNotificationHandler = (options: NotificationHandlerOptions): 
     }
   };
 
-  const remember = (key: string) => {
-    handled.add(key);
-    if (handled.size > dedupeEntries) handled.delete(handled.values().next().value as string);
-  };
-
   /**
-   * Runs `onNotification` once per key at a time, within `handlerTimeoutMs`; a success is
-   * remembered. A run that timed out no longer holds the key: the next delivery runs anew.
+   * Runs `onNotification` once per key across everything that shares the store, within
+   * `handlerTimeoutMs`. The state is recorded (and reaches the proxy's event streams) before
+   * the handler runs; the claim is settled as handled only once the handler resolved, so a
+   * failure, a timeout or a store that went away answers 500 and the service delivers again.
    */
-  const deliver = (key: string, run: () => Promise<void>): Promise<void> => {
-    if (dedupeEntries === 0) return limited(run());
-    if (handled.has(key)) return Promise.resolve();
-    let pending = inFlight.get(key);
-    if (!pending) {
-      const running = run().then(() => remember(key));
-      pending = limited(running).finally(() => {
-        if (inFlight.get(key) === pending) inFlight.delete(key);
-      });
-      // The run itself may still fail after a timeout; that was told to `onError` already.
-      running.catch(() => undefined);
-      inFlight.set(key, pending);
+  const deliver = async (key: string, invoice: Invoice, run: () => Promise<void>): Promise<void> => {
+    if (dedupeEntries === 0) {
+      await store.record({ invoice, source: 'notification' });
+      return limited(run());
     }
-    return pending;
+    const claim = await store.claimNotification(key, handlerTimeoutMs + CLAIM_MARGIN_MS);
+    if (claim.state === 'handled') return;
+    if (claim.state === 'busy') {
+      if ((await claim.outcome(handlerTimeoutMs + CLAIM_MARGIN_MS)) === 'handled') return;
+      throw new Error('another delivery of the same notification failed or is still being handled');
+    }
+    const release = () => claim.settle('failed').catch(() => undefined);
+    try {
+      await store.record({ invoice, source: 'notification' });
+    } catch (error) {
+      await release();
+      throw error;
+    }
+    let timedOut = false;
+    const running = run();
+    // A run cut by the timeout may still succeed later: remember it then (its failure was told to `onError` already).
+    running.then(
+      () => (timedOut ? void claim.settle('handled').catch(() => undefined) : undefined),
+      () => undefined,
+    );
+    try {
+      await limited(running);
+    } catch (error) {
+      timedOut = error instanceof NotificationTimeoutError;
+      await release();
+      throw error;
+    }
+    await claim.settle('handled');
   };
 
   const unauthorized = () => new CheckoutHttpError('unauthorized', 'missing or wrong notification token');
@@ -247,10 +255,9 @@ export const createNotificationHandler = (options: NotificationHandlerOptions): 
       const expected = await token(invoice, request);
       if (typeof expected !== 'string' || expected === '' || !(await secretsEqual(expected, presented))) throw unauthorized();
     }
-    if (isStale(invoice, latest.get(invoice.id))) return jsonAnswer(200, { ok: true, ignored: 'older than the state already handled' });
-    await deliver(notificationKey(invoice), async () => {
+    if (isStale(markOf(invoice), await store.lastSeen(invoice.id))) return jsonAnswer(200, { ok: true, ignored: 'older than the state already handled' });
+    await deliver(notificationKey(invoice), invoice, async () => {
       await onNotification(invoice, notification, request);
-      handOn(invoice);
     });
     return jsonAnswer(200, { ok: true });
   };

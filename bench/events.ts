@@ -1,0 +1,325 @@
+/**
+ * Push instead of poll (`GET /invoices/{id}/events`), measured against real processes: each
+ * shop instance is test/support/cluster-instance.ts (proxy + notification receiver sharing one
+ * store) in its own process, in front of the mock service on a real port.
+ *
+ * 1. Upstream calls per payer-minute: 1,000 open checkouts over 100 invoices for 60 s, polled
+ *    every 5 s (the element's default; GETs of /invoices/{id}) or streamed (1,000 SSE
+ *    connections, the default refresh interval of 60 s).
+ * 2. Status latency: a notification POSTed to an instance → the `invoice` event at a client
+ *    streaming the invoice, one instance (memory store), then three behind Redis (the stream on
+ *    one instance, the notification to another).
+ * 3. Idle streams: how many one process holds, and its memory per open stream.
+ */
+import { readFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { startMockServer, type MockServer } from '../src/mock/index.js';
+import { DEFAULT_REFRESH_INTERVAL_MS, MerchantClient } from '../src/server/index.js';
+import { documentedNotificationVariant } from '../test/fixtures/documented.js';
+import { startCluster, type Cluster, type Instance } from '../test/support/cluster.js';
+import { startRedis, type RedisProcess } from '../test/support/redis-server.js';
+import { readSse, type SseReader } from '../test/support/sse.js';
+import { log, percentile, sleep } from './lib.js';
+
+export const PAYERS = 1000;
+export const INVOICES = 100;
+/** 60 s as asked; `BENCH_EVENTS_SECONDS` shortens it for a quick look (then the figures are not the benchmark's). */
+export const WINDOW_SECONDS = Number(process.env.BENCH_EVENTS_SECONDS ?? 60);
+export const POLL_INTERVAL_MS = 5000;
+export const UPSTREAM_GOAL_RATIO = 50;
+export const LATENCY_P99_GOAL_MS = 100;
+export const IDLE_STREAMS_GOAL = 10_000;
+export const IDLE_MEMORY_GOAL_BYTES = 200_000_000;
+
+const MERCHANT = { apiKey: 'events-bench-key', secretKey: 'events-bench-secret', storeId: 9, storeName: 'Streaming Bench Shop' };
+const TOKEN = 'events-bench-token';
+
+export interface UpstreamPhase {
+  calls: number;
+  perPayerMinute: number;
+  /** Answers (polling) or `invoice` events (streaming) the payers received. */
+  received: number;
+  errors: number;
+}
+
+export interface LatencyFigures {
+  samples: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+export interface EventsResult {
+  upstream: { payers: number; invoices: number; seconds: number; pollIntervalMs: number; refreshIntervalMs: number; polling: UpstreamPhase; streaming: UpstreamPhase; ratio: number };
+  latency: { single: LatencyFigures; cluster: LatencyFigures };
+  idle: { asked: number; opened: number; fdLimit: number | undefined; rssBefore: number; rssAfter: number; heapBefore: number; heapAfter: number; perStream: number; openSeconds: number };
+}
+
+/** The soft limit of open files of this process (the instances inherit it), from /proc. */
+const fileLimit = (): number | undefined => {
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((each) => each.startsWith('Max open files'));
+    const soft = line?.split(/\s{2,}/)[1];
+    return soft === undefined || soft === 'unlimited' ? undefined : Number(soft);
+  } catch {
+    return undefined;
+  }
+};
+
+const stats = async (instance: Instance) => (await (await fetch(`${instance.url}/stats`)).json()) as { upstreamCalls: number; rss: number; heapUsed: number };
+
+const createInvoices = async (client: MerchantClient, count: number): Promise<string[]> => {
+  const ids: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const invoice = await client.createInvoice({
+      type: 'in',
+      amount: '1500.00',
+      currency: 'RUB',
+      notificationUrl: 'http://127.0.0.1:9/notify',
+      notificationToken: TOKEN,
+      internalId: `events-bench-${index}-${Date.now()}`,
+      startDeal: true,
+      paymentOption: 'SBP',
+    });
+    ids.push(invoice.id);
+  }
+  return ids;
+};
+
+const cluster = (mock: MockServer, count: number, redis?: RedisProcess, execArgv?: string[]): Promise<Cluster> =>
+  startCluster({
+    count,
+    mockUrl: mock.url,
+    apiKey: MERCHANT.apiKey,
+    secretKey: MERCHANT.secretKey,
+    token: TOKEN,
+    ...(redis ? { redisUrl: redis.url, redisPrefix: `bench-${Date.now()}:` } : {}),
+    ...(execArgv ? { execArgv } : {}),
+  });
+
+const polling = async (instance: Instance, ids: string[]): Promise<UpstreamPhase> => {
+  const before = (await stats(instance)).upstreamCalls;
+  let received = 0;
+  let errors = 0;
+  const end = Date.now() + WINDOW_SECONDS * 1000;
+  const payer = async (id: string) => {
+    // Payers arrive spread over one interval, as checkouts opened at different moments.
+    await sleep(Math.random() * POLL_INTERVAL_MS);
+    while (Date.now() < end) {
+      const started = Date.now();
+      try {
+        const answer = await fetch(`${instance.url}/checkout-api/invoices/${id}`);
+        await answer.arrayBuffer();
+        if (answer.ok) received++;
+        else errors++;
+      } catch {
+        errors++;
+      }
+      await sleep(Math.max(0, Math.min(POLL_INTERVAL_MS - (Date.now() - started), end - Date.now())));
+    }
+  };
+  await Promise.all(Array.from({ length: PAYERS }, (_, index) => payer(ids[index % ids.length]!)));
+  const calls = (await stats(instance)).upstreamCalls - before;
+  return { calls, perPayerMinute: calls / PAYERS / (WINDOW_SECONDS / 60), received, errors };
+};
+
+const streaming = async (instance: Instance, ids: string[]): Promise<UpstreamPhase> => {
+  const before = (await stats(instance)).upstreamCalls;
+  let received = 0;
+  let errors = 0;
+  const end = Date.now() + WINDOW_SECONDS * 1000;
+  const payer = async (id: string) => {
+    await sleep(Math.random() * POLL_INTERVAL_MS);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), Math.max(0, end - Date.now()));
+    try {
+      const response = await fetch(`${instance.url}/checkout-api/invoices/${id}/events`, { signal: controller.signal });
+      if (!response.ok || !response.body) {
+        errors++;
+        return;
+      }
+      const stream = readSse(response.body);
+      for (;;) {
+        const block = await stream.nextEvent(WINDOW_SECONDS * 1000 + 5000);
+        if (!block) break;
+        received++;
+      }
+    } catch {
+      // The abort at the end of the window.
+      if (!controller.signal.aborted) errors++;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  await Promise.all(Array.from({ length: PAYERS }, (_, index) => payer(ids[index % ids.length]!)));
+  const calls = (await stats(instance)).upstreamCalls - before;
+  return { calls, perPayerMinute: calls / PAYERS / (WINDOW_SECONDS / 60), received, errors };
+};
+
+/** Notification POSTed → event at the client, `rounds` states per invoice, one at a time. */
+const latency = async (instances: Instance[], ids: string[], rounds: number): Promise<LatencyFigures> => {
+  const samples: number[] = [];
+  const streams: { reader: SseReader; controller: AbortController }[] = [];
+  try {
+    for (const [index, id] of ids.entries()) {
+      const controller = new AbortController();
+      const response = await fetch(`${instances[index % instances.length]!.url}/checkout-api/invoices/${id}/events`, { signal: controller.signal });
+      const reader = readSse(response.body!);
+      await reader.nextEvent();
+      streams.push({ reader, controller });
+    }
+    const base = Date.now() + 60_000;
+    for (let round = 1; round <= rounds; round++) {
+      for (const [index, id] of ids.entries()) {
+        const body = documentedNotificationVariant('new', round % 2 ? 'transfer_waiting' : 'transfer_confirmed');
+        body.invoice.id = id;
+        body.invoice.updatedAt = new Date(base + round * 1000).toISOString();
+        const target = instances[(index + 1) % instances.length]!;
+        const sent = performance.now();
+        const posted = fetch(`${target.url}/notify`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-notification-token': TOKEN },
+          body: JSON.stringify(body),
+        });
+        const event = await streams[index]!.reader.nextEvent(5000);
+        samples.push(performance.now() - sent);
+        const answer = await posted;
+        await answer.arrayBuffer();
+        if (!event || !answer.ok) throw new Error(`latency: no event or a ${answer.status} answer for ${id}`);
+      }
+    }
+  } finally {
+    for (const { reader, controller } of streams) {
+      controller.abort();
+      await reader.close();
+    }
+  }
+  return { samples: samples.length, p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), max: Math.max(...samples) };
+};
+
+/** Opens one raw SSE connection and resolves once its first event arrived. */
+const openIdle = (url: URL, id: string): Promise<Socket> =>
+  new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname);
+    let text = '';
+    const fail = (error: Error) => {
+      socket.destroy();
+      reject(error);
+    };
+    socket.setTimeout(20_000, () => fail(new Error('no first event within 20 s')));
+    socket.once('error', fail);
+    socket.once('connect', () => socket.write(`GET /checkout-api/invoices/${id}/events HTTP/1.1\r\nHost: ${url.host}\r\nAccept: text/event-stream\r\n\r\n`));
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      if (text.includes('event: invoice')) {
+        socket.off('data', onData);
+        socket.setTimeout(0);
+        socket.off('error', fail);
+        socket.on('error', () => undefined);
+        // Heartbeats keep coming; reading them costs nothing worth measuring here.
+        socket.on('data', () => undefined);
+        resolve(socket);
+      }
+    };
+    socket.on('data', onData);
+  });
+
+const idle = async (instance: Instance, ids: string[]): Promise<EventsResult['idle']> => {
+  const limit = fileLimit();
+  // This process and the instance each need a descriptor per stream, plus a few hundred of their own.
+  const asked = limit === undefined ? IDLE_STREAMS_GOAL : Math.min(IDLE_STREAMS_GOAL, limit - 300);
+  const url = new URL(instance.url);
+  const sockets: Socket[] = [];
+  try {
+    // Warm: the watches exist and the code has run, so what grows is the streams themselves.
+    for (const id of ids) sockets.push(await openIdle(url, id));
+    const before = await stats(instance);
+    const started = Date.now();
+    for (let opened = sockets.length; opened < asked; ) {
+      const batch = Math.min(200, asked - opened);
+      sockets.push(...(await Promise.all(Array.from({ length: batch }, (_, index) => openIdle(url, ids[(opened + index) % ids.length]!)))));
+      opened += batch;
+    }
+    const openSeconds = (Date.now() - started) / 1000;
+    await sleep(1000);
+    const after = await stats(instance);
+    const added = sockets.length - ids.length;
+    return {
+      asked,
+      opened: sockets.length,
+      fdLimit: limit,
+      rssBefore: before.rss,
+      rssAfter: after.rss,
+      heapBefore: before.heapUsed,
+      heapAfter: after.heapUsed,
+      perStream: (after.rss - before.rss) / added,
+      openSeconds,
+    };
+  } finally {
+    for (const socket of sockets) socket.destroy();
+  }
+};
+
+export const runEvents = async (): Promise<EventsResult> => {
+  const mock = await startMockServer({ merchants: [MERCHANT], controls: false, port: 0 });
+  const client = new MerchantClient({ baseUrl: mock.url, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey });
+  let redis: RedisProcess | undefined;
+  const running: Cluster[] = [];
+  try {
+    const ids = await createInvoices(client, INVOICES);
+
+    let one = await cluster(mock, 1);
+    running.push(one);
+    log(`events: polling, ${PAYERS} payers over ${INVOICES} invoices every ${POLL_INTERVAL_MS / 1000} s for ${WINDOW_SECONDS} s`);
+    const polled = await polling(one.instances[0]!, ids);
+    log(`events: polling made ${polled.calls} upstream calls (${polled.received} answers, ${polled.errors} errors)`);
+    await one.stop();
+
+    one = await cluster(mock, 1);
+    running.push(one);
+    log(`events: streaming, ${PAYERS} SSE connections for ${WINDOW_SECONDS} s`);
+    const streamed = await streaming(one.instances[0]!, ids);
+    log(`events: streaming made ${streamed.calls} upstream calls (${streamed.received} events, ${streamed.errors} errors)`);
+
+    const latencyIds = ids.slice(0, 50);
+    const single = await latency(one.instances, latencyIds, 4);
+    log(`events: latency, one instance: p50 ${single.p50.toFixed(2)} ms, p99 ${single.p99.toFixed(2)} ms`);
+    await one.stop();
+
+    redis = await startRedis();
+    const three = await cluster(mock, 3, redis);
+    running.push(three);
+    const clustered = await latency(three.instances, ids.slice(50, 100), 4);
+    log(`events: latency, three instances behind Redis: p50 ${clustered.p50.toFixed(2)} ms, p99 ${clustered.p99.toFixed(2)} ms`);
+    await three.stop();
+
+    const holder = await cluster(mock, 1, undefined, ['--expose-gc']);
+    running.push(holder);
+    const held = await idle(holder.instances[0]!, ids);
+    log(`events: ${held.opened} idle streams, ${((held.rssAfter - held.rssBefore) / 1e6).toFixed(1)} MB more RSS (${(held.perStream / 1000).toFixed(1)} KB each)`);
+    await holder.stop();
+
+    return {
+      upstream: {
+        payers: PAYERS,
+        invoices: INVOICES,
+        seconds: WINDOW_SECONDS,
+        pollIntervalMs: POLL_INTERVAL_MS,
+        refreshIntervalMs: DEFAULT_REFRESH_INTERVAL_MS,
+        polling: polled,
+        streaming: streamed,
+        ratio: polled.calls / Math.max(1, streamed.calls),
+      },
+      latency: { single, cluster: clustered },
+      idle: held,
+    };
+  } finally {
+    for (const each of running) await each.stop();
+    await redis?.stop();
+    await mock.close();
+  }
+};
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))) {
+  console.log(JSON.stringify(await runEvents(), null, 2));
+}

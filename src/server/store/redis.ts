@@ -1,0 +1,331 @@
+/**
+ * The store in Redis, for several proxy and receiver instances of one shop (the `redis`
+ * package, node-redis 5 or later, an optional peer dependency loaded only when this store is
+ * made). What lives there, under one key prefix, each key with an expiry:
+ *
+ * - `{prefix}n:{notification}`: the claim of a notification (`SET NX PX`), then `done`;
+ * - `{prefix}i:{invoice id}`: the last status, `updatedAt` and fingerprint recorded (a hash);
+ * - `{prefix}r:{invoice id}`: whose turn it is to read the invoice from the service;
+ * - the channel `{prefix}updates`: every recorded state, to every instance.
+ *
+ * Recording is one Lua script (compare, write, publish), so no two instances can move an
+ * invoice backwards between them. Commands fail fast while Redis is away (no offline queue,
+ * a command timeout): the proxy then serves reads and polls by itself, and the receiver
+ * answers 5xx so that the service delivers again.
+ */
+import { InvoiceSchema, safeParse } from '../../schemas/index.js';
+import {
+  fingerprint,
+  isTerminal,
+  markOf,
+  withoutSecrets,
+  type CheckoutStore,
+  type InvoiceMark,
+  type InvoiceUpdate,
+  type NotificationClaim,
+  type StoreListener,
+} from './types.js';
+
+/** Options of `createRedisStore`: where Redis is, and the keys' prefix and expiry. */
+export interface RedisStoreOptions {
+  /** `redis://…` of the server; ignored when `client` is given. */
+  url?: string;
+  /**
+   * A node-redis client (`createClient()` of the `redis` package, v5 or later) to use instead
+   * of making one; the store duplicates it for its subscription and never closes it. Make it
+   * with `disableOfflineQueue: true`, or commands wait while Redis is away (up to `commandTimeoutMs`).
+   */
+  client?: object;
+  /** Prefix of every key and of the channel (default `merchant-checkout:`). */
+  prefix?: string;
+  /** How long a handled notification is remembered, in ms (default 7 days). */
+  notificationTtlMs?: number;
+  /** How long an invoice's last state is kept after its last change, in ms (default 7 days). */
+  stateTtlMs?: number;
+  /** How long one command may take before it counts as failed, in ms (default 1 000). */
+  commandTimeoutMs?: number;
+  /** Told about connection errors (the store keeps reconnecting). */
+  onError?: (error: unknown) => void;
+}
+
+/** The prefix of every key and channel the Redis store uses, by default. */
+export const DEFAULT_REDIS_PREFIX = 'merchant-checkout:';
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** How often a waiting delivery looks whether another instance finished the notification. */
+const CLAIM_POLL_MS = 20;
+
+/** The part of a node-redis client the store uses. */
+interface RedisClientLike {
+  readonly isOpen: boolean;
+  readonly isReady: boolean;
+  connect(): Promise<unknown>;
+  duplicate(): RedisClientLike;
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
+  set(key: string, value: string, options?: { condition?: 'NX'; expiration?: { type: 'PX'; value: number } }): Promise<string | null>;
+  get(key: string): Promise<string | null>;
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  unsubscribe(channel: string): Promise<unknown>;
+  close?(): Promise<unknown>;
+  quit?(): Promise<unknown>;
+  destroy?(): void;
+}
+
+/** Compare, write and publish in one step. */
+const RECORD_SCRIPT = `
+local cur = redis.call('HMGET', KEYS[1], 'status', 'updatedAt', 'print', 'terminal')
+if cur[1] then
+  if cur[4] == '1' and cur[1] ~= ARGV[1] then return 0 end
+  if ARGV[2] ~= '' and cur[2] and cur[2] ~= '' and tonumber(ARGV[2]) < tonumber(cur[2]) then return 0 end
+  if cur[3] == ARGV[3] then
+    redis.call('PEXPIRE', KEYS[1], ARGV[5])
+    return 0
+  end
+end
+local updatedAt = ARGV[2]
+if updatedAt == '' and cur[2] then updatedAt = cur[2] end
+redis.call('HSET', KEYS[1], 'status', ARGV[1], 'updatedAt', updatedAt, 'print', ARGV[3], 'terminal', ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+redis.call('PUBLISH', ARGV[6], ARGV[7])
+return 1
+`;
+
+/** Deletes a claim only if it is still ours (it may have lapsed and been claimed again). */
+const RELEASE_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+const positive = (value: number | undefined, fallback: number, name: string): number => {
+  const chosen = value ?? fallback;
+  if (!(chosen > 0 && Number.isFinite(chosen))) throw new TypeError(`createRedisStore: ${name} must be a positive number of milliseconds`);
+  return chosen;
+};
+
+/**
+ * A store in Redis, shared by every instance that uses the same server and prefix:
+ *
+ * ```ts
+ * const store = createRedisStore({ url: process.env.REDIS_URL });
+ * createCheckoutHandler({ client, authorize, store });
+ * createNotificationHandler({ token, onNotification, store });
+ * ```
+ *
+ * The `redis` package is loaded on first use; the connection is made in the background and
+ * remade after a failure (the first commands fail until it is up).
+ */
+export const createRedisStore = (options: RedisStoreOptions = {}): CheckoutStore => {
+  if (options.client === undefined && typeof options.url !== 'string') throw new TypeError('createRedisStore: give url or client');
+  const prefix = options.prefix ?? DEFAULT_REDIS_PREFIX;
+  if (typeof prefix !== 'string') throw new TypeError('createRedisStore: prefix must be a string');
+  const notificationTtlMs = positive(options.notificationTtlMs, 7 * DAY_MS, 'notificationTtlMs');
+  const stateTtlMs = positive(options.stateTtlMs, 7 * DAY_MS, 'stateTtlMs');
+  const commandTimeoutMs = positive(options.commandTimeoutMs, 1000, 'commandTimeoutMs');
+  const channel = `${prefix}updates`;
+  const listeners = new Set<StoreListener>();
+  const report = (error: unknown) => {
+    try {
+      options.onError?.(error);
+    } catch {
+      // A failing logger changes nothing.
+    }
+  };
+  let closed = false;
+
+  const onMessage = (message: string) => {
+    let update: InvoiceUpdate;
+    try {
+      const parsed = JSON.parse(message) as { source?: unknown; invoice?: unknown };
+      const invoice = safeParse(InvoiceSchema, parsed.invoice);
+      if (!invoice.success || (parsed.source !== 'notification' && parsed.source !== 'read')) return;
+      update = { invoice: invoice.data, source: parsed.source };
+    } catch {
+      return;
+    }
+    for (const listener of listeners) {
+      try {
+        listener.update(update);
+      } catch {
+        // One listener's failure is its own.
+      }
+    }
+  };
+
+  /** Commands on one connection, subscriptions on another (a subscribed connection takes no commands). */
+  const connected = (async () => {
+    const ownClient = options.client === undefined;
+    let client: RedisClientLike;
+    if (ownClient) {
+      const { createClient } = await import('redis');
+      client = createClient({
+        url: options.url!,
+        disableOfflineQueue: true,
+        socket: { reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1000), connectTimeout: 2000 },
+      });
+    } else {
+      client = options.client as RedisClientLike;
+    }
+    client.on('error', report);
+    const subscriber = client.duplicate();
+    subscriber.on('error', report);
+    let readyOnce = false;
+    subscriber.on('ready', () => {
+      if (!readyOnce) {
+        readyOnce = true;
+        return;
+      }
+      for (const listener of listeners) listener.resumed?.();
+    });
+    // In the background: until Redis answers, commands fail and the handlers degrade.
+    if (!client.isOpen) client.connect().catch(report);
+    const subscribed = subscriber
+      .connect()
+      .then(() => subscriber.subscribe(channel, onMessage))
+      .catch((error: unknown) => {
+        if (!closed) report(error);
+      });
+    return { client, subscriber, ownClient, subscribed };
+  })();
+  // A missing `redis` package is reported once here and by every command.
+  connected.catch(report);
+
+  /** One command, failing after `commandTimeoutMs`. */
+  const command = async <T>(run: (client: RedisClientLike) => Promise<T>): Promise<T> => {
+    const { client } = await connected;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const work = run(client);
+    try {
+      return await Promise.race([
+        work,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`redis: no answer within ${commandTimeoutMs} ms`)), commandTimeoutMs);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      work.catch(() => undefined);
+    }
+  };
+
+  const claimKey = (key: string) => `${prefix}n:${key.replace(/\n/g, '|')}`;
+
+  const claimNotification = async (key: string, holdMs: number): Promise<NotificationClaim> => {
+    const redisKey = claimKey(key);
+    const token = `claim:${crypto.randomUUID()}`;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const set = await command((client) => client.set(redisKey, token, { condition: 'NX', expiration: { type: 'PX', value: Math.ceil(holdMs) } }));
+      if (set === 'OK') {
+        return {
+          state: 'claimed',
+          settle: async (outcome) => {
+            if (outcome === 'handled') {
+              await command((client) => client.set(redisKey, 'done', { expiration: { type: 'PX', value: notificationTtlMs } }));
+            } else {
+              await command((client) => client.eval(RELEASE_SCRIPT, { keys: [redisKey], arguments: [token] }));
+            }
+          },
+        };
+      }
+      const value = await command((client) => client.get(redisKey));
+      if (value === 'done') return { state: 'handled' };
+      // Lapsed between the two commands: claim again.
+      if (value === null) continue;
+      return {
+        state: 'busy',
+        outcome: async (timeoutMs) => {
+          const end = Date.now() + timeoutMs;
+          while (Date.now() < end) {
+            await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
+            let now: string | null;
+            try {
+              now = await command((client) => client.get(redisKey));
+            } catch {
+              return 'failed';
+            }
+            if (now === 'done') return 'handled';
+            if (now === null) return 'failed';
+          }
+          return 'failed';
+        },
+      };
+    }
+    return { state: 'busy', outcome: () => Promise.resolve('failed') };
+  };
+
+  const lastSeen = async (id: string): Promise<InvoiceMark | undefined> => {
+    const [status, updatedAt] = (await command((client) =>
+      client.eval("return redis.call('HMGET', KEYS[1], 'status', 'updatedAt')", { keys: [`${prefix}i:${id}`], arguments: [] }),
+    )) as [string | null, string | null];
+    if (typeof status !== 'string') return undefined;
+    const at = updatedAt ? Number(updatedAt) : Number.NaN;
+    return { status, updatedAt: Number.isFinite(at) ? at : undefined };
+  };
+
+  const record = async (update: InvoiceUpdate): Promise<boolean> => {
+    const invoice = withoutSecrets(update.invoice);
+    const mark = markOf(invoice);
+    const payload = JSON.stringify({ source: update.source, invoice });
+    const result = await command((client) =>
+      client.eval(RECORD_SCRIPT, {
+        keys: [`${prefix}i:${invoice.id}`],
+        arguments: [
+          mark.status,
+          mark.updatedAt === undefined ? '' : String(mark.updatedAt),
+          fingerprint(JSON.stringify(invoice)),
+          isTerminal(mark.status) ? '1' : '0',
+          String(stateTtlMs),
+          channel,
+          payload,
+        ],
+      }),
+    );
+    return Number(result) === 1;
+  };
+
+  const claimRefresh = async (id: string, intervalMs: number): Promise<boolean> =>
+    (await command((client) => client.set(`${prefix}r:${id}`, '1', { condition: 'NX', expiration: { type: 'PX', value: Math.max(1, Math.floor(intervalMs)) } }))) === 'OK';
+
+  /** Closes a connection: politely when Redis answers, at once when it does not. */
+  const shut = async (client: RedisClientLike) => {
+    if (!client.isReady) {
+      if (client.isOpen) client.destroy?.();
+      return;
+    }
+    try {
+      if (client.close) await client.close();
+      else await client.quit?.();
+    } catch {
+      client.destroy?.();
+    }
+  };
+
+  return {
+    claimNotification,
+    lastSeen,
+    record,
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return Promise.resolve({
+        close: () => {
+          listeners.delete(listener);
+          return Promise.resolve();
+        },
+      });
+    },
+    claimRefresh,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      listeners.clear();
+      let parts: Awaited<typeof connected>;
+      try {
+        parts = await connected;
+      } catch {
+        return;
+      }
+      await parts.subscribed;
+      await shut(parts.subscriber);
+      if (parts.ownClient) await shut(parts.client);
+    },
+  };
+};

@@ -105,6 +105,8 @@ export interface PageText {
   done: Record<Exclude<InvoiceAction, 'resolve'> | 'latency' | 'fail' | 'hang' | 'malform' | 'reset', string>;
   eventsHeading: string;
   noEvents: string;
+  /** How a status in the event log arrived (`checkout-status`'s `detail.source`). */
+  eventSource: Record<'push' | 'poll' | 'load' | 'deal' | 'cancel', string>;
   clear: string;
   scenariosHeading: string;
   scenariosIntro: string;
@@ -234,6 +236,7 @@ export const TEXT: Record<Lang, PageText> = {
     },
     eventsHeading: 'Checkout events',
     noEvents: 'Events of the checkout appear here.',
+    eventSource: { push: 'push', poll: 'poll', load: 'reload', deal: 'deal', cancel: 'cancel' },
     clear: 'Clear',
     scenariosHeading: 'QA scenarios',
     scenariosIntro: 'Each link creates a fresh invoice in that state (and clears faults and switches).',
@@ -374,6 +377,7 @@ export const TEXT: Record<Lang, PageText> = {
     },
     eventsHeading: 'События формы оплаты',
     noEvents: 'Здесь появятся события формы оплаты.',
+    eventSource: { push: 'поток', poll: 'опрос', load: 'перезагрузка', deal: 'сделка', cancel: 'отмена' },
     clear: 'Очистить',
     scenariosHeading: 'Сценарии для QA',
     scenariosIntro: 'Каждая ссылка создаёт новый счёт в этом состоянии (и сбрасывает сбои и переключатели).',

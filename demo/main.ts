@@ -856,7 +856,11 @@ class DemoPage {
                       <time>${entry.time}</time>
                       <code>${entry.name}</code>
                       <span class="event-order">${entry.orderId ?? ''}</span>
-                      <span class="event-detail">${entry.summary}</span>
+                      <span class="event-detail"
+                        >${entry.summary}${entry.source
+                          ? html` <span class="event-source" data-source=${entry.source}>${t.eventSource[entry.source]}</span>`
+                          : nothing}</span
+                      >
                     </li>
                   `,
                 )}

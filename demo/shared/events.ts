@@ -3,6 +3,7 @@
  * the plain, React and Vue pages.
  */
 import {
+  CheckoutAmountChangedEvent,
   CheckoutCanceledEvent,
   CheckoutCopyEvent,
   CheckoutErrorEvent,
@@ -12,16 +13,20 @@ import {
   CheckoutVariantSelectEvent,
 } from 'merchant-checkout';
 
-export const CHECKOUT_EVENTS = [
-  'checkout-ready',
-  'checkout-status',
-  'checkout-canceled',
-  'checkout-expired',
-  'checkout-variant-select',
-  'checkout-copy',
-  'checkout-error',
-] as const;
-export type CheckoutEventName = (typeof CHECKOUT_EVENTS)[number];
+/** Every event of the element, from its `GlobalEventHandlersEventMap` entries. */
+export type CheckoutEventName = Extract<keyof GlobalEventHandlersEventMap, `checkout-${string}`>;
+/** The names to listen to: TypeScript fails here when the element gains an event the list lacks. */
+const LISTED = {
+  'checkout-ready': true,
+  'checkout-status': true,
+  'checkout-canceled': true,
+  'checkout-expired': true,
+  'checkout-variant-select': true,
+  'checkout-copy': true,
+  'checkout-error': true,
+  'checkout-amount-changed': true,
+} satisfies Record<CheckoutEventName, true>;
+export const CHECKOUT_EVENTS = Object.keys(LISTED) as CheckoutEventName[];
 export type CheckoutEvent = GlobalEventHandlersEventMap[CheckoutEventName];
 
 export interface LoggedEvent {
@@ -32,7 +37,13 @@ export interface LoggedEvent {
   name: CheckoutEventName;
   /** The detail in one line: statuses, codes, values. */
   summary: string;
+  /** For `checkout-status`: how the status arrived (`push` by the event stream, `poll`, …). */
+  source?: CheckoutStatusEvent['detail']['source'];
 }
+
+/** An amount changed is Money (`previous` undefined when the service flagged it); requisites and holder are text. */
+const shown = (value: CheckoutAmountChangedEvent['detail']['current'] | undefined): string =>
+  value === undefined ? '—' : typeof value === 'string' ? value : `${value.amount} ${value.currency}`;
 
 /** One line for the detail of an event of `<merchant-checkout>`. */
 export const summarize = (event: CheckoutEvent): string => {
@@ -46,6 +57,10 @@ export const summarize = (event: CheckoutEvent): string => {
     const { code, message, retryable } = event.detail;
     return `${code}${retryable ? ' (retryable)' : ''}: ${message}`;
   }
+  if (event instanceof CheckoutAmountChangedEvent) {
+    const { field, previous, current } = event.detail;
+    return `${field}: ${shown(previous)} → ${shown(current)}`;
+  }
   return '';
 };
 
@@ -57,6 +72,7 @@ export const logEntry = (event: CheckoutEvent): LoggedEvent => ({
   time: clock.format(new Date()),
   name: event.type,
   summary: summarize(event),
+  ...(event instanceof CheckoutStatusEvent ? { source: event.detail.source } : {}),
 });
 
 /** Calls `listener` for every event of the element; returns what removes the listeners. */

@@ -28,8 +28,13 @@ export interface CheckoutStatusDetail {
   status: string;
   previous: string;
   invoice: CheckoutInvoice;
+  /**
+   * How the new status arrived: `push` (the proxy's event stream), `poll` (a re-read), `load`
+   * (`retry()`), `deal` or `cancel` (the answer of the payer's own request).
+   */
+  source: 'push' | 'poll' | 'load' | 'deal' | 'cancel';
 }
-/** The invoice's status changed (read by polling, or after a cancel or a new deal). */
+/** The invoice's status changed (pushed by the event stream, read by polling, or after a cancel or a new deal). */
 export class CheckoutStatusEvent extends CustomEvent<CheckoutStatusDetail> {
   declare readonly type: 'checkout-status';
 

@@ -17,7 +17,7 @@ import { errorScreen, invoiceScreen, type ScreenActions, type ScreenContext, ske
  * @tagname merchant-checkout
  *
  * @event {CheckoutReadyEvent} checkout-ready - The first data of the invoice is rendered. `detail: { invoice }`.
- * @event {CheckoutStatusEvent} checkout-status - The invoice's status changed. `detail: { status, previous, invoice }`.
+ * @event {CheckoutStatusEvent} checkout-status - The invoice's status changed. `detail: { status, previous, invoice, source }` (`source`: `push` from the event stream, `poll`, `load`, `deal` or `cancel`).
  * @event {CheckoutCanceledEvent} checkout-canceled - The payer canceled and the service's answer says canceled. `detail: { invoice }` (the cancel operation's invoice).
  * @event {CheckoutExpiredEvent} checkout-expired - The countdown to `expireAt` (server time) reached zero. `detail: { invoice }`.
  * @event {CheckoutVariantSelectEvent} checkout-variant-select - The payer picked a payment variant. Cancelable: `preventDefault()` stops the element from starting a deal. `detail: { option, method }`.
@@ -72,7 +72,7 @@ export class MerchantCheckout extends LitElement {
 
   /**
    * Everything of the current invoice (a controller of this element): replaced whole, the old
-   * one's work aborted, when `invoice-id`, `endpoint` or `client` changes.
+   * one's work aborted, when `invoice-id`, `endpoint`, `client` or `no-stream` changes.
    */
   #session: InvoiceSession | undefined;
 
@@ -87,6 +87,14 @@ export class MerchantCheckout extends LitElement {
 
   /** Milliseconds between status reads while the status can still change (at least 1000). */
   @property({ type: Number, attribute: 'poll-interval' }) pollInterval = DEFAULT_POLL_INTERVAL;
+
+  /**
+   * Follows the status by polling only. By default the element opens the proxy's event stream
+   * (`GET {endpoint}/invoices/{id}/events`) after the first read and polls only while the stream
+   * is not delivering; a client without `watch` (custom headers, or an own `client`) is polled.
+   * Changing it reloads the invoice.
+   */
+  @property({ type: Boolean, attribute: 'no-stream' }) noStream = false;
 
   /** Removes the cancel button. */
   @property({ type: Boolean, attribute: 'hide-cancel' }) hideCancel = false;
@@ -141,11 +149,12 @@ export class MerchantCheckout extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (!this.#session || changed.has('invoiceId') || changed.has('client') || changed.has('endpoint')) {
+    if (!this.#session || changed.has('invoiceId') || changed.has('client') || changed.has('endpoint') || changed.has('noStream')) {
       this.#session?.dispose();
       this.#session = new InvoiceSession(this, {
         client: this.client ?? createCheckoutClient({ endpoint: this.endpoint }),
         invoiceId: this.invoiceId,
+        stream: !this.noStream,
         pollInterval: () => this.pollInterval,
         translation: () => this.#translation(),
         announce: (text) => this.#announce(text),

@@ -68,3 +68,12 @@ export const announcementStep = (remainingMs: number): number => {
   if (seconds > 60) return 1000 + Math.ceil(seconds / 60);
   return Math.ceil(seconds / 30);
 };
+
+/** A failed event stream is tried again after this, doubling after each failure in a row… */
+export const STREAM_RETRY = 30_000;
+/** …up to this (a polling-only proxy then sees one refused stream request every 5 minutes). */
+export const MAX_STREAM_RETRY = 300_000;
+
+/** Milliseconds before the event stream is opened again after `failures` failures in a row (≥ 1). */
+export const nextStreamDelay = (failures: number): number =>
+  Math.min(MAX_STREAM_RETRY, STREAM_RETRY * 2 ** Math.min(Math.max(failures - 1, 0), 10));

@@ -45,6 +45,19 @@ export interface CheckoutClient {
   cancelInvoice(invoiceId: string, options?: CheckoutRequestOptions): Promise<CheckoutAnswer>;
   /** `POST /invoices/{id}/deal` with `{ option, method }` → InvoiceDTO; 501 when the merchant has no such hook. */
   startDeal(invoiceId: string, variant: StartDealRequest, options?: CheckoutRequestOptions): Promise<CheckoutAnswer>;
+  /**
+   * Optional: `GET /invoices/{id}/events` (Server-Sent Events). Calls `handlers.data` with the
+   * parsed data of each `invoice` event (validated like a `getInvoice` answer) until `signal`
+   * aborts, or calls `handlers.error` once when the stream failed or was refused and closes it.
+   * A client without this method is polled.
+   */
+  watch?(invoiceId: string, handlers: CheckoutWatchHandlers, options: { signal: AbortSignal }): void;
+}
+
+/** Where `watch` reports to. */
+export interface CheckoutWatchHandlers {
+  data: (data: unknown) => void;
+  error: (error: unknown) => void;
 }
 
 /** Codes of `checkout-error`: the proxy's own (CHECKOUT_ERROR_STATUS) or any other code a proxy sent. */
@@ -99,9 +112,12 @@ export interface CheckoutClientOptions {
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** Milliseconds before a request counts as failed (`network_error`, retryable). Default 15000. */
   timeoutMs?: number;
-  /** Extra request headers (e.g. a CSRF token); never needed by the protocol itself. */
+  /**
+   * Extra request headers (e.g. a CSRF token); never needed by the protocol itself.
+   * `EventSource` cannot send headers: a client with headers has no `watch` (it is polled).
+   */
   headers?: Record<string, string>;
-  /** `credentials` of every request (default `same-origin`). */
+  /** `credentials` of every request (default `same-origin`); `include` opens the event stream `withCredentials`. */
   credentials?: RequestCredentials;
 }
 
@@ -163,13 +179,37 @@ export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutCl
     }
   };
 
-  return {
+  const client: CheckoutClient = {
     getInvoice: (id, { signal } = {}) => call('GET', id, '', undefined, signal),
     getPaymentVariants: (id, { signal } = {}) => call('GET', id, '/available-payment-variants', undefined, signal),
     cancelInvoice: (id, { signal } = {}) => call('POST', id, '/cancel', undefined, signal),
     startDeal: (id, variant, { signal } = {}) =>
       call('POST', id, '/deal', { option: variant.option, method: variant.method }, signal),
   };
+  if (typeof EventSource !== 'function' || Object.keys(options.headers ?? {}).length) return client;
+  // Any failure closes the stream instead of letting `EventSource` reconnect by itself: a 404
+  // (a polling-only proxy) and a dropped connection look alike to it, and the element decides
+  // when to try again (polling meanwhile).
+  client.watch = (id, handlers, { signal }) => {
+    if (signal.aborted) return;
+    const source = new EventSource(`${base}/invoices/${encodeURIComponent(id)}/events`, {
+      withCredentials: options.credentials === 'include',
+    });
+    const close = () => source.close();
+    signal.addEventListener('abort', close, { once: true });
+    const fail = (message: string) => {
+      close();
+      signal.removeEventListener('abort', close);
+      handlers.error(new CheckoutError('network_error', message, { retryable: true }));
+    };
+    source.addEventListener('invoice', (event) => {
+      const data = parseJson(String(event.data));
+      if (data === undefined) fail('an event is not JSON');
+      else handlers.data(data);
+    });
+    source.onerror = () => fail('the event stream failed');
+  };
+  return client;
 };
 
 const parseJson = (text: string): unknown => {
@@ -210,11 +250,55 @@ const validated = async <T>(request: () => Promise<CheckoutAnswer>, check: (data
   return { value: check(answer.data), date: answer.date };
 };
 
+const checkInvoice = (data: unknown, invoiceId: string): CheckoutInvoice =>
+  sameInvoice(valid(validateJson<CheckoutInvoice>(invoiceJsonSchema, unwrapSingleton(data))), invoiceId);
+
 export const readInvoice = (client: CheckoutClient, invoiceId: string, signal: AbortSignal) =>
-  validated<CheckoutInvoice>(
-    () => client.getInvoice(invoiceId, { signal }),
-    (data) => sameInvoice(valid(validateJson<CheckoutInvoice>(invoiceJsonSchema, unwrapSingleton(data))), invoiceId),
-  );
+  validated<CheckoutInvoice>(() => client.getInvoice(invoiceId, { signal }), (data) => checkInvoice(data, invoiceId));
+
+/**
+ * Follows the invoice's event stream through `client.watch`, each event validated like a
+ * `getInvoice` answer; an invalid event ends it as a failure. `onError` is called at most
+ * once, never after `signal` aborted. `false` when the client cannot stream.
+ */
+export const watchInvoice = (
+  client: CheckoutClient,
+  invoiceId: string,
+  onInvoice: (invoice: CheckoutInvoice) => void,
+  onError: (error: CheckoutError) => void,
+  signal: AbortSignal,
+): boolean => {
+  if (typeof client.watch !== 'function') return false;
+  let failed = false;
+  const fail = (error: unknown) => {
+    if (failed || signal.aborted) return;
+    failed = true;
+    onError(toCheckoutError(error));
+  };
+  try {
+    client.watch(
+      invoiceId,
+      {
+        data: (data) => {
+          if (failed || signal.aborted) return;
+          let invoice: CheckoutInvoice;
+          try {
+            invoice = checkInvoice(data, invoiceId);
+          } catch (error) {
+            fail(error);
+            return;
+          }
+          onInvoice(invoice);
+        },
+        error: fail,
+      },
+      { signal },
+    );
+  } catch (error) {
+    fail(error);
+  }
+  return true;
+};
 
 export const readVariants = (client: CheckoutClient, invoiceId: string, signal: AbortSignal) =>
   validated<PaymentVariant[]>(
@@ -231,5 +315,5 @@ export const cancelInvoice = (client: CheckoutClient, invoiceId: string, signal:
 export const startDeal = (client: CheckoutClient, invoiceId: string, variant: StartDealRequest, signal: AbortSignal) =>
   validated<CheckoutInvoice>(
     () => client.startDeal(invoiceId, variant, { signal }),
-    (data) => sameInvoice(valid(validateJson<CheckoutInvoice>(invoiceJsonSchema, unwrapSingleton(data))), invoiceId),
+    (data) => checkInvoice(data, invoiceId),
   );

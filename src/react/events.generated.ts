@@ -16,7 +16,7 @@ import type {
 export const events = {
   /** The first data of the invoice is rendered. `detail: { invoice }`. */
   onCheckoutReady: 'checkout-ready' as EventName<CheckoutReadyEvent>,
-  /** The invoice's status changed. `detail: { status, previous, invoice }`. */
+  /** The invoice's status changed. `detail: { status, previous, invoice, source }` (`source`: `push` from the event stream, `poll`, `load`, `deal` or `cancel`). */
   onCheckoutStatus: 'checkout-status' as EventName<CheckoutStatusEvent>,
   /** The payer canceled and the service's answer says canceled. `detail: { invoice }` (the cancel operation's invoice). */
   onCheckoutCanceled: 'checkout-canceled' as EventName<CheckoutCanceledEvent>,

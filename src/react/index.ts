@@ -18,7 +18,7 @@ if (!isServer) defineMerchantCheckout();
 
 /**
  * `<merchant-checkout>` for React 17–19. Properties (`invoiceId`, `endpoint`, `lang`,
- * `pollInterval`, `hideCancel`, `theme`, `client`, `strings`) are set on the element; each
+ * `pollInterval`, `noStream`, `hideCancel`, `theme`, `client`, `strings`) are set on the element; each
  * `onCheckout…` prop listens to the event of the same name and gets the typed event.
  *
  * Keep `client` stable (create it once, e.g. with `useMemo`): a new object restarts the checkout.

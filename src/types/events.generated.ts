@@ -15,7 +15,7 @@ import type {
 export interface MerchantCheckoutEventMap {
   /** The first data of the invoice is rendered. `detail: { invoice }`. */
   'checkout-ready': CheckoutReadyEvent;
-  /** The invoice's status changed. `detail: { status, previous, invoice }`. */
+  /** The invoice's status changed. `detail: { status, previous, invoice, source }` (`source`: `push` from the event stream, `poll`, `load`, `deal` or `cancel`). */
   'checkout-status': CheckoutStatusEvent;
   /** The payer canceled and the service's answer says canceled. `detail: { invoice }` (the cancel operation's invoice). */
   'checkout-canceled': CheckoutCanceledEvent;

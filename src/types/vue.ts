@@ -23,6 +23,8 @@ export interface MerchantCheckoutVueProps {
   lang?: string;
   /** Milliseconds between status reads while waiting (default 5000, at least 1000). */
   pollInterval?: NumberAttribute;
+  /** The status by polling only, never by the proxy's event stream (bind a boolean: `:noStream="flag"`). */
+  noStream?: boolean | '';
   /**
    * No cancel button. As an attribute any value means "hide" (`hide-cancel="false"` hides it
    * too): bind a boolean as a property, `:hideCancel="flag"`.

@@ -163,7 +163,12 @@ test('a plain page with only the script tag shows the checkout under a strict CS
     assert.deepEqual(requested.filter((line) => !line.startsWith('GET /checkout-api/')), ['GET /', 'GET /merchant-checkout.js']);
     assert.deepEqual(
       [...new Set(requested.filter((line) => line.startsWith('GET /checkout-api/')))].sort(),
-      [`GET /checkout-api/invoices/${invoice.id}`, `GET /checkout-api/invoices/${invoice.id}/available-payment-variants`],
+      // The invoice, its variants, and the status stream (EventSource under the same strict CSP).
+      [
+        `GET /checkout-api/invoices/${invoice.id}`,
+        `GET /checkout-api/invoices/${invoice.id}/available-payment-variants`,
+        `GET /checkout-api/invoices/${invoice.id}/events`,
+      ],
     );
     assert.deepEqual(problems, []);
   } finally {

@@ -123,6 +123,17 @@ test('the checkout proxy serves only invoices the demo shop created, and the ser
   assert.equal((await fetch(url('/server/backend.ts'))).status, 404);
 });
 
+test('a waiting invoice paid through the mock control is pushed to the checkout: the log says "push"', async () => {
+  await page.goto(url('/?scenario=waiting&lang=en'));
+  await screen('waiting').waitFor();
+  await page.locator('#mock-controls [data-action="paid"]').click();
+  await screen('paid').waitFor();
+  const status = loggedEvent('checkout-status').filter({ hasText: 'new → paid' });
+  await status.waitFor();
+  assert.equal(await status.locator('.event-source').getAttribute('data-source'), 'push');
+  assert.equal((await status.locator('.event-source').textContent())?.trim(), 'push');
+});
+
 test('a waiting invoice shows the requisites and the QR code, and cancels after a confirmation', async () => {
   await page.goto(url('/?scenario=waiting'));
   await screen('waiting').waitFor();
@@ -249,12 +260,15 @@ test('every QA scenario link reaches its state', async () => {
   await page.getByLabel(/Shop’s notification receiver is down/).check();
   await page.locator('#mock-notice', { hasText: 'now answers 500' }).waitFor();
   await page.locator('#mock-controls [data-action="paid"]').click();
-  await screen('paid').waitFor();
   const notification = page.locator('#notifications li', { hasText: 'new → paid' });
   await notification.filter({ hasText: '1 attempt (HTTP 500)' }).waitFor();
+  // The proxy's event stream hears of the payment through the notification (or its refresh a
+  // minute later): while the receiver is down the checkout still says waiting.
+  assert.equal(await base().getAttribute('data-screen'), 'waiting');
   await page.getByLabel(/Shop’s notification receiver is down/).uncheck();
   await page.getByRole('button', { name: 'Advance the clock 60 s' }).click();
   await notification.filter({ hasText: 'delivered' }).filter({ hasText: '2 attempts (HTTP 500, 200)' }).waitFor();
+  await screen('paid').waitFor();
   await page.locator('#order-summary .pill', { hasText: 'paid' }).waitFor();
 
   // An hour on the service's clock expires a waiting invoice.

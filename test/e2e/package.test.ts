@@ -51,6 +51,7 @@ const EXPECTED_FILES = `
   dist/esm/define.js
   dist/esm/element/controllers/countdown-controller.js
   dist/esm/element/controllers/poll-controller.js
+  dist/esm/element/controllers/stream-controller.js
   dist/esm/element/copy.js
   dist/esm/element/events.js
   dist/esm/element/format.js
@@ -91,6 +92,7 @@ const EXPECTED_FILES = `
   dist/node/server.js
   dist/types/element/controllers/countdown-controller.d.ts
   dist/types/element/controllers/poll-controller.d.ts
+  dist/types/element/controllers/stream-controller.d.ts
   dist/types/element/copy.d.ts
   dist/types/element/define.d.ts
   dist/types/element/events.d.ts

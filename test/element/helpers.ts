@@ -3,7 +3,7 @@
  * fixtures with times relative to now.
  */
 import { oneEvent, waitUntil } from '@open-wc/testing';
-import type { CheckoutAnswer, CheckoutClient, CheckoutRequestOptions } from '../../src/element/protocol-client.js';
+import type { CheckoutAnswer, CheckoutClient, CheckoutRequestOptions, CheckoutWatchHandlers } from '../../src/element/protocol-client.js';
 import type { MerchantCheckout } from '../../src/element/merchant-checkout.js';
 import { exampleCanceledInvoice, exampleLookupDeal, exampleLookupInvoice, exampleVariants, INVOICE_ID } from '../fixtures/dto.js';
 import '../../src/element/define.js';
@@ -172,4 +172,84 @@ export const settle = async (el: MerchantCheckout): Promise<void> => {
 export const untilScreen = async (el: MerchantCheckout, screen: string): Promise<void> => {
   await waitUntil(() => screenOf(el) === screen, `screen is ${screenOf(el)}, expected ${screen}`);
   await el.updateComplete;
+};
+
+export interface Stream {
+  invoiceId: string;
+  handlers: CheckoutWatchHandlers;
+  signal: AbortSignal;
+}
+
+/** A `FakeClient` that can stream: `push` and `failStream` speak for the proxy's event stream. */
+export class StreamingFakeClient extends FakeClient {
+  readonly streams: Stream[] = [];
+
+  watch(invoiceId: string, handlers: CheckoutWatchHandlers, { signal }: { signal: AbortSignal }): void {
+    this.streams.push({ invoiceId, handlers, signal });
+  }
+
+  /** The streams not closed by the element. */
+  open(): Stream[] {
+    return this.streams.filter((stream) => !stream.signal.aborted);
+  }
+
+  /** Sends `data` as an `invoice` event on the one open stream. */
+  push(data: unknown): void {
+    const [stream, ...others] = this.open();
+    if (!stream || others.length) throw new Error(`${this.open().length} streams open, expected one`);
+    stream.handlers.data(data);
+  }
+
+  /** The open stream fails (a dropped connection, a 404 of a polling-only proxy). */
+  failStream(): void {
+    const [stream] = this.open();
+    if (!stream) throw new Error('no stream open');
+    stream.handlers.error(new Error('the event stream failed'));
+  }
+}
+
+/** A stand-in for `EventSource`: records instances; the test sends events and errors by hand. */
+export class FakeEventSource extends EventTarget {
+  static readonly instances: FakeEventSource[] = [];
+  static readonly CLOSED = 2;
+  readonly url: string;
+  readonly withCredentials: boolean;
+  readyState = 0;
+  onerror: ((event: Event) => void) | null = null;
+
+  constructor(url: string | URL, init?: EventSourceInit) {
+    super();
+    this.url = String(url);
+    this.withCredentials = init?.withCredentials ?? false;
+    FakeEventSource.instances.push(this);
+  }
+
+  /** The instances not closed. */
+  static live(): FakeEventSource[] {
+    return FakeEventSource.instances.filter((source) => source.readyState !== FakeEventSource.CLOSED);
+  }
+
+  close(): void {
+    this.readyState = FakeEventSource.CLOSED;
+  }
+
+  emit(data: unknown, type = 'invoice'): void {
+    this.readyState = 1;
+    this.dispatchEvent(new MessageEvent(type, { data: typeof data === 'string' ? data : JSON.stringify(data) }));
+  }
+
+  fail(): void {
+    this.readyState = FakeEventSource.CLOSED;
+    this.onerror?.(new Event('error'));
+  }
+}
+
+/** Puts `FakeEventSource` in place of the browser's; returns what puts the real one back. */
+export const installFakeEventSource = (): (() => void) => {
+  const real = window.EventSource;
+  FakeEventSource.instances.length = 0;
+  window.EventSource = FakeEventSource as unknown as typeof EventSource;
+  return () => {
+    window.EventSource = real;
+  };
 };

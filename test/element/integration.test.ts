@@ -20,9 +20,14 @@ const createInvoice = async (options: { startDeal?: boolean; amount?: string } =
 
 const mockInvoice = async (id: string) => (await (await fetch(`/__mock/invoices/${id}`)).json()) as InvoiceLookup;
 
-const mount = (invoiceId: string) =>
+/**
+ * The proxy's event stream is on (the default); `no-stream` for the tests where the mock
+ * changes the invoice behind the proxy's back: the stream hears of that only through the
+ * notifications or its minutely refresh, which the test server does not wire.
+ */
+const mount = (invoiceId: string, { noStream = false, pollInterval = 1000 } = {}) =>
   fixture<MerchantCheckout>(
-    html`<merchant-checkout lang="en" endpoint="/checkout-api" poll-interval="1000" invoice-id=${invoiceId}></merchant-checkout>`,
+    html`<merchant-checkout lang="en" endpoint="/checkout-api" poll-interval=${pollInterval} ?no-stream=${noStream} invoice-id=${invoiceId}></merchant-checkout>`,
   );
 
 /** The network is real here: give it more than waitUntil's default second. */
@@ -37,7 +42,7 @@ describe('<merchant-checkout> with the real proxy and mock service', () => {
   it('shows an invoice created through the client, and the paid screen once the mock is paid', async () => {
     const invoice = await createInvoice({ amount: '2750.50' });
     const deal = invoice.deals[0]!;
-    const el = await mount(invoice.id);
+    const el = await mount(invoice.id, { noStream: true });
     await untilScreen(el, 'waiting');
     assert.equal(plain(text(part(el, 'amount')!.querySelector('.value'))), '₽2,750.50');
     assert.equal(text(part(el, 'bank')!.querySelector('.value')), deal.paymentMethodName);
@@ -104,10 +109,25 @@ describe('<merchant-checkout> with the real proxy and mock service', () => {
 
   it('shows the expired screen when the mock expires the invoice', async () => {
     const invoice = await createInvoice();
-    const el = await mount(invoice.id);
+    const el = await mount(invoice.id, { noStream: true });
     await untilScreen(el, 'waiting');
     await post(`/__mock/invoices/${invoice.id}/expire`);
     await untilScreen(el, 'expired');
+  });
+
+  it('takes a status the proxy pushes on its event stream, without polling', async () => {
+    const invoice = await createInvoice();
+    // Polling could not be the source here: its first read would come after a minute.
+    const el = await mount(invoice.id, { pollInterval: 60_000 });
+    await untilScreen(el, 'waiting');
+    const status = nextEvent(el, 'checkout-status');
+    await post(`/__mock/invoices/${invoice.id}/paid`);
+    // What a notification does in a wired proxy: the proxy learns the new state (here from a
+    // read by another payer) and pushes it to every stream of the invoice.
+    await fetch(`/checkout-api/invoices/${invoice.id}`);
+    assert.deepInclude((await status).detail, { previous: 'new', status: 'paid', source: 'push' });
+    await untilScreen(el, 'paid');
+    await expect(el).to.be.accessible();
   });
 
   it('is told 404 for an invoice the merchant does not know', async () => {

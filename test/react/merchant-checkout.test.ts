@@ -184,7 +184,7 @@ describe('merchant-checkout/react', () => {
     const invoice = waitingInvoice() as CheckoutReadyEvent['detail']['invoice'];
     const events = {
       onCheckoutReady: new CheckoutReadyEvent({ invoice }),
-      onCheckoutStatus: new CheckoutStatusEvent({ status: 'paid', previous: 'new', invoice }),
+      onCheckoutStatus: new CheckoutStatusEvent({ status: 'paid', previous: 'new', invoice, source: 'poll' }),
       onCheckoutCanceled: new CheckoutCanceledEvent({ invoice: exampleCanceledInvoice() as CheckoutCanceledEvent['detail']['invoice'] }),
       onCheckoutExpired: new CheckoutExpiredEvent({ invoice }),
       onCheckoutVariantSelect: new CheckoutVariantSelectEvent({ option: 'SBP', method: 'sberbank' }),

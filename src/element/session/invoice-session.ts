@@ -5,6 +5,7 @@ import type { PaymentVariant } from '../../schemas/invoice.js';
 import { UUID_PATTERN } from '../../schemas/patterns.js';
 import { CountdownController } from '../controllers/countdown-controller.js';
 import { PollController } from '../controllers/poll-controller.js';
+import { StreamController } from '../controllers/stream-controller.js';
 import { copyText } from '../copy.js';
 import {
   CheckoutAmountChangedEvent,
@@ -14,6 +15,7 @@ import {
   CheckoutExpiredEvent,
   CheckoutReadyEvent,
   CheckoutStatusEvent,
+  type CheckoutStatusDetail,
   CheckoutVariantSelectEvent,
 } from '../events.js';
 import type { RequisitesKind } from '../format.js';
@@ -28,6 +30,7 @@ import {
   readVariants,
   startDeal,
   toCheckoutError,
+  watchInvoice,
   type Validated,
 } from '../protocol-client.js';
 import { announcementStep, clockOffset, EXPIRY_GRACE } from '../poll-policy.js';
@@ -54,6 +57,8 @@ export interface InvoiceSessionOptions {
   client: CheckoutClient;
   /** The id as the page gave it: empty for no invoice yet, anything but a UUID for the error screen. */
   invoiceId: string;
+  /** Whether the invoice may be followed by its event stream (the element's `no-stream` off). */
+  stream: boolean;
   /** The element's `poll-interval`, asked before each wait. */
   pollInterval: () => number;
   /** The strings of the element's current language, for what the session announces. */
@@ -135,7 +140,7 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
       this.#checking = true;
       this.#cancelNotice = code === 'cancel_refused' || (status >= 400 && status < 500) ? 'refused' : 'failed';
       this.#report(error);
-      this.#poll.start(true);
+      this.#follow(true);
     },
   });
 
@@ -152,7 +157,7 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
       const failure = toCheckoutError(error);
       this.#dealNotice = dealNoticeFor(failure);
       this.#report(failure);
-      this.#poll.start();
+      this.#follow();
     },
   });
 
@@ -164,7 +169,7 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
         this.#connectionLost = false;
         this.#checking = false;
         this.#adopt(invoice, 'poll');
-        return !isFinalStatus(invoice.status) && this.#serverNow() < Date.parse(invoice.expireAt) + EXPIRY_GRACE;
+        return this.#goesOn(invoice);
       } catch (error) {
         if (!isAbortError(error)) {
           this.#connectionLost = true;
@@ -174,6 +179,26 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
         throw error;
       }
     },
+  });
+
+  /** After the poll controller: it relies on polling being disconnected first (see there). */
+  readonly #stream = new StreamController(this, {
+    open: (signal, report) =>
+      this.#options.stream &&
+      watchInvoice(
+        this.#options.client,
+        this.#options.invoiceId,
+        (invoice) => {
+          this.#connectionLost = false;
+          this.#checking = false;
+          this.#adopt(invoice, 'push');
+          report.message(this.#goesOn(invoice));
+        },
+        report.error,
+        anySignal([signal, this.#work.signal]),
+      ),
+    up: () => this.#poll.stop(),
+    down: () => this.#poll.start(true),
   });
 
   readonly #countdown = new CountdownController(this, {
@@ -285,7 +310,7 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
     // One POST per confirmation, however many clicks or key presses arrive: the task turns
     // pending synchronously, and a failure ends the confirmation.
     if (this.#cancelTask.status === TaskStatus.PENDING || !this.#confirming) return;
-    this.#poll.stop();
+    this.#pause();
     void this.#cancelTask.run();
   }
 
@@ -303,7 +328,7 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
     if (request.defaultPrevented) return;
     this.#dealNotice = undefined;
     this.#pendingVariant = variant;
-    this.#poll.stop();
+    this.#pause();
     void this.#dealTask.run([this.#options.client, this.#options.invoiceId, { option: variant.option, method: variant.method }]);
   }
 
@@ -363,12 +388,28 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
     return value;
   }
 
-  #serverNow(): number {
-    return Date.now() + (this.#clockOffset ?? 0);
+  /** Whether the invoice's status can still change: not final, and not long past its expiry. */
+  #goesOn(invoice: CheckoutInvoice): boolean {
+    return !isFinalStatus(invoice.status) && Date.now() + (this.#clockOffset ?? 0) < Date.parse(invoice.expireAt) + EXPIRY_GRACE;
+  }
+
+  /**
+   * Follows the invoice: by its event stream when the client has one (polling rests once the
+   * stream delivers, and takes over when it fails), and by polling meanwhile or otherwise.
+   */
+  #follow(now = false): void {
+    this.#stream.start();
+    this.#poll.start(now);
+  }
+
+  /** No reads while a deal or a cancel is on its way: its answer is the next state. */
+  #pause(): void {
+    this.#poll.stop();
+    this.#stream.stop();
   }
 
   /** Takes a new state of the invoice: events, announcements, countdown and polling follow. */
-  #adopt(invoice: CheckoutInvoice, source: 'load' | 'poll' | 'deal' | 'cancel'): void {
+  #adopt(invoice: CheckoutInvoice, source: CheckoutStatusDetail['source']): void {
     const previous = this.#invoice;
     this.#invoice = invoice;
     this.requestUpdate();
@@ -381,16 +422,16 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
     if (previous && previous.status !== invoice.status) {
       const t = this.#options.translation();
       this.#options.announce(`${t.statusLabel}: ${statusText(statusLine(invoice), t)}`);
-      this.#dispatchAfterRender(new CheckoutStatusEvent({ status: invoice.status, previous: previous.status, invoice }));
+      this.#dispatchAfterRender(new CheckoutStatusEvent({ status: invoice.status, previous: previous.status, invoice, source }));
     }
     if (isFinalStatus(invoice.status)) {
-      this.#poll.stop();
+      this.#pause();
       this.#countdown.stop();
       this.#confirming = false;
       return;
     }
     this.#countdown.set(Date.parse(invoice.expireAt), this.#clockOffset ?? 0);
-    if (source !== 'poll') this.#poll.start();
+    if (source !== 'poll' && source !== 'push') this.#follow();
   }
 
   #dispatchAfterRender(event: Event): void {

@@ -31,14 +31,8 @@ const paymentOf = (invoice: InvoiceRecord, deal: DealRecord, o: DtoOptions) => {
   };
 };
 
-/** A DealDTO; `form` tells whether `paymentMethodName` is written (see the option). */
-export const dealDto = (invoice: InvoiceRecord, deal: DealRecord, o: DtoOptions, form: 'create' | 'other') => ({
-  id: deal.id,
-  type: deal.type,
-  status: deal.status,
-  ...(o.paymentMethodName === 'always' || (o.paymentMethodName === 'create' && form === 'create')
-    ? { paymentMethodName: bankByCode(deal.paymentMethod)?.name ?? deal.paymentMethod }
-    : {}),
+/** The fields a deal has in every form, from `paymentMethod` to `payment`, in the documented order. */
+const dealCore = (invoice: InvoiceRecord, deal: DealRecord, o: DtoOptions) => ({
   paymentMethod: deal.paymentMethod,
   paymentOption: deal.paymentOption,
   requisites: { ...deal.requisites },
@@ -47,6 +41,17 @@ export const dealDto = (invoice: InvoiceRecord, deal: DealRecord, o: DtoOptions,
   disputeReason: deal.disputeReason,
   disputeReasonData: disputeReasonData(deal),
   payment: paymentOf(invoice, deal, o),
+});
+
+/** A DealDTO; `form` tells whether `paymentMethodName` is written (see the option). */
+export const dealDto = (invoice: InvoiceRecord, deal: DealRecord, o: DtoOptions, form: 'create' | 'other') => ({
+  id: deal.id,
+  type: deal.type,
+  status: deal.status,
+  ...(o.paymentMethodName === 'always' || (o.paymentMethodName === 'create' && form === 'create')
+    ? { paymentMethodName: bankByCode(deal.paymentMethod)?.name ?? deal.paymentMethod }
+    : {}),
+  ...dealCore(invoice, deal, o),
   rate: deal.rate,
   isActive: deal.isActive,
   qrCodeLink: deal.qrCodeLink,
@@ -128,14 +133,7 @@ export const notificationInvoiceDto = (invoice: InvoiceRecord, o: DtoOptions) =>
           id: deal.id,
           type: deal.type,
           status: deal.status,
-          paymentMethod: deal.paymentMethod,
-          paymentOption: deal.paymentOption,
-          requisites: { ...deal.requisites },
-          canceledAt: isoWithOffset(deal.canceledAt, o.utcOffsetMinutes),
-          disputeAttachment: null,
-          disputeReason: deal.disputeReason,
-          disputeReasonData: disputeReasonData(deal),
-          payment: paymentOf(invoice, deal, o),
+          ...dealCore(invoice, deal, o),
           attachments: [...deal.attachments],
           disputeResult: deal.disputeResult,
         }

@@ -1,17 +1,19 @@
 /**
  * The mock's state as plain records: what an invoice, a deal, a merchant and a withdrawal
  * are inside the mock (times in ms, amounts in minor units), and the statuses of each.
- * Imports nothing.
+ * Imports only the shared schemas' status lists.
  */
 
-/** Invoice statuses, as documented. */
-export const INVOICE_STATUSES = ['new', 'paid', 'canceled', 'expired', 'dispute'] as const;
+import { KNOWN_DEAL_STATUSES, KNOWN_INVOICE_STATUSES, TERMINAL_INVOICE_STATUSES } from '../schemas/invoice.js';
+
+/** Invoice statuses, as documented (the shared schemas' list). */
+export const INVOICE_STATUSES = KNOWN_INVOICE_STATUSES;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 /** Statuses nothing leaves. */
-export const FINAL_INVOICE_STATUSES: readonly string[] = ['paid', 'canceled', 'expired'];
+export const FINAL_INVOICE_STATUSES = TERMINAL_INVOICE_STATUSES;
 
-/** Deal statuses, as documented. */
-export const DEAL_STATUSES = ['new', 'transfer_waiting', 'transfer_confirmed', 'canceled', 'completed', 'dispute', 'expired'] as const;
+/** Deal statuses, as documented (the shared schemas' list). */
+export const DEAL_STATUSES = KNOWN_DEAL_STATUSES;
 export type DealStatus = (typeof DEAL_STATUSES)[number];
 export const FINAL_DEAL_STATUSES: readonly string[] = ['canceled', 'completed', 'expired'];
 

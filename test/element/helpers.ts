@@ -2,7 +2,7 @@
  * Test doubles for the element: a checkout client whose answers the test gives by hand, and
  * fixtures with times relative to now.
  */
-import { oneEvent, waitUntil } from '@open-wc/testing';
+import { fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { CheckoutAnswer, CheckoutClient, CheckoutRequestOptions, CheckoutWatchHandlers } from '../../src/element/protocol-client.js';
 import type { MerchantCheckout } from '../../src/element/merchant-checkout.js';
 import { exampleCanceledInvoice, exampleLookupDeal, exampleLookupInvoice, exampleVariants, INVOICE_ID } from '../fixtures/dto.js';
@@ -253,3 +253,7 @@ export const installFakeEventSource = (): (() => void) => {
     window.EventSource = real;
   };
 };
+
+/** The element on `client`, for the invoice of the fixtures, in `lang`. */
+export const mount = (client: FakeClient, lang = 'en') =>
+  fixture<MerchantCheckout>(html`<merchant-checkout lang=${lang} invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`);

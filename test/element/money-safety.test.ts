@@ -23,10 +23,9 @@ import {
   text,
   untilScreen,
   waitingInvoice,
+  mount,
 } from './helpers.js';
 
-const mount = (client: FakeClient, lang = 'en') =>
-  fixture<MerchantCheckout>(html`<merchant-checkout lang=${lang} invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`);
 
 /** Every later `getInvoice` waits for the test to answer it. */
 const holdReads = (client: FakeClient) => client.reply('getInvoice', () => undefined);

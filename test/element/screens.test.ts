@@ -15,10 +15,9 @@ import {
   untilScreen,
   waitingInvoice,
   nextEvent,
+  mount,
 } from './helpers.js';
 
-const mount = (client: FakeClient, lang = 'en') =>
-  fixture<MerchantCheckout>(html`<merchant-checkout lang=${lang} invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`);
 
 describe('<merchant-checkout> screens', () => {
   it('shows a busy skeleton while loading, then the deal', async () => {

@@ -18,6 +18,7 @@ import {
   exampleWithdrawal,
   validCreateInvoice,
 } from '../fixtures/dto.js';
+import { documentedConfirmTransferAnswer, documentedInvoice, documentedStartDealAnswer } from '../fixtures/documented.js';
 
 /** A client whose service answers `body` to everything. */
 const clientAnswering = (body: () => unknown) =>
@@ -215,5 +216,42 @@ describe('the proxy forwards an allow-listed projection only', () => {
       assert.ok(!text.includes(leaked), `${leaked} reached the browser`);
     }
     assert.equal((json.deals as { requisitesKind: string }[])[0]?.requisitesKind, 'card');
+  });
+});
+
+describe('the documentation\'s own answers, verbatim (slashes escaped as the service writes them)', () => {
+  /** A client whose service answers `body` as JSON text with every `/` written `\/`. */
+  const escapedClient = (body: unknown) =>
+    new MerchantClient({
+      baseUrl: 'https://pay.example',
+      apiKey: 'key',
+      secretKey: 'secret',
+      fetch: () =>
+        Promise.resolve(new Response(JSON.stringify(body).replaceAll('/', '\\/'), { headers: { 'content-type': 'application/json' } })),
+    });
+
+  test('InvoiceDTO: read by id', async () => {
+    const invoice = await escapedClient(documentedInvoice()).getInvoice('c8a9d474-b35b-4961-9bf4-b049e40dbc5b');
+    assert.equal(invoice.sum.amount, '120.00');
+    assert.equal(invoice.invoiceUrl, 'https://{{domain}}/invoice?id=c8a9d474-b35b-4961-9bf4-b049e40dbc5b');
+    assert.equal(invoice.deals[0]?.id, invoice.id, 'a deal id may equal its invoice id');
+    assert.equal(invoice.deals[0]?.qrCodeLink, 'https://www.sberbank.com/sms/pbpn?requisiteNumber=2234203656072495');
+  });
+
+  test('start-deal: the invoice with its one new deal', async () => {
+    const invoice = await escapedClient(documentedStartDealAnswer()).startDeal('f70fe815-c61e-49bc-9e68-a96dcbaa8424', {});
+    assert.equal(invoice.deals.length, 1);
+    assert.equal(invoice.deals[0]?.status, 'transfer_waiting');
+    assert.deepEqual(invoice.deals[0]?.requisites, { requisites: '4444 4444 4444 4444', holder: 'test' });
+  });
+
+  test('confirm-transfer: transfer_confirmed, disputeReasonData as an object, the settlement sums', async () => {
+    const invoice = await escapedClient(documentedConfirmTransferAnswer()).confirmTransfer(
+      '0a0eb051-b255-42a8-a7bc-606e1c04233e',
+      new Blob(['receipt'], { type: 'text/plain' }),
+    );
+    assert.equal(invoice.deals[0]?.status, 'transfer_confirmed');
+    assert.deepEqual(invoice.deals[0]?.disputeReasonData, { amount: '210' });
+    assert.equal(invoice.payoutSum?.amount, '6.25012347');
   });
 });

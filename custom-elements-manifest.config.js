@@ -11,7 +11,12 @@
 const MODULES = ['index', 'define', 'register', 'merchant-checkout', 'events'];
 
 /** Where a source module lands in the package (`scripts/build.js`: entries at the top of dist/esm). */
-const ENTRIES = { 'src/element/index': 'dist/esm/index.js', 'src/element/define': 'dist/esm/define.js' };
+const ENTRIES = {
+  'src/element/index': 'dist/esm/index.js',
+  'src/element/define': 'dist/esm/define.js',
+  // Re-exported whole by index.ts (and cdn.ts); the bundler folds it into the entry.
+  'src/element/api': 'dist/esm/index.js',
+};
 const shipped = (sourcePath) => {
   const bare = sourcePath.replace(/^\.?\//, '').replace(/\.(ts|js)$/, '');
   return ENTRIES[bare] ?? bare.replace(/^src\//, 'dist/esm/') + '.js';
@@ -83,7 +88,7 @@ const packageView = () => ({
         module.exports.push({
           kind: 'custom-element-definition',
           name: 'merchant-checkout',
-          declaration: { name: 'MerchantCheckout', module: shipped('src/element/merchant-checkout') },
+          declaration: { name: 'MerchantCheckoutElement', module: shipped('src/element/merchant-checkout') },
         });
       }
       for (const entry of module.exports) {

@@ -3,7 +3,7 @@ declare module 'autocannon' {
   import type { EventEmitter } from 'node:events';
 
   interface Options {
-    url: string;
+    url: string | string[];
     connections?: number;
     duration?: number;
     overallRate?: number;

@@ -9,16 +9,20 @@
  * 2. Status latency: a notification POSTed to an instance → the `invoice` event at a client
  *    streaming the invoice, one instance (memory store), then three behind Redis (the stream on
  *    one instance, the notification to another).
- * 3. Idle streams: how many one process holds, and its memory per open stream.
+ * 3. Idle streams: how many one process holds, and its memory per open stream
+ *    (bench/stream-holder.ts: the kit as it ships, and a bare node:http server beside it).
  */
+import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { startMockServer, type MockServer } from '../src/mock/index.js';
 import { DEFAULT_REFRESH_INTERVAL_MS, MerchantClient } from '../src/server/index.js';
 import { documentedNotificationVariant } from '../test/fixtures/documented.js';
 import { startCluster, type Cluster, type Instance } from '../test/support/cluster.js';
 import { startRedis, type RedisProcess } from '../test/support/redis-server.js';
 import { readSse, type SseReader } from '../test/support/sse.js';
+import { kitOf } from './kit.js';
 import { log, percentile, sleep } from './lib.js';
 
 export const PAYERS = 1000;
@@ -52,7 +56,22 @@ export interface LatencyFigures {
 export interface EventsResult {
   upstream: { payers: number; invoices: number; seconds: number; pollIntervalMs: number; refreshIntervalMs: number; polling: UpstreamPhase; streaming: UpstreamPhase; ratio: number };
   latency: { single: LatencyFigures; cluster: LatencyFigures };
-  idle: { asked: number; opened: number; fdLimit: number | undefined; rssBefore: number; rssAfter: number; heapBefore: number; heapAfter: number; perStream: number; openSeconds: number };
+  idle: IdleFigures & {
+    /** The same streams held by a bare node:http server (bench/stream-holder.ts, `floor`): what Node itself costs. */
+    floor?: IdleFigures;
+  };
+}
+
+export interface IdleFigures {
+  asked: number;
+  opened: number;
+  fdLimit: number | undefined;
+  rssBefore: number;
+  rssAfter: number;
+  heapBefore: number;
+  heapAfter: number;
+  perStream: number;
+  openSeconds: number;
 }
 
 /** The soft limit of open files of this process (the instances inherit it), from /proc. */
@@ -66,7 +85,32 @@ const fileLimit = (): number | undefined => {
   }
 };
 
-const stats = async (instance: Instance) => (await (await fetch(`${instance.url}/stats`)).json()) as { upstreamCalls: number; rss: number; heapUsed: number };
+const stats = async (instance: { url: string }) => (await (await fetch(`${instance.url}/stats`)).json()) as { upstreamCalls: number; rss: number; heapUsed: number };
+
+const HOLDER = fileURLToPath(new URL('./stream-holder.ts', import.meta.url));
+
+/** The process that holds the idle streams (bench/stream-holder.ts): the kit's, or the bare node:http floor. */
+export const startHolder = async (mock: MockServer, kind: 'kit' | 'floor' = 'kit'): Promise<{ url: string; stop(): Promise<void> }> => {
+  // The kit bundled as it ships (bench/kit.ts); BENCH_STREAMS_ROOT: from another copy of the sources.
+  const kit = await kitOf(process.env.BENCH_STREAMS_ROOT || undefined);
+  return new Promise((resolve, reject) => {
+    const child = fork(HOLDER, [], {
+      execArgv: ['--import', 'tsx', '--expose-gc'],
+      env: { ...process.env, MOCK_URL: mock.url, API_KEY: MERCHANT.apiKey, SECRET_KEY: MERCHANT.secretKey, NOTIFICATION_TOKEN: TOKEN, HOLDER_KIND: kind, BENCH_KIT: kit },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const stop = () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null || child.signalCode !== null) return done();
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      });
+    child.on('message', (message: { type: string; url?: string }) => {
+      if (message.type === 'listening') resolve({ url: message.url!, stop });
+    });
+    child.once('exit', (code) => reject(new Error(`stream holder exited with ${code} before it listened`)));
+  });
+};
 
 const createInvoices = async (client: MerchantClient, count: number): Promise<string[]> => {
   const ids: string[] = [];
@@ -224,16 +268,17 @@ const openIdle = (url: URL, id: string): Promise<Socket> =>
     socket.on('data', onData);
   });
 
-const idle = async (instance: Instance, ids: string[]): Promise<EventsResult['idle']> => {
+const idle = async (instance: { url: string }, ids: string[], want = IDLE_STREAMS_GOAL, snapshots?: { before: string; after: string }): Promise<IdleFigures> => {
   const limit = fileLimit();
   // This process and the instance each need a descriptor per stream, plus a few hundred of their own.
-  const asked = limit === undefined ? IDLE_STREAMS_GOAL : Math.min(IDLE_STREAMS_GOAL, limit - 300);
+  const asked = limit === undefined ? want : Math.min(want, limit - 300);
   const url = new URL(instance.url);
   const sockets: Socket[] = [];
   try {
     // Warm: the watches exist and the code has run, so what grows is the streams themselves.
     for (const id of ids) sockets.push(await openIdle(url, id));
     const before = await stats(instance);
+    if (snapshots) await fetch(`${instance.url}/snapshot?file=${encodeURIComponent(snapshots.before)}`);
     const started = Date.now();
     for (let opened = sockets.length; opened < asked; ) {
       const batch = Math.min(200, asked - opened);
@@ -243,6 +288,7 @@ const idle = async (instance: Instance, ids: string[]): Promise<EventsResult['id
     const openSeconds = (Date.now() - started) / 1000;
     await sleep(1000);
     const after = await stats(instance);
+    if (snapshots) await fetch(`${instance.url}/snapshot?file=${encodeURIComponent(snapshots.after)}`);
     const added = sockets.length - ids.length;
     return {
       asked,
@@ -257,6 +303,39 @@ const idle = async (instance: Instance, ids: string[]): Promise<EventsResult['id
     };
   } finally {
     for (const socket of sockets) socket.destroy();
+  }
+};
+
+/** `count` idle streams held by a fresh holder process of `kind`; optionally heap snapshots before and after. */
+const holdIdle = async (mock: MockServer, ids: string[], kind: 'kit' | 'floor', count = IDLE_STREAMS_GOAL, snapshots?: { before: string; after: string }) => {
+  const holder = await startHolder(mock, kind);
+  try {
+    const held = await idle(holder, ids, count, snapshots);
+    log(`events: ${kind === 'floor' ? 'bare node:http floor, ' : ''}${held.opened} idle streams, ${((held.rssAfter - held.rssBefore) / 1e6).toFixed(1)} MB more RSS (${(held.perStream / 1000).toFixed(1)} KB each), heap ${((held.heapAfter - held.heapBefore) / 1e6).toFixed(1)} MB (${((held.heapAfter - held.heapBefore) / (held.opened - ids.length) / 1000).toFixed(1)} KB each)`);
+    return held;
+  } finally {
+    await holder.stop();
+  }
+};
+
+/**
+ * Only the idle streams (`node --import tsx bench/events.ts idle [count] [--floor] [--only-floor] [--snapshot]`):
+ * the kit's holder, with `--floor` also the bare node:http floor, with `--snapshot` heap
+ * snapshots before and after in bench/.out/idle-{kit,floor}-{before,after}.heapsnapshot
+ * (compare them with bench/heap-breakdown.ts).
+ */
+export const runIdleOnly = async (count = IDLE_STREAMS_GOAL, options: { floor?: boolean; snapshot?: boolean; only?: 'kit' | 'floor' } = {}) => {
+  const mock = await startMockServer({ merchants: [MERCHANT], controls: false, port: 0 });
+  const client = new MerchantClient({ baseUrl: mock.url, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey });
+  try {
+    const ids = await createInvoices(client, INVOICES);
+    const out = fileURLToPath(new URL('./.out/', import.meta.url));
+    const snapshots = (kind: string) => (options.snapshot ? { before: `${out}idle-${kind}-before.heapsnapshot`, after: `${out}idle-${kind}-after.heapsnapshot` } : undefined);
+    const kit = options.only === 'floor' ? undefined : await holdIdle(mock, ids, 'kit', count, snapshots('kit'));
+    const floor = options.floor || options.only === 'floor' ? await holdIdle(mock, ids, 'floor', count, snapshots('floor')) : undefined;
+    return { kit, floor };
+  } finally {
+    await mock.close();
   }
 };
 
@@ -293,11 +372,8 @@ export const runEvents = async (): Promise<EventsResult> => {
     log(`events: latency, three instances behind Redis: p50 ${clustered.p50.toFixed(2)} ms, p99 ${clustered.p99.toFixed(2)} ms`);
     await three.stop();
 
-    const holder = await cluster(mock, 1, undefined, ['--expose-gc']);
-    running.push(holder);
-    const held = await idle(holder.instances[0]!, ids);
-    log(`events: ${held.opened} idle streams, ${((held.rssAfter - held.rssBefore) / 1e6).toFixed(1)} MB more RSS (${(held.perStream / 1000).toFixed(1)} KB each)`);
-    await holder.stop();
+    const held = await holdIdle(mock, ids, 'kit');
+    const floor = await holdIdle(mock, ids, 'floor');
 
     return {
       upstream: {
@@ -311,7 +387,7 @@ export const runEvents = async (): Promise<EventsResult> => {
         ratio: polled.calls / Math.max(1, streamed.calls),
       },
       latency: { single, cluster: clustered },
-      idle: held,
+      idle: { ...held, floor },
     };
   } finally {
     for (const each of running) await each.stop();
@@ -321,5 +397,11 @@ export const runEvents = async (): Promise<EventsResult> => {
 };
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))) {
-  console.log(JSON.stringify(await runEvents(), null, 2));
+  if (process.argv[2] === 'idle') {
+    const count = Number(process.argv.find((each) => /^\d+$/.test(each)) ?? IDLE_STREAMS_GOAL);
+    const options = { floor: process.argv.includes('--floor'), snapshot: process.argv.includes('--snapshot'), ...(process.argv.includes('--only-floor') ? { only: 'floor' as const } : {}) };
+    console.log(JSON.stringify(await runIdleOnly(count, options), null, 2));
+  } else {
+    console.log(JSON.stringify(await runEvents(), null, 2));
+  }
 }

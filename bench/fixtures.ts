@@ -4,14 +4,14 @@ import type { Invoice, MerchantClient } from '../src/server/index.js';
 export const MERCHANT = { apiKey: 'bench-key', secretKey: 'bench-secret', storeId: 7, storeName: 'Bench Shop' };
 export const INTERNAL_ID = 'bench-order-1';
 
-export const createBenchInvoice = (client: MerchantClient): Promise<Invoice> =>
+export const createBenchInvoice = (client: MerchantClient, index = 0): Promise<Invoice> =>
   client.createInvoice({
     type: 'in',
     amount: '1500',
     currency: 'RUB',
     notificationUrl: 'http://127.0.0.1:9/notify',
     notificationToken: 'bench-token',
-    internalId: INTERNAL_ID,
+    internalId: index === 0 ? INTERNAL_ID : `${INTERNAL_ID}-${index}`,
     startDeal: true,
     paymentOption: 'SBP',
   });

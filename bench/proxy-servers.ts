@@ -6,77 +6,123 @@
  *
  * - `mock`: the mock service on a port, with one invoice (its lookup is what is loaded).
  * - `proxy`: `createCheckoutHandler` on node:http (`toNodeHandler`), upstream to the mock
- *   through `createNodeFetch()` (keep-alive node:http agents).
+ *   through `createNodeFetch()` (keep-alive node:http agents); the kit bundled as it ships
+ *   when `BENCH_KIT` names the bundle (bench/kit.ts), else the sources through tsx.
  * - `passthrough`: the least a Node proxy can do: node:http forwarding the same upstream
  *   request (pre-signed headers) over a keep-alive agent and piping the answer back.
  * - `fetch-passthrough`: the same with the HTTP client the proxy uses, the global `fetch`
  *   (undici, keep-alive), reading the answer whole and sending it on.
  */
-import { Agent, createServer, request as httpRequest, type Server } from 'node:http';
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector';
+import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { startMockServer } from '../src/mock/index.js';
-import { MerchantClient, createCheckoutHandler, createNodeServer, signRequest } from '../src/server/index.js';
-import { createNodeFetch } from '../src/server/node-fetch.js';
+import { pathToFileURL } from 'node:url';
+import { getRequestListener } from '@hono/node-server';
+import { MerchantClient, signRequest } from '../src/server/index.js';
+import type * as ServerKit from '../src/server/index.js';
 import { MERCHANT, createBenchInvoice } from './fixtures.js';
 
 
-export interface MockInfo {
-  url: string;
-  invoiceId: string;
-  /** The upstream lookup the proxy makes, pre-signed: for the passthrough and the direct load. */
+/** One invoice of the mock and its lookup as the proxy makes it upstream, pre-signed (for the passthrough and the direct load). */
+export interface BenchInvoice {
+  id: string;
   lookupPath: string;
   lookupHeaders: Record<string, string>;
 }
+
+export interface MockInfo extends Omit<BenchInvoice, 'id'> {
+  url: string;
+  /** The first of `invoices`. */
+  invoiceId: string;
+  /** One invoice per load connection, so that a connection's reads never overlap another's (no single flight). */
+  invoices: BenchInvoice[];
+}
+
+/** How many invoices the mock holds: one per connection of the throughput load. */
+export const BENCH_INVOICES = 10;
 
 const listen = async (server: Server): Promise<string> => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 };
 
+interface Started {
+  url: string;
+  close: () => Promise<void>;
+  info?: MockInfo;
+  /** The node:http server, whose requests are timed while tracing. */
+  server?: Server;
+}
+
 const startMock = async (): Promise<{ info: MockInfo; close: () => Promise<void> }> => {
   const mock = await startMockServer({ merchants: [MERCHANT], controls: false, port: 0 });
   const client = new MerchantClient({ baseUrl: mock.url, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey });
-  const invoice = await createBenchInvoice(client);
-  // What the proxy sends upstream for `GET /invoices/{id}`: the read by id.
-  const lookupPath = `/api/merchant/invoices/${invoice.id}`;
-  const signature = await signRequest({ method: 'GET', url: `${mock.url}${lookupPath}` }, MERCHANT.secretKey);
+  const invoices: BenchInvoice[] = [];
+  for (let index = 0; index < BENCH_INVOICES; index++) {
+    const invoice = await createBenchInvoice(client, index);
+    // What the proxy sends upstream for `GET /invoices/{id}`: the read by id.
+    const lookupPath = `/api/merchant/invoices/${invoice.id}`;
+    const signature = await signRequest({ method: 'GET', url: `${mock.url}${lookupPath}` }, MERCHANT.secretKey);
+    invoices.push({ id: invoice.id, lookupPath, lookupHeaders: { accept: 'application/json', 'x-identity': MERCHANT.apiKey, 'x-signature': signature } });
+  }
+  const [first] = invoices as [BenchInvoice];
   return {
-    info: {
-      url: mock.url,
-      invoiceId: invoice.id,
-      lookupPath,
-      lookupHeaders: { accept: 'application/json', 'x-identity': MERCHANT.apiKey, 'x-signature': signature },
-    },
+    info: { url: mock.url, invoiceId: first.id, lookupPath: first.lookupPath, lookupHeaders: first.lookupHeaders, invoices },
     close: mock.close,
   };
 };
 
-const startProxy = async (mock: MockInfo): Promise<{ url: string; close: () => Promise<void> }> => {
-  const client = new MerchantClient({
+/** The bench invoice a checkout path names (its last segment), for the passthroughs. */
+const lookupOf = (mock: MockInfo) => {
+  const byId = new Map(mock.invoices.map((invoice) => [invoice.id, invoice]));
+  return (url: string | undefined): BenchInvoice => byId.get(url?.slice(url.lastIndexOf('/') + 1) ?? '') ?? mock.invoices[0]!;
+};
+
+/**
+ * `kitFile`: the server kit bundled as it ships (bench/kit.ts), possibly from another copy of
+ * the sources for an A/B; without it, the sources through tsx.
+ */
+const startProxy = async (mock: MockInfo, kitFile?: string): Promise<Started> => {
+  const kit = (kitFile ? await import(pathToFileURL(kitFile).href) : await import('../src/server/index.js')) as typeof ServerKit;
+  const client = new kit.MerchantClient({
     baseUrl: mock.url,
     apiKey: MERCHANT.apiKey,
     secretKey: MERCHANT.secretKey,
     // What the README recommends for a proxy on Node (the global fetch costs ~110 µs more per call).
-    fetch: createNodeFetch(),
+    fetch: kit.createNodeFetch(),
   });
-  const handler = createCheckoutHandler({
+  const allowed = new Set(mock.invoices.map((invoice) => invoice.id));
+  const handler = kit.createCheckoutHandler({
     client,
     basePath: '/checkout-api',
-    authorize: (id) => id === mock.invoiceId,
+    authorize: (id) => allowed.has(id),
   });
-  // What the README recommends for a public proxy: createNodeServer's header, request and idle deadlines.
-  const server = createNodeServer(handler);
+  // What the README recommends for a public proxy: createNodeServer's header, request and idle
+  // deadlines. `BENCH_PROXY_LISTENER=hono` (or `hono-globals`) serves it with @hono/node-server's
+  // listener instead of toNodeHandler, for comparison (`hono-globals` lets it swap the global
+  // Request and Response for its lighter ones).
+  const listener = process.env.BENCH_PROXY_LISTENER;
+  const hono = listener?.startsWith('hono') ? getRequestListener(handler, { overrideGlobalObjects: listener === 'hono-globals' }) : undefined;
+  const server = hono
+    ? createServer({ headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1000 }, (req, res) => void hono(req, res))
+    : kit.createNodeServer(handler);
+  server.keepAliveTimeout = 5000;
   const url = await listen(server);
-  return { url, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { url, server, close: () => new Promise((resolve) => server.close(() => resolve())) };
 };
 
-const startPassthrough = async (mock: MockInfo): Promise<{ url: string; close: () => Promise<void> }> => {
+const startPassthrough = async (mock: MockInfo): Promise<Started> => {
   const upstream = new URL(mock.url);
   const agent = new Agent({ keepAlive: true });
+  const lookup = lookupOf(mock);
   const server = createServer((req, res) => {
+    const { lookupPath, lookupHeaders } = lookup(req.url);
     const forward = httpRequest(
-      { host: upstream.hostname, port: upstream.port, path: mock.lookupPath, method: 'GET', headers: mock.lookupHeaders, agent },
+      { host: upstream.hostname, port: upstream.port, path: lookupPath, method: 'GET', headers: lookupHeaders, agent },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
@@ -91,6 +137,7 @@ const startPassthrough = async (mock: MockInfo): Promise<{ url: string; close: (
   const url = await listen(server);
   return {
     url,
+    server,
     close: () =>
       new Promise((resolve) => {
         agent.destroy();
@@ -99,11 +146,12 @@ const startPassthrough = async (mock: MockInfo): Promise<{ url: string; close: (
   };
 };
 
-const startFetchPassthrough = async (mock: MockInfo): Promise<{ url: string; close: () => Promise<void> }> => {
-  const upstream = `${mock.url}${mock.lookupPath}`;
+const startFetchPassthrough = async (mock: MockInfo): Promise<Started> => {
+  const lookup = lookupOf(mock);
   const server = createServer((req, res) => {
     req.resume();
-    fetch(upstream, { headers: mock.lookupHeaders })
+    const { lookupPath, lookupHeaders } = lookup(req.url);
+    fetch(`${mock.url}${lookupPath}`, { headers: lookupHeaders })
       .then(async (answer) => {
         const body = await answer.text();
         res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
@@ -112,17 +160,86 @@ const startFetchPassthrough = async (mock: MockInfo): Promise<{ url: string; clo
       .catch(() => res.writeHead(502).end());
   });
   const url = await listen(server);
-  return { url, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { url, server, close: () => new Promise((resolve) => server.close(() => resolve())) };
+};
+
+/** What a server did while traced: its own time per request (from the parsed request to the answer handed to the socket) and the GC's pauses. */
+export interface TraceReport {
+  requests: number;
+  /** ms, of this process's own time per request. */
+  serverP50: number;
+  serverP99: number;
+  serverMax: number;
+  gcCount: number;
+  gcTotalMs: number;
+  gcMaxMs: number;
+  /** ms over the traced time. */
+  tracedMs: number;
+  /** Event loop delay (ms): how late this process's loop ran, p99 and max. */
+  loopDelayP99: number;
+  loopDelayMax: number;
+}
+
+// Not lib.js's: that module loads playwright-core, which a server process has no use for.
+const percentile = (values: readonly number[], p: number): number => {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
+};
+
+const tracer = (server: Server | undefined) => {
+  let times: number[] = [];
+  let pauses: number[] = [];
+  let since = 0;
+  let tracing = false;
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  const gc = new PerformanceObserver((list) => {
+    if (tracing) for (const entry of list.getEntries()) pauses.push(entry.duration);
+  });
+  server?.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+    if (!tracing) return;
+    const begun = performance.now();
+    res.once('finish', () => times.push(performance.now() - begun));
+  });
+  return {
+    start: () => {
+      times = [];
+      pauses = [];
+      since = performance.now();
+      tracing = true;
+      loop.reset();
+      loop.enable();
+      gc.observe({ entryTypes: ['gc'] });
+      return { ok: true };
+    },
+    report: (): TraceReport => {
+      tracing = false;
+      gc.disconnect();
+      loop.disable();
+      return {
+        requests: times.length,
+        serverP50: percentile(times, 0.5),
+        serverP99: percentile(times, 0.99),
+        serverMax: times.length ? Math.max(...times) : Number.NaN,
+        gcCount: pauses.length,
+        gcTotalMs: pauses.reduce((sum, each) => sum + each, 0),
+        gcMaxMs: pauses.length ? Math.max(...pauses) : 0,
+        tracedMs: performance.now() - since,
+        loopDelayP99: loop.percentile(99) / 1e6,
+        loopDelayMax: loop.max / 1e6,
+      };
+    },
+  };
 };
 
 const main = async () => {
   const [role = '', config = '{}'] = process.argv.slice(2);
-  let started: { url: string; close: () => Promise<void> } & { info?: MockInfo };
+  let started: Started;
   if (role === 'mock') {
     const mock = await startMock();
     started = { url: mock.info.url, info: mock.info, close: mock.close };
   } else if (role === 'proxy') {
-    started = await startProxy(JSON.parse(config) as MockInfo);
+    started = await startProxy(JSON.parse(config) as MockInfo, process.env.BENCH_KIT || undefined);
   } else if (role === 'passthrough') {
     started = await startPassthrough(JSON.parse(config) as MockInfo);
   } else if (role === 'fetch-passthrough') {
@@ -135,10 +252,40 @@ const main = async () => {
   };
   process.on('SIGTERM', stop);
   process.stdin.on('close', stop);
-  // Each line on stdin asks for the CPU time this process has used so far (µs, user + system).
-  createInterface({ input: process.stdin }).on('line', () => {
-    const { user, system } = process.cpuUsage();
-    process.stdout.write(`${JSON.stringify({ cpu: user + system })}\n`);
+  const trace = tracer(started.server);
+  // Each line on stdin is a command, answered by one JSON line: `cpu` (the CPU time this
+  // process has used so far, µs, user + system), `trace` (start timing requests and GC
+  // pauses), `report` (what was traced since, and stop).
+  // `profile` starts a CPU profile (node:inspector), `profile-stop <file>` writes it there;
+  // `memory` answers process.memoryUsage() (after a full GC when run with --expose-gc).
+  const session = new Session();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    const reply = (answer: unknown) => process.stdout.write(`${JSON.stringify(answer)}\n`);
+    if (line === 'trace') reply(trace.start());
+    else if (line === 'memory') {
+      // With --expose-gc: what stays, not what awaits collection.
+      (globalThis as { gc?: () => void }).gc?.();
+      reply(process.memoryUsage());
+    }
+    else if (line === 'report') reply(trace.report());
+    else if (line === 'profile') {
+      session.connect();
+      void post('Profiler.enable')
+        .then(() => post('Profiler.setSamplingInterval', { interval: 200 }))
+        .then(() => post('Profiler.start'))
+        .then(() => reply({ ok: true }));
+    } else if (line.startsWith('profile-stop ')) {
+      void post('Profiler.stop').then(async (result) => {
+        await writeFile(line.slice('profile-stop '.length), JSON.stringify((result as { profile: unknown }).profile));
+        session.disconnect();
+        reply({ ok: true });
+      });
+    } else {
+      const { user, system } = process.cpuUsage();
+      reply({ cpu: user + system });
+    }
   });
   process.stdout.write(`${JSON.stringify({ url: started.url, info: started.info })}\n`);
 };

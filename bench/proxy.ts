@@ -1,21 +1,40 @@
 /**
- * Proxy throughput and latency: autocannon on loopback loads `GET /checkout-api/invoices/{id}`
- * of `createCheckoutHandler` (node:http via `toNodeHandler`) in front of the mock, beside the
- * same upstream lookup sent straight to the mock and through a bare Node passthrough. The mock,
- * the proxy and the passthrough each run in their own process; the load generator in this one.
+ * Proxy throughput and latency: `GET /checkout-api/invoices/{id}` of `createCheckoutHandler`
+ * (node:http via `toNodeHandler`) in front of the mock, beside the same upstream lookup sent
+ * straight to the mock and through a bare Node passthrough. The mock, the proxy and the
+ * passthroughs each run in their own process; the load generator in this one.
  *
  * Two phases, interleaved round by round so that a change in the machine's load hits every
- * target alike: throughput at saturation (requests per second), then latency at a fixed rate
- * well below it (p50/p99 from every response time autocannon reports, not its 1 ms histogram).
+ * target alike:
+ *
+ * 1. Throughput at saturation (autocannon, closed loop): requests per second and the CPU time
+ *    each server spends per answer. Each connection reads its own invoice, so that no two
+ *    reads of one invoice overlap: the proxy's single flight would otherwise answer several
+ *    payers with one upstream call, which the passthrough cannot (the figure with all
+ *    connections on one invoice is measured too, and reported beside it).
+ * 2. Latency at a fixed rate well below saturation, evenly paced (bench/paced.ts, not
+ *    autocannon's `overallRate`, which sends each second's quota in one burst): p50/p99, and
+ *    from inside the servers their own time per request, GC pauses and event-loop delay, to
+ *    tell what the p99 is made of.
+ *
  * Also `signRequest` operations per second, awaited one by one and 64 at a time.
+ *
+ * The proxy runs the kit bundled as it ships (bench/kit.ts). `BENCH_PROXY_ROOT=<dir>` adds a
+ * target `baseline`: the proxy built from another copy of the sources (`<dir>/src`, e.g. the
+ * last commit's), measured interleaved with this tree's, for an A/B in one run;
+ * `BENCH_PROXY_TREE=<dir>` builds the proxy itself from another copy too;
+ * `BENCH_BASELINE_LISTENER=hono|hono-globals` serves the baseline with @hono/node-server's
+ * listener instead of `toNodeHandler` (bench/proxy-servers.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { signRequest } from '../src/server/index.js';
-import { log, median, percentile } from './lib.js';
-import type { MockInfo } from './proxy-servers.js';
+import { fixed, log, median, percentile } from './lib.js';
+import { kitOf } from './kit.js';
+import { paced } from './paced.js';
+import type { MockInfo, TraceReport } from './proxy-servers.js';
 
 const SERVERS = fileURLToPath(new URL('./proxy-servers.ts', import.meta.url));
 
@@ -23,47 +42,78 @@ const SERVERS = fileURLToPath(new URL('./proxy-servers.ts', import.meta.url));
 export const THROUGHPUT_GOAL_RATIO = 0.6;
 export const ADDED_P99_GOAL_MS = 1;
 
-const TARGETS = ['direct', 'passthrough', 'fetchPassthrough', 'proxy'] as const;
-export type Target = (typeof TARGETS)[number];
+const BASE_TARGETS = ['direct', 'passthrough', 'fetchPassthrough', 'proxy'] as const;
+export type Target = (typeof BASE_TARGETS)[number] | 'baseline';
+/** The targets also loaded with every connection on one invoice. */
+const SHARED_TARGETS: readonly Target[] = ['passthrough', 'proxy', 'baseline'];
 
 export interface ProxyOptions {
   rounds: number;
   /** Seconds of one throughput round per target. */
   throughputSeconds: number;
-  /** Seconds of one latency round per target. */
+  /** Rounds and seconds of the latency phase, per target. */
+  latencyRounds: number;
   latencySeconds: number;
   connections: number;
-  /** Requests per second of the latency phase. */
+  /** Requests per second of the latency phase, and its connections. */
   rate: number;
+  latencyConnections: number;
 }
 
-export const DEFAULT_PROXY_OPTIONS: ProxyOptions = { rounds: 3, throughputSeconds: 3, latencySeconds: 3, connections: 10, rate: 200 };
+export const DEFAULT_PROXY_OPTIONS: ProxyOptions = {
+  rounds: 5,
+  throughputSeconds: 2,
+  latencyRounds: 5,
+  latencySeconds: 3,
+  connections: 10,
+  rate: 200,
+  latencyConnections: 4,
+};
 
-export interface TargetResult {
-  target: Target;
+export interface Throughput {
   /** Median over the rounds of the 2xx answers per second. */
   requestsPerSecond: number;
   rounds: number[];
   /** Median over the rounds of the CPU time (µs) the server under test used per answer, and the mock's. */
   cpuPerRequest: number;
   mockCpuPerRequest: number;
-  /** Of every response time of all latency rounds, in ms. */
+}
+
+export interface TargetResult extends Throughput {
+  target: Target;
+  /** All connections on one invoice (proxy, passthrough and baseline only). */
+  shared?: Throughput;
+  /**
+   * Medians over the latency rounds of each round's p50 and p99 (ms): one round disturbed by
+   * other work on the machine does not decide the figure (each round's p99 is in `p99Rounds`).
+   */
   p50: number;
   p99: number;
+  p99Rounds: number[];
   samples: number;
   errors: number;
+  /** Latency requests that found every connection busy (sent late, timed from their slot). */
+  late: number;
+  /** The server's own view during the latency rounds (the mock's for `direct`). */
+  trace: TraceReport;
+  /** The mock's, while this target was loaded. */
+  mockTrace: TraceReport;
 }
 
 export interface ProxyResult {
   options: ProxyOptions;
-  targets: Record<Target, TargetResult>;
-  /** proxy ÷ passthrough requests per second (the goal's figure), and proxy ÷ fetch passthrough. */
+  targets: Record<(typeof BASE_TARGETS)[number], TargetResult> & { baseline?: TargetResult };
+  /** proxy ÷ passthrough requests per second (the goal's figure: one invoice per connection), and proxy ÷ fetch passthrough. */
   throughputRatio: number;
   throughputRatioVsFetch: number;
+  /** proxy ÷ passthrough with every connection on one invoice (the proxy's single flight joins reads). */
+  throughputRatioShared: number;
   /** proxy − direct and proxy − passthrough, at the p50 and the p99. */
   addedP50VsDirect: number;
   addedP99VsDirect: number;
   addedP99VsPassthrough: number;
+  /** passthrough − direct at the p99: what one more bare Node hop costs here. */
+  passthroughAddedP99: number;
   sign: { sequentialPerSecond: number; concurrentPerSecond: number };
 }
 
@@ -73,24 +123,49 @@ export interface Child {
   info?: MockInfo;
   /** CPU time (µs) the process has used so far. */
   cpu(): Promise<number>;
+  /** Starts timing its requests and GC pauses; `report()` answers what was seen and stops. */
+  trace(): Promise<void>;
+  report(): Promise<TraceReport>;
+  /** A CPU profile of what it does between the two calls, written to `file`. */
+  profile(): Promise<void>;
+  profileStop(file: string): Promise<void>;
 }
 
-export const startChild = (role: string, config?: MockInfo): Promise<Child> =>
+/**
+ * A server of bench/proxy-servers.ts in its own process. A `proxy` runs the kit bundled as it
+ * ships (bench/kit.ts: this repository's, or `env.BENCH_KIT`'s), not the sources through tsx.
+ */
+export const startChild = async (role: string, config?: MockInfo, execArgv: string[] = [], env: Record<string, string> = {}): Promise<Child> => {
+  const kit: Record<string, string> = role === 'proxy' && env.BENCH_KIT === undefined ? { BENCH_KIT: await kitOf() } : {};
+  return spawnChild(role, config, execArgv, { ...env, ...kit });
+};
+
+const spawnChild = (role: string, config: MockInfo | undefined, execArgv: string[], env: Record<string, string>): Promise<Child> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--trace-uncaught', '--import', 'tsx', SERVERS, role, JSON.stringify(config ?? {})], {
+    const child = spawn(process.execPath, ['--trace-uncaught', ...execArgv, '--import', 'tsx', SERVERS, role, JSON.stringify(config ?? {})], {
       stdio: ['pipe', 'pipe', 'inherit'],
+      env: { ...process.env, ...env },
     });
     const lines = createInterface({ input: child.stdout });
     const waiting: ((line: string) => void)[] = [];
     lines.on('line', (line) => waiting.shift()?.(line));
+    const ask = <T>(command: string) =>
+      new Promise<T>((answer) => {
+        waiting.push((reply) => answer(JSON.parse(reply) as T));
+        child.stdin.write(`${command}\n`);
+      });
     waiting.push((line) => {
       const { url, info } = JSON.parse(line) as { url: string; info?: MockInfo };
-      const cpu = () =>
-        new Promise<number>((answer) => {
-          waiting.push((reply) => answer((JSON.parse(reply) as { cpu: number }).cpu));
-          child.stdin.write('cpu\n');
-        });
-      resolve({ process: child, url, cpu, ...(info ? { info } : {}) });
+      resolve({
+        process: child,
+        url,
+        cpu: async () => (await ask<{ cpu: number }>('cpu')).cpu,
+        trace: async () => void (await ask('trace')),
+        report: () => ask<TraceReport>('report'),
+        profile: async () => void (await ask('profile')),
+        profileStop: async (file) => void (await ask(`profile-stop ${file}`)),
+        ...(info ? { info } : {}),
+      });
     });
     child.once('exit', (code) => reject(new Error(`${role} server exited with ${code}`)));
   });
@@ -116,7 +191,8 @@ interface Load {
   errors: number;
 }
 
-export const load = (url: string, headers: Record<string, string>, seconds: number, connections: number, rate?: number): Promise<Load> =>
+/** autocannon on `url` (or on several: connection `i` loads `url[i % url.length]`). */
+export const load = (url: string | string[], headers: Record<string, string>, seconds: number, connections: number, rate?: number): Promise<Load> =>
   new Promise((resolve, reject) => {
     const responseTimes: number[] = [];
     let ok = 0;
@@ -149,89 +225,170 @@ const signRate = async (concurrency: number, ms: number): Promise<number> => {
 
 export const runProxy = async (options: ProxyOptions = DEFAULT_PROXY_OPTIONS): Promise<ProxyResult> => {
   let mock: Child | undefined;
-  let proxy: Child | undefined;
-  let passthrough: Child | undefined;
-  let fetchPassthrough: Child | undefined;
+  const children: Child[] = [];
   try {
     mock = await startChild('mock');
     const info = mock.info!;
-    [proxy, passthrough, fetchPassthrough] = await Promise.all([
-      startChild('proxy', info),
-      startChild('passthrough', info),
-      startChild('fetch-passthrough', info),
-    ]);
-    const checkoutPath = `/checkout-api/invoices/${info.invoiceId}`;
-    const endpoints: Record<Target, { url: string; headers: Record<string, string> }> = {
-      direct: { url: `${info.url}${info.lookupPath}`, headers: info.lookupHeaders },
-      passthrough: { url: `${passthrough.url}${checkoutPath}`, headers: { accept: 'application/json' } },
-      fetchPassthrough: { url: `${fetchPassthrough.url}${checkoutPath}`, headers: { accept: 'application/json' } },
-      proxy: { url: `${proxy.url}${checkoutPath}`, headers: { accept: 'application/json' } },
+    const baselineRoot = process.env.BENCH_PROXY_ROOT;
+    const targets: Target[] = [...BASE_TARGETS, ...(baselineRoot ? (['baseline'] as const) : [])];
+    const roles: Record<Exclude<Target, 'direct'>, () => Promise<Child>> = {
+      passthrough: () => startChild('passthrough', info),
+      fetchPassthrough: () => startChild('fetch-passthrough', info),
+      proxy: async () => startChild('proxy', info, [], { BENCH_KIT: await kitOf(process.env.BENCH_PROXY_TREE || undefined) }),
+      baseline: async () =>
+        startChild('proxy', info, [], { BENCH_KIT: await kitOf(baselineRoot), BENCH_PROXY_LISTENER: process.env.BENCH_BASELINE_LISTENER ?? '' }),
     };
-    const rates = Object.fromEntries(TARGETS.map((target) => [target, [] as number[]])) as Record<Target, number[]>;
-    const times = Object.fromEntries(TARGETS.map((target) => [target, [] as number[]])) as Record<Target, number[]>;
-    const errors = Object.fromEntries(TARGETS.map((target) => [target, 0])) as Record<Target, number>;
+    const server = { direct: mock } as Record<Target, Child>;
+    await Promise.all(
+      targets.map(async (target) => {
+        if (target === 'direct') return;
+        const child = await roles[target]();
+        children.push(child);
+        server[target] = child;
+      }),
+    );
+    const checkoutPath = (id: string) => `/checkout-api/invoices/${id}`;
+    const accept = { accept: 'application/json' };
+    /** What each connection of a target asks: one invoice per connection, or all the first invoice. */
+    const endpoints = (target: Target, shared: boolean): { urls: string[]; headers: Record<string, string> }[] => {
+      const invoices = shared ? [info.invoices[0]!] : info.invoices;
+      return invoices.map((invoice) =>
+        target === 'direct'
+          ? { urls: [`${info.url}${invoice.lookupPath}`], headers: invoice.lookupHeaders }
+          : { urls: [`${server[target].url}${checkoutPath(invoice.id)}`], headers: accept },
+      );
+    };
+    /** autocannon sends one set of headers: the direct target's differ per invoice (signatures), so it gets one instance per invoice. */
+    const saturate = async (target: Target, shared: boolean, seconds: number, connections: number): Promise<Load> => {
+      const each = endpoints(target, shared);
+      if (target !== 'direct' || each.length === 1) {
+        return load(each.flatMap((endpoint) => endpoint.urls), each[0]!.headers, seconds, connections);
+      }
+      const perInstance = Math.max(1, Math.floor(connections / each.length));
+      const loads = await Promise.all(each.map((endpoint) => load(endpoint.urls, endpoint.headers, seconds, perInstance)));
+      return loads.reduce((sum, one) => ({
+        ok: sum.ok + one.ok,
+        okPerSecond: sum.okPerSecond + one.okPerSecond,
+        responseTimes: [],
+        errors: sum.errors + one.errors,
+      }));
+    };
 
     // Warm-up: JIT, keep-alive connections, the proxy's imported key.
-    for (const target of TARGETS) await load(endpoints[target].url, endpoints[target].headers, 1, options.connections);
-    // The process under test for each target (the mock itself for the direct load).
-    const server: Record<Target, Child> = { direct: mock, passthrough, fetchPassthrough, proxy };
-    const cpu = Object.fromEntries(TARGETS.map((target) => [target, { server: [] as number[], mock: [] as number[] }])) as Record<
-      Target,
-      { server: number[]; mock: number[] }
-    >;
+    for (const target of targets) await saturate(target, false, 1, options.connections);
+    const runs = targets.flatMap((target) => [
+      { target, shared: false },
+      ...(SHARED_TARGETS.includes(target) ? [{ target, shared: true }] : []),
+    ]);
+    const measured = new Map(runs.map((run) => [`${run.target}/${run.shared}`, { rates: [] as number[], cpu: [] as number[], mockCpu: [] as number[], errors: 0 }]));
     for (let round = 0; round < options.rounds; round++) {
-      for (const target of TARGETS) {
+      // A different order each round, so that no target always follows the same one.
+      const order = round % 2 ? [...runs].reverse() : runs;
+      for (const { target, shared } of order) {
         const [serverBefore, mockBefore] = [await server[target].cpu(), await mock.cpu()];
-        const result = await load(endpoints[target].url, endpoints[target].headers, options.throughputSeconds, options.connections);
+        const result = await saturate(target, shared, options.throughputSeconds, options.connections);
         const [serverAfter, mockAfter] = [await server[target].cpu(), await mock.cpu()];
-        rates[target].push(result.okPerSecond);
-        errors[target] += result.errors;
-        cpu[target].server.push((serverAfter - serverBefore) / result.ok);
-        cpu[target].mock.push((mockAfter - mockBefore) / result.ok);
+        const entry = measured.get(`${target}/${shared}`)!;
+        entry.rates.push(result.okPerSecond);
+        entry.errors += result.errors;
+        entry.cpu.push((serverAfter - serverBefore) / result.ok);
+        entry.mockCpu.push((mockAfter - mockBefore) / result.ok);
       }
     }
-    log(`throughput (req/s): ${TARGETS.map((target) => `${target} ${Math.round(median(rates[target]))}`).join(', ')}`);
-    log(`CPU per request (µs): ${TARGETS.map((target) => `${target} ${Math.round(median(cpu[target].server))}`).join(', ')}`);
-    const rate = Math.min(options.rate, Math.floor(Math.min(...TARGETS.map((target) => median(rates[target]))) / 4));
-    for (let round = 0; round < options.rounds; round++) {
-      for (const target of TARGETS) {
-        const result = await load(endpoints[target].url, endpoints[target].headers, options.latencySeconds, 4, rate);
-        times[target].push(...result.responseTimes);
-        errors[target] += result.errors;
+    const throughput = (target: Target, shared: boolean): Throughput => {
+      const entry = measured.get(`${target}/${shared}`)!;
+      return { requestsPerSecond: median(entry.rates), rounds: entry.rates, cpuPerRequest: median(entry.cpu), mockCpuPerRequest: median(entry.mockCpu) };
+    };
+    log(`throughput (req/s): ${runs.map(({ target, shared }) => `${target}${shared ? ' (one invoice)' : ''} ${Math.round(throughput(target, shared).requestsPerSecond)}`).join(', ')}`);
+    log(`CPU per request (µs): ${runs.map(({ target, shared }) => `${target}${shared ? ' (one invoice)' : ''} ${Math.round(throughput(target, shared).cpuPerRequest)}`).join(', ')}`);
+
+    const rate = Math.min(options.rate, Math.floor(Math.min(...targets.map((target) => throughput(target, false).requestsPerSecond)) / 4));
+    const times = Object.fromEntries(targets.map((target) => [target, [] as number[][]])) as Record<Target, number[][]>;
+    const late = Object.fromEntries(targets.map((target) => [target, 0])) as Record<Target, number>;
+    const traces = Object.fromEntries(targets.map((target) => [target, [] as TraceReport[]])) as Record<Target, TraceReport[]>;
+    const mockTraces = Object.fromEntries(targets.map((target) => [target, [] as TraceReport[]])) as Record<Target, TraceReport[]>;
+    const latencyErrors = Object.fromEntries(targets.map((target) => [target, 0])) as Record<Target, number>;
+    for (let round = 0; round < options.latencyRounds; round++) {
+      const order = round % 2 ? [...targets].reverse() : targets;
+      for (const target of order) {
+        const each = endpoints(target, false).slice(0, options.latencyConnections);
+        await Promise.all([server[target].trace(), target === 'direct' ? undefined : mock.trace()]);
+        // The direct target's signatures differ per invoice: its connections all read the first.
+        const result =
+          target === 'direct'
+            ? await paced(each[0]!.urls, each[0]!.headers, { rate, seconds: options.latencySeconds, connections: options.latencyConnections })
+            : await paced(
+                each.flatMap((endpoint) => endpoint.urls),
+                accept,
+                { rate, seconds: options.latencySeconds, connections: options.latencyConnections },
+              );
+        traces[target].push(await server[target].report());
+        if (target !== 'direct') mockTraces[target].push(await mock.report());
+        times[target].push(result.times);
+        late[target] += result.late;
+        latencyErrors[target] += result.errors;
       }
     }
-    const targets = Object.fromEntries(
-      TARGETS.map((target) => [
+    /** The traces of the rounds as one: percentiles as the median of the rounds', counts summed, maxima the largest. */
+    // A server that timed no request answers null (JSON has no NaN).
+    const merge = (reports: TraceReport[]): TraceReport => merged(reports.map((each) => Object.fromEntries(Object.entries(each).map(([key, value]) => [key, value ?? Number.NaN])) as unknown as TraceReport));
+    const merged = (reports: TraceReport[]): TraceReport => ({
+      requests: reports.reduce((sum, each) => sum + each.requests, 0),
+      serverP50: median(reports.map((each) => each.serverP50)),
+      serverP99: median(reports.map((each) => each.serverP99)),
+      serverMax: Math.max(...reports.map((each) => each.serverMax)),
+      gcCount: reports.reduce((sum, each) => sum + each.gcCount, 0),
+      gcTotalMs: reports.reduce((sum, each) => sum + each.gcTotalMs, 0),
+      gcMaxMs: Math.max(0, ...reports.map((each) => each.gcMaxMs)),
+      tracedMs: reports.reduce((sum, each) => sum + each.tracedMs, 0),
+      loopDelayP99: median(reports.map((each) => each.loopDelayP99)),
+      loopDelayMax: Math.max(...reports.map((each) => each.loopDelayMax)),
+    });
+    const results = Object.fromEntries(
+      targets.map((target) => [
         target,
         {
           target,
-          requestsPerSecond: median(rates[target]),
-          rounds: rates[target],
-          cpuPerRequest: median(cpu[target].server),
-          mockCpuPerRequest: median(cpu[target].mock),
-          p50: percentile(times[target], 0.5),
-          p99: percentile(times[target], 0.99),
-          samples: times[target].length,
-          errors: errors[target],
-        },
+          ...throughput(target, false),
+          ...(SHARED_TARGETS.includes(target) ? { shared: throughput(target, true) } : {}),
+          p50: median(times[target].map((round) => percentile(round, 0.5))),
+          p99: median(times[target].map((round) => percentile(round, 0.99))),
+          p99Rounds: times[target].map((round) => percentile(round, 0.99)),
+          samples: times[target].reduce((sum, round) => sum + round.length, 0),
+          errors: measured.get(`${target}/false`)!.errors + (measured.get(`${target}/true`)?.errors ?? 0) + latencyErrors[target],
+          late: late[target],
+          trace: merge(traces[target]),
+          mockTrace: target === 'direct' ? merge(traces.direct) : merge(mockTraces[target]),
+        } satisfies TargetResult,
       ]),
-    ) as Record<Target, TargetResult>;
-    log(`latency at ${rate} req/s (p50/p99 ms): ${TARGETS.map((target) => `${target} ${targets[target].p50.toFixed(2)}/${targets[target].p99.toFixed(2)}`).join(', ')}`);
+    ) as ProxyResult['targets'];
+    log(`latency at ${rate} req/s, paced (p50/p99 ms): ${targets.map((target) => `${target} ${results[target]!.p50.toFixed(2)}/${results[target]!.p99.toFixed(2)}`).join(', ')}`);
+    log(
+      `inside the servers (own p50/p99 ms; GC pauses, longest): ${targets
+        .map((target) => {
+          const t = results[target]!.trace;
+          return `${target} ${fixed(t.serverP50, 2)}/${fixed(t.serverP99, 2)}; ${t.gcCount} GC ${fixed(t.gcTotalMs)} ms, ${fixed(t.gcMaxMs, 2)} ms`;
+        })
+        .join(' | ')}`,
+    );
 
     const sign = { sequentialPerSecond: await signRate(1, 1500), concurrentPerSecond: await signRate(64, 1500) };
     log(`signRequest: ${Math.round(sign.sequentialPerSecond)}/s one by one, ${Math.round(sign.concurrentPerSecond)}/s 64 at a time`);
+    const { proxy, passthrough, fetchPassthrough, direct } = results;
     return {
       options: { ...options, rate },
-      targets,
-      throughputRatio: targets.proxy.requestsPerSecond / targets.passthrough.requestsPerSecond,
-      throughputRatioVsFetch: targets.proxy.requestsPerSecond / targets.fetchPassthrough.requestsPerSecond,
-      addedP50VsDirect: targets.proxy.p50 - targets.direct.p50,
-      addedP99VsDirect: targets.proxy.p99 - targets.direct.p99,
-      addedP99VsPassthrough: targets.proxy.p99 - targets.passthrough.p99,
+      targets: results,
+      throughputRatio: proxy.requestsPerSecond / passthrough.requestsPerSecond,
+      throughputRatioVsFetch: proxy.requestsPerSecond / fetchPassthrough.requestsPerSecond,
+      throughputRatioShared: proxy.shared!.requestsPerSecond / passthrough.shared!.requestsPerSecond,
+      addedP50VsDirect: proxy.p50 - direct.p50,
+      addedP99VsDirect: proxy.p99 - direct.p99,
+      addedP99VsPassthrough: proxy.p99 - passthrough.p99,
+      passthroughAddedP99: passthrough.p99 - direct.p99,
       sign,
     };
   } finally {
-    await Promise.all([stopChild(proxy), stopChild(passthrough), stopChild(fetchPassthrough)]);
+    await Promise.all(children.map(stopChild));
     await stopChild(mock);
   }
 };

@@ -7,6 +7,13 @@
  *   npm run bench -- --no-build         use the dist/ that is there
  *   npm run bench -- --render           BENCHMARKS.md again from the last full run's figures
  *
+ * Parts alone, printed (each file's header says more):
+ *
+ *   npm run bench -- --only proxy --no-build                     the proxy (about 2.5 min)
+ *   BENCH_PROXY_ROOT=<dir> npm run bench -- --only proxy         … with the proxy of another copy of the sources beside it (A/B)
+ *   node --import tsx bench/events.ts idle [count] [--floor]     the idle streams' memory (about 30 s)
+ *   node --import tsx bench/profile.ts [seconds]                 a CPU profile of the proxy under load
+ *
  * Each benchmark bounds its own time; the whole run takes about six minutes on 2 cores (the event
  * streams alone about three: two 60 s windows of 1,000 payers).
  * Benchmarks are not tests: nothing here fails on a timing; the exit code is 1 only when a
@@ -75,7 +82,7 @@ const run = async <T>(name: BenchName, limitMs: number, work: () => Promise<T>):
 };
 
 results.bundle = await run('bundle', 60_000, runBundle);
-results.proxy = await run('proxy', 120_000, () => runProxy());
+results.proxy = await run('proxy', 240_000, () => runProxy());
 results.slow = await run('slow', 90_000, runSlowClients);
 results.events = await run('events', 300_000, runEvents);
 

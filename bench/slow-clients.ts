@@ -3,10 +3,12 @@
  * process, in front of the mock): normal requests at a fixed rate, first alone, then while
  * 2,000 connections send their headers one byte a second and never finish them. Reports the
  * p99 of the normal requests in both phases and how many slow connections the server closed.
+ * The normal requests are evenly paced (bench/paced.ts), not autocannon's per-second bursts.
  */
 import { connect, type Socket } from 'node:net';
 import { log, percentile } from './lib.js';
-import { load, startChild, stopChild, type Child } from './proxy.js';
+import { paced } from './paced.js';
+import { startChild, stopChild, type Child } from './proxy.js';
 
 export const SLOW_CONNECTIONS = 2000;
 /** The goal: normal requests keep answering, p99 under attack within this many ms. */
@@ -34,9 +36,14 @@ export const runSlowClients = async (): Promise<SlowClientsResult> => {
     proxy = await startChild('proxy', mock.info);
     const url = `${proxy.url}/checkout-api/invoices/${mock.info!.invoiceId}`;
     const target = new URL(proxy.url);
-    await load(url, {}, 1, 10);
-    const baseline = await load(url, {}, SECONDS, 10, RATE);
-    log(`slow: baseline ${baseline.ok} ok, p99 ${percentile(baseline.responseTimes, 0.99).toFixed(2)} ms`);
+    const normal = async () => {
+      const result = await paced([url], {}, { rate: RATE, seconds: SECONDS, connections: 10 });
+      return { ok: result.times.length, errors: result.errors, p99: percentile(result.times, 0.99) };
+    };
+    // Warm-up.
+    await paced([url], {}, { rate: RATE, seconds: 1, connections: 10 });
+    const baseline = await normal();
+    log(`slow: baseline ${baseline.ok} ok, p99 ${baseline.p99.toFixed(2)} ms`);
 
     let closedByServer = 0;
     const opened = Date.now();
@@ -51,13 +58,13 @@ export const runSlowClients = async (): Promise<SlowClientsResult> => {
     // One byte a second on every slow connection, in one timer.
     timers.push(setInterval(() => sockets.forEach((socket) => socket.writable && socket.write('a')), 1000));
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const attack = await load(url, {}, SECONDS, 10, RATE);
-    log(`slow: under attack ${attack.ok} ok, p99 ${percentile(attack.responseTimes, 0.99).toFixed(2)} ms`);
+    const attack = await normal();
+    log(`slow: under attack ${attack.ok} ok, p99 ${attack.p99.toFixed(2)} ms`);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, 15_000 - (Date.now() - opened))));
     return {
       connections: SLOW_CONNECTIONS,
-      baseline: { ok: baseline.ok, errors: baseline.errors, p99: percentile(baseline.responseTimes, 0.99) },
-      attack: { ok: attack.ok, errors: attack.errors, p99: percentile(attack.responseTimes, 0.99) },
+      baseline,
+      attack,
       closedByServer,
     };
   } finally {

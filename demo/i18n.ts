@@ -106,7 +106,9 @@ export interface PageText {
   eventsHeading: string;
   noEvents: string;
   /** How a status in the event log arrived (`checkout-status`'s `detail.source`). */
-  eventSource: Record<'push' | 'poll' | 'load' | 'deal' | 'cancel', string>;
+  /** Shown when the element's "Return to the shop" brought the payer back. */
+  returned: string;
+  eventSource: Record<'push' | 'poll' | 'load' | 'deal' | 'cancel' | 'receipt' | 'report', string>;
   clear: string;
   scenariosHeading: string;
   scenariosIntro: string;
@@ -236,20 +238,23 @@ export const TEXT: Record<Lang, PageText> = {
     },
     eventsHeading: 'Checkout events',
     noEvents: 'Events of the checkout appear here.',
-    eventSource: { push: 'push', poll: 'poll', load: 'reload', deal: 'deal', cancel: 'cancel' },
+    returned: 'Back in the shop: the checkout sent you here (return-url).',
+    eventSource: { push: 'push', poll: 'poll', load: 'reload', deal: 'deal', cancel: 'cancel', receipt: 'receipt', report: 'report' },
     clear: 'Clear',
     scenariosHeading: 'QA scenarios',
     scenariosIntro: 'Each link creates a fresh invoice in that state (and clears faults and switches).',
     scenarios: {
       waiting: 'Waiting for the transfer: requisites, QR code, countdown',
+      checking: '“I have paid” pressed: the payment is being checked, a receipt can be attached',
+      'sbp-qr': 'An SBP QR deal: the NSPK QR code; on a phone “Choose your bank” opens the bank picker',
       'no-deal': 'No deal yet: the payer picks a way to pay',
       'no-requisites': 'No bank has free requisites: picking one shows a notice and keeps the picker',
-      'transfer-confirmed': `The payer confirmed the transfer with a receipt: deal ${TRANSFER_CONFIRMED}, requisites stay`,
-      dispute: 'A dispute is open: the checkout’s status screen',
+      'transfer-confirmed': `The payer confirmed the transfer with a receipt: deal ${TRANSFER_CONFIRMED}, “Receipt received”`,
+      dispute: 'A dispute is open: “Your payment is being reviewed”',
       payout: 'A pay-out: the shop sends money to the customer',
       canceled: 'Canceled',
-      expired: 'Expired',
-      paid: 'Paid',
+      expired: 'Expired: “I have already paid” opens the report form',
+      paid: 'Paid: “Return to the shop” (add &auto-return=5 for the automatic return)',
       other: `A status the checkout does not know (“${UNKNOWN_STATUS}”)`,
       error: 'The service fails: error screen, then “Try again” works',
       slow: 'The service answers slowly: loading first',
@@ -377,20 +382,23 @@ export const TEXT: Record<Lang, PageText> = {
     },
     eventsHeading: 'События формы оплаты',
     noEvents: 'Здесь появятся события формы оплаты.',
-    eventSource: { push: 'поток', poll: 'опрос', load: 'перезагрузка', deal: 'сделка', cancel: 'отмена' },
+    returned: 'Вы снова в магазине: сюда вернул чекаут (return-url).',
+    eventSource: { push: 'поток', poll: 'опрос', load: 'перезагрузка', deal: 'сделка', cancel: 'отмена', receipt: 'чек', report: 'жалоба' },
     clear: 'Очистить',
     scenariosHeading: 'Сценарии для QA',
     scenariosIntro: 'Каждая ссылка создаёт новый счёт в этом состоянии (и сбрасывает сбои и переключатели).',
     scenarios: {
       waiting: 'Ожидание перевода: реквизиты, QR-код, таймер',
+      checking: 'Нажато «Я оплатил»: платёж проверяется, можно приложить чек',
+      'sbp-qr': 'Сделка по QR СБП: QR-код НСПК; на телефоне «Выбрать банк» открывает список банков',
       'no-deal': 'Сделки нет: плательщик выбирает способ оплаты',
       'no-requisites': 'Ни у одного банка нет свободных реквизитов: выбор банка показывает сообщение, список остаётся',
-      'transfer-confirmed': `Плательщик подтвердил перевод чеком: сделка ${TRANSFER_CONFIRMED}, реквизиты остаются`,
-      dispute: 'Открыт спор: экран статуса формы оплаты',
+      'transfer-confirmed': `Плательщик подтвердил перевод чеком: сделка ${TRANSFER_CONFIRMED}, «Чек получен»`,
+      dispute: 'Открыт спор: «Платёж на проверке»',
       payout: 'Выплата: магазин отправляет деньги покупателю',
       canceled: 'Отменён',
-      expired: 'Истёк',
-      paid: 'Оплачен',
+      expired: 'Истёк: «Я уже оплатил» открывает форму сообщения о платеже',
+      paid: 'Оплачен: «Вернуться в магазин» (добавьте &auto-return=5 для автовозврата)',
       other: `Статус, которого форма не знает («${UNKNOWN_STATUS}»)`,
       error: 'Сервис падает: экран ошибки, затем «Повторить» помогает',
       slow: 'Сервис отвечает медленно: сначала загрузка',

@@ -62,6 +62,8 @@ class DemoPage {
   readonly #root: HTMLElement;
   #lang: Lang = 'en';
   #theme: Theme = 'auto';
+  /** `?auto-return=N`: the element's `auto-return` (seconds), to try the automatic return to the shop. */
+  #autoReturn = 0;
   #orders: DemoOrder[] = [];
   #selected: string | undefined;
   /** The selected order as last seen, so a list that does not hold it (yet) keeps the checkout on screen. */
@@ -101,7 +103,10 @@ class DemoPage {
     if (isLang(lang)) this.#lang = lang;
     else if (navigator.language.toLowerCase().startsWith('ru')) this.#lang = 'ru';
     if (isTheme(theme)) this.#theme = theme;
+    this.#autoReturn = Math.max(0, Math.min(60, Number(params.get('auto-return')) || 0));
     this.#applyLangAndTheme();
+    // "Return to the shop" leads back here, to the same order.
+    if (params.has('returned')) this.#say(this.#t.returned);
     // Before a scenario sets its faults: the backend keeps the lists, so later loads spend none.
     await this.#loadReference();
 
@@ -136,11 +141,26 @@ class DemoPage {
       const order = await demoApi.scenario(scenario);
       this.#preparing = false;
       this.#select(order);
+      if (scenario === 'checking') this.#pressPaidWhenReady();
       await this.#refreshOrders();
     } catch (error) {
       this.#preparing = false;
       this.#say(this.#messageOf(error), true);
     }
+  }
+
+  /** The `checking` scenario: the page presses the element's "I have paid" once the requisites are on screen. */
+  #pressPaidWhenReady(): void {
+    this.#root.addEventListener(
+      'checkout-ready',
+      (event) => {
+        const element = event.target as HTMLElement;
+        void (element as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete.then(() =>
+          element.shadowRoot?.querySelector<HTMLButtonElement>('[part~="paid-button"]')?.click(),
+        );
+      },
+      { once: true },
+    );
   }
 
   #select(order: DemoOrder): void {
@@ -178,6 +198,11 @@ class DemoPage {
     document.title = `Samovar Tea · ${this.#t.payerHeading}`;
     if (this.#theme === 'auto') delete document.documentElement.dataset.theme;
     else document.documentElement.dataset.theme = this.#theme;
+  }
+
+  /** Where the element's "Return to the shop" leads: this page, the same order, saying the payer is back. */
+  #returnUrl(invoiceId: string): string {
+    return `?${new URLSearchParams({ invoice: invoiceId, lang: this.#lang, returned: '1' }).toString()}`;
   }
 
   #writeUrl(): void {
@@ -458,6 +483,8 @@ class DemoPage {
               <merchant-checkout
                 invoice-id=${order.invoiceId}
                 endpoint="/checkout-api"
+                return-url=${this.#returnUrl(order.invoiceId)}
+                auto-return=${this.#autoReturn || nothing}
                 poll-interval=${POLL_INTERVAL_MS}
                 theme=${this.#theme === 'auto' ? nothing : this.#theme}
               ></merchant-checkout>

@@ -3,7 +3,9 @@
  * `npm run build`: everything under `dist/`.
  *
  *   dist/esm/      browser ES modules with bare imports of lit, qrcode, zod (for bundlers)
- *   dist/cdn/      merchant-checkout.js: one minified, self-contained ES module for a <script>
+ *   dist/cdn/      merchant-checkout.js: one minified ES module for a <script>, with no bare import;
+ *                  its lazy chunks beside it (merchant-checkout-<name>.js, loaded relative to it);
+ *                  integrity.json: the SRI hash (sha384) of every file there, also printed
  *   dist/node/     the server and mock entries for Node ≥ 20 (dependencies stay imports)
  *   dist/types/    declarations for every entry
  *   custom-elements.json   the Custom Elements Manifest, from the element's JSDoc
@@ -13,10 +15,12 @@
  * reads as it is; the CDN file's users debug with the npm build. Lit is in production mode in
  * every bundle we make (no `development` condition); README "Embedding" says how to get its
  * development build. File names carry no content hash, so `npm pack` lists the same files
- * from one build to the next (test/e2e/package.test.ts).
+ * from one build to the next (test/e2e/package.test.ts), and a page that copied dist/cdn/ keeps
+ * its URLs from one version to the next (its `integrity` changes, see README "Script tag").
  */
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 
@@ -32,7 +36,7 @@ const browserEntries = {
   react: src('react/index.ts'),
   schemas: src('schemas/index.ts'),
 };
-const cdnEntry = src('element/define.ts');
+const cdnEntry = src('element/cdn.ts');
 const nodeEntries = {
   server: src('server/index.ts'),
   mock: src('mock/index.ts'),
@@ -96,11 +100,38 @@ await build({
     minify: true,
     sourcemap: false,
     lib: { entry: { 'merchant-checkout': cdnEntry }, formats: ['es'] },
-    // Library mode keeps the whitespace and `@__PURE__` notes of ES output for a later
-    // bundler; this file is final, so minify it whole (about 10% smaller gzipped).
-    rolldownOptions: { output: { minify: true, comments: { annotation: false } } },
+    rolldownOptions: {
+      // What the first render needs stays in merchant-checkout.js, which exports it to the lazy
+      // chunks: with library mode's strict entry signature, Rolldown would move every module the
+      // entry shares with a chunk (Lit, the formatters) into a third file the entry imports.
+      preserveEntrySignatures: 'allow-extension',
+      output: {
+        // Library mode keeps the whitespace and `@__PURE__` notes of ES output for a later
+        // bundler; these files are final, so minify them whole (about 10% smaller gzipped).
+        minify: true,
+        comments: { annotation: false },
+        // What the element loads with `import()` (a QR code, a form) is a chunk beside the main
+        // file under a stable name: `import('./merchant-checkout-qr-matrix.js')` resolves
+        // against the main file's URL wherever a merchant serves dist/cdn/ from.
+        chunkFileNames: 'merchant-checkout-[name].js',
+      },
+    },
   },
 });
+
+/**
+ * SRI: the `integrity` value of every file of dist/cdn/, printed and written to
+ * dist/cdn/integrity.json (`{ "merchant-checkout.js": "sha384-…", … }`, which ships), for the
+ * script tag's `integrity` attribute and an import map's `integrity` entries.
+ */
+const cdnDir = `${root}dist/cdn`;
+const integrity = Object.fromEntries(
+  readdirSync(cdnDir)
+    .filter((name) => name.endsWith('.js'))
+    .sort()
+    .map((name) => [name, `sha384-${createHash('sha384').update(readFileSync(`${cdnDir}/${name}`)).digest('base64')}`]),
+);
+writeFileSync(`${cdnDir}/integrity.json`, `${JSON.stringify(integrity, null, 2)}\n`);
 
 await build({
   ...common,
@@ -130,4 +161,5 @@ const cem = spawnSync(process.execPath, [`${root}node_modules/@custom-elements-m
   stdio: 'inherit',
 });
 if (cem.status !== 0) process.exit(cem.status ?? 1);
-console.log('built dist/');
+console.log('built dist/; SRI of the CDN files (dist/cdn/integrity.json):');
+for (const [name, hash] of Object.entries(integrity)) console.log(`  ${hash}  dist/cdn/${name}`);

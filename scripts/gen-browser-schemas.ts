@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
-import { CheckoutCanceledInvoiceSchema, CheckoutErrorBodySchema, CheckoutInvoiceSchema } from '../src/schemas/checkout.js';
+import { CheckoutBankListSchema, CheckoutCanceledInvoiceSchema, CheckoutErrorBodySchema, CheckoutInvoiceSchema } from '../src/schemas/checkout.js';
 import { PaymentVariantListSchema } from '../src/schemas/invoice.js';
 import { DECIMAL_PATTERN, RFC3339_PATTERN, UUID_PATTERN } from '../src/schemas/patterns.js';
 
@@ -24,6 +24,8 @@ const sources = {
   paymentVariantsJsonSchema: PaymentVariantListSchema,
   /** `{ "error": { "code", "message" } }` of the proxy. */
   checkoutErrorJsonSchema: CheckoutErrorBodySchema,
+  /** `GET /banks?currency=`. */
+  bankListJsonSchema: CheckoutBankListSchema,
 };
 
 /** Keywords the browser's validator does not need (`format` is also a `pattern`). */

@@ -31,14 +31,19 @@ import {
 } from '../src/schemas/index.js';
 import {
   CHECKOUT_ERROR_STATUS,
+  CheckoutBankListSchema,
+  CheckoutBankSchema,
   CheckoutCanceledInvoiceSchema,
   CheckoutDealSchema,
+  CheckoutDisputeAnswerSchema,
+  CheckoutDisputeFormSchema,
   CheckoutErrorBodySchema,
   CheckoutInvoiceSchema,
+  CheckoutReceiptFormSchema,
   StartDealRequestSchema,
 } from '../src/schemas/checkout.js';
 import { PaymentVariantListSchema } from '../src/schemas/invoice.js';
-import { UUID_PATTERN } from '../src/schemas/patterns.js';
+import { RECEIPT_MEDIA_TYPES, UUID_PATTERN } from '../src/schemas/patterns.js';
 import { OPERATIONS, type OperationRow } from '../src/server/client.js';
 
 export const OPENAPI_FILES = {
@@ -317,6 +322,11 @@ const CHECKOUT_COMPONENTS: Readonly<Record<string, z.ZodMiniType>> = {
   PaymentVariantList: PaymentVariantListSchema,
   StartDealRequest: StartDealRequestSchema,
   CheckoutErrorBody: CheckoutErrorBodySchema,
+  CheckoutBank: CheckoutBankSchema,
+  CheckoutBankList: CheckoutBankListSchema,
+  CheckoutReceiptForm: CheckoutReceiptFormSchema,
+  CheckoutDisputeForm: CheckoutDisputeFormSchema,
+  CheckoutDisputeAnswer: CheckoutDisputeAnswerSchema,
 };
 
 /** One response per status of `CHECKOUT_ERROR_STATUS`, the body's `code` narrowed to that status's codes. */
@@ -350,6 +360,13 @@ export const buildCheckout = (): JsonObject => {
     summary,
     ...extra,
     responses: { 200: ok, ...errors.refs },
+  });
+  const multipart = (name: string, description: string): JsonObject => ({
+    requestBody: {
+      required: true,
+      description,
+      content: { 'multipart/form-data': { schema: componentRef(name), encoding: { attachment: { contentType: RECEIPT_MEDIA_TYPES.join(', ') } } } },
+    },
   });
   const withResponse = (status: number, response: JsonObject, described: JsonObject): JsonObject => ({
     ...described,
@@ -385,6 +402,59 @@ export const buildCheckout = (): JsonObject => {
         post: operation('startCheckoutDeal', 'Start a deal for the variant the payer picked', answer('CheckoutInvoice', 'The invoice with its new deal.'), {
           requestBody: { required: true, content: { 'application/json': { schema: componentRef('StartDealRequest') } } },
         }),
+      },
+      '/invoices/{id}/receipt': {
+        parameters: [id],
+        post: operation(
+          'sendCheckoutReceipt',
+          'The payer’s receipt for the active deal: the service’s confirm-transfer',
+          answer('CheckoutInvoice', 'The invoice; its active deal is now `transfer_confirmed` (sent again once it is: the invoice as it is, nothing sent).'),
+          {
+            description:
+              'The receipt must be declared as one of the listed types AND start as that type does (magic bytes), else 415 `unsupported_media_type`; ' +
+              'at most 10 MB (413). The upload has its own size cap and read deadline (`maxUploadBytes`, `uploadTimeoutMs`: 413, 408, the connection closed). ' +
+              'The merchant’s `receipts` policy `off` answers 403 `receipts_off`; no deal waiting for a transfer is 409 `no_deal`.',
+            ...multipart('CheckoutReceiptForm', 'One file field, `attachment`.'),
+          },
+        ),
+      },
+      '/invoices/{id}/dispute': {
+        parameters: [id],
+        post: operation(
+          'reportCheckoutPayment',
+          'The payer reports a payment that went missing: a dispute at the service, or a report to the shop',
+          answer('CheckoutDisputeAnswer', '`forwarded`: the service opened the dispute (the invoice is `dispute`); `reported`: the shop’s hook kept the report, nothing was sent to the service.'),
+          {
+            description:
+              'The proxy picks the deal (the active one, else the most recent one the payer could have paid to; none: 409 `no_deal`). ' +
+              'At most one dispute per invoice across instances: another is 409 `dispute_exists`. The shop’s `dispute` hook may refuse it (403 `dispute_refused`). ' +
+              'A canceled or paid invoice, or one the service refuses to dispute, is 409 `dispute_not_allowed`. `amount` is decimal text with at most the ' +
+              'invoice currency’s decimals (400 naming `amount`). The receipt is checked as for `/receipt`.',
+            ...multipart('CheckoutDisputeForm', '`reason`, `amount` (with `invalid_sum` only) and the receipt `attachment`.'),
+          },
+        ),
+      },
+      '/banks': {
+        get: operation(
+          'listCheckoutBanks',
+          'The service’s banks of a currency, with their names (public: no invoice, no authorization)',
+          {
+            description: 'The banks (`unknown`, the list’s placeholder, left out). Read from the service once per currency and hour per proxy instance.',
+            headers: { 'Cache-Control': { description: '`public, max-age=3600`.', schema: { type: 'string' } } },
+            content: { 'application/json': { schema: componentRef('CheckoutBankList') } },
+          },
+          {
+            parameters: [
+              {
+                name: 'currency',
+                in: 'query',
+                required: true,
+                description: 'The currency code, 3 to 5 capital letters (`RUB`); anything else is 400 naming `currency`.',
+                schema: { type: 'string', pattern: '^[A-Z]{3,5}$' },
+              },
+            ],
+          },
+        ),
       },
       '/invoices/{id}/events': {
         parameters: [id],

@@ -354,6 +354,17 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
       case 'waiting':
         order = await waitingOrder('1500.00', scenario);
         break;
+      case 'checking':
+        // A waiting deal: the page presses "I have paid" for the payer.
+        order = await waitingOrder('1500.00', scenario);
+        break;
+      case 'sbp-qr':
+        // An SBP QR deal: the QR code of the NSPK link, and on a phone "Choose your bank".
+        order = await createOrder(
+          { type: 'in', amount: '2750.00', currency: 'RUB', startDeal: true, paymentMethod: 'sberbank', paymentOption: 'SBP_QR' },
+          scenario,
+        );
+        break;
       case 'no-deal':
         order = await createOrder({ type: 'in', amount: '2490.00', currency: 'RUB' }, scenario);
         break;

@@ -8,7 +8,11 @@ import {
   CheckoutCopyEvent,
   CheckoutErrorEvent,
   CheckoutExpiredEvent,
+  CheckoutPayerConfirmedEvent,
   CheckoutReadyEvent,
+  CheckoutReceiptEvent,
+  CheckoutReportEvent,
+  CheckoutReturnEvent,
   CheckoutStatusEvent,
   CheckoutVariantSelectEvent,
 } from 'merchant-checkout';
@@ -25,6 +29,10 @@ const LISTED = {
   'checkout-copy': true,
   'checkout-error': true,
   'checkout-amount-changed': true,
+  'checkout-payer-confirmed': true,
+  'checkout-receipt': true,
+  'checkout-report': true,
+  'checkout-return': true,
 } satisfies Record<CheckoutEventName, true>;
 export const CHECKOUT_EVENTS = Object.keys(LISTED) as CheckoutEventName[];
 export type CheckoutEvent = GlobalEventHandlersEventMap[CheckoutEventName];
@@ -57,6 +65,10 @@ export const summarize = (event: CheckoutEvent): string => {
     const { code, message, retryable } = event.detail;
     return `${code}${retryable ? ' (retryable)' : ''}: ${message}`;
   }
+  if (event instanceof CheckoutPayerConfirmedEvent) return `deal ${event.detail.deal.id ?? '—'} (${event.detail.deal.status})`;
+  if (event instanceof CheckoutReceiptEvent) return `deal ${event.detail.invoice.deals.find((deal) => deal.isActive)?.status ?? '—'}`;
+  if (event instanceof CheckoutReportEvent) return `${event.detail.outcome}, status ${event.detail.invoice.status}`;
+  if (event instanceof CheckoutReturnEvent) return `${event.detail.automatic ? 'automatic' : 'link'} → ${event.detail.url}`;
   if (event instanceof CheckoutAmountChangedEvent) {
     const { field, previous, current } = event.detail;
     return `${field}: ${shown(previous)} → ${shown(current)}`;

@@ -4,6 +4,8 @@
  */
 export const SCENARIOS = [
   'waiting',
+  'checking',
+  'sbp-qr',
   'no-deal',
   'no-requisites',
   'transfer-confirmed',
@@ -24,13 +26,16 @@ export const isScenario = (value: unknown): value is Scenario =>
 /** The `data-screen` of the element's `base` part that each scenario shows first. */
 export const SCENARIO_SCREEN: Record<Scenario, string> = {
   waiting: 'waiting',
+  // The page presses "I have paid" for the payer (nothing is sent by it).
+  checking: 'checking',
+  // On a phone (touch) it offers "Choose your bank": the SBP bank picker.
+  'sbp-qr': 'waiting',
   'no-deal': 'picker',
   // The picker stays: picking a bank shows the no_requisites notice.
   'no-requisites': 'picker',
-  // Confirming the transfer changes the deal, not the invoice: the requisites stay on screen.
-  'transfer-confirmed': 'waiting',
-  // The element has no screen of its own for a dispute yet.
-  dispute: 'other',
+  // The deal is transfer_confirmed (a receipt arrived): the payment is being checked.
+  'transfer-confirmed': 'checking',
+  dispute: 'dispute',
   payout: 'payout',
   canceled: 'canceled',
   expired: 'expired',

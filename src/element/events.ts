@@ -4,7 +4,7 @@
  * Each class declares its literal `type`, so a union of them narrows by `event.type` or
  * `instanceof` (their details alone overlap: a status detail is also a ready detail).
  */
-import type { CheckoutCanceledInvoice, CheckoutInvoice } from '../schemas/checkout.js';
+import type { CheckoutCanceledInvoice, CheckoutDeal, CheckoutInvoice } from '../schemas/checkout.js';
 import type { PaymentOption, PaymentMethod } from '../schemas/invoice.js';
 import type { CheckoutErrorKind } from './protocol-client.js';
 import type { CopyField } from './i18n/translation.js';
@@ -30,9 +30,9 @@ export interface CheckoutStatusDetail {
   invoice: CheckoutInvoice;
   /**
    * How the new status arrived: `push` (the proxy's event stream), `poll` (a re-read), `load`
-   * (`retry()`), `deal` or `cancel` (the answer of the payer's own request).
+   * (`retry()`), `deal`, `cancel`, `receipt` or `report` (the answer of the payer's own request).
    */
-  source: 'push' | 'poll' | 'load' | 'deal' | 'cancel';
+  source: 'push' | 'poll' | 'load' | 'deal' | 'cancel' | 'receipt' | 'report';
 }
 /** The invoice's status changed (pushed by the event stream, read by polling, or after a cancel or a new deal). */
 export class CheckoutStatusEvent extends CustomEvent<CheckoutStatusDetail> {
@@ -130,6 +130,67 @@ export class CheckoutAmountChangedEvent extends CustomEvent<CheckoutAmountChange
   }
 }
 
+export interface CheckoutPayerConfirmedDetail {
+  invoice: CheckoutInvoice;
+  /** The deal the payer says was paid. */
+  deal: CheckoutDeal;
+}
+/** The payer pressed "I have paid". Nothing was sent: the element shows the check and keeps following the status. */
+export class CheckoutPayerConfirmedEvent extends CustomEvent<CheckoutPayerConfirmedDetail> {
+  declare readonly type: 'checkout-payer-confirmed';
+
+  constructor(detail: CheckoutPayerConfirmedDetail) {
+    super('checkout-payer-confirmed', init(detail));
+  }
+}
+
+export interface CheckoutReceiptDetail {
+  /** The invoice after the receipt: its deal `transfer_confirmed`. */
+  invoice: CheckoutInvoice;
+}
+/** The payer's receipt reached the service (`confirm-transfer` through the proxy). */
+export class CheckoutReceiptEvent extends CustomEvent<CheckoutReceiptDetail> {
+  declare readonly type: 'checkout-receipt';
+
+  constructor(detail: CheckoutReceiptDetail) {
+    super('checkout-receipt', init(detail));
+  }
+}
+
+export interface CheckoutReportDetail {
+  /** `forwarded`: the service opened a dispute; `reported`: the merchant's proxy kept the report for the shop. */
+  outcome: 'forwarded' | 'reported';
+  invoice: CheckoutInvoice;
+}
+/** The payer reported a payment that went missing, and the proxy took the report. */
+export class CheckoutReportEvent extends CustomEvent<CheckoutReportDetail> {
+  declare readonly type: 'checkout-report';
+
+  constructor(detail: CheckoutReportDetail) {
+    super('checkout-report', init(detail));
+  }
+}
+
+export interface CheckoutReturnDetail {
+  /** Where the payer goes: the invoice's `successUrl`/`cancelUrl`, else the `return-url`/`cancel-url` attribute. */
+  url: string;
+  /** The final status shown: `paid`, `canceled` or `expired`. */
+  status: string;
+  /** True when the `auto-return` countdown ran out, false when the payer pressed the link. */
+  automatic: boolean;
+}
+/**
+ * The payer is about to go back to the shop. Cancelable: `preventDefault()` keeps the payer
+ * here (the page navigates itself, e.g. with its router).
+ */
+export class CheckoutReturnEvent extends CustomEvent<CheckoutReturnDetail> {
+  declare readonly type: 'checkout-return';
+
+  constructor(detail: CheckoutReturnDetail) {
+    super('checkout-return', init(detail, true));
+  }
+}
+
 declare global {
   interface GlobalEventHandlersEventMap {
     'checkout-ready': CheckoutReadyEvent;
@@ -140,5 +201,9 @@ declare global {
     'checkout-copy': CheckoutCopyEvent;
     'checkout-error': CheckoutErrorEvent;
     'checkout-amount-changed': CheckoutAmountChangedEvent;
+    'checkout-payer-confirmed': CheckoutPayerConfirmedEvent;
+    'checkout-receipt': CheckoutReceiptEvent;
+    'checkout-report': CheckoutReportEvent;
+    'checkout-return': CheckoutReturnEvent;
   }
 }

@@ -5,6 +5,8 @@
  * an exact fallback.
  */
 
+import type { RequisitesKind } from '../schemas/requisites-kind.js';
+
 /** `Intl.NumberFormat#format` accepts decimal strings (ES2023); the ES2022 typings do not say so. */
 type DecimalFormat = (value: string) => string;
 
@@ -77,7 +79,7 @@ export const formatMoney = (money: { amount: string; currency: string }, locale:
   viaIntl(money.amount, locale, { style: 'currency', currency: money.currency, currencyDisplay: 'narrowSymbol' }) ??
   `${formatDecimal(money.amount, locale)}\u00a0${plainText(money.currency)}`;
 
-export type RequisitesKind = 'card' | 'phone' | 'account';
+export type { RequisitesKind };
 
 export interface FormattedRequisites {
   kind: RequisitesKind;
@@ -85,23 +87,34 @@ export interface FormattedRequisites {
   text: string;
 }
 
+/** A Russian account number (20 digits) as it is printed: `40817 810 0 9999 1234567`; other digits in fours. */
+const groupAccount = (digits: string): string =>
+  digits.length === 20
+    ? `${digits.slice(0, 5)} ${digits.slice(5, 8)} ${digits.slice(8, 9)} ${digits.slice(9, 13)} ${digits.slice(13)}`
+    : digits.replace(/(\d{4})(?=\d)/g, '$1 ');
+
 /**
- * What a payee's requisites look like and how to show them: a card number (13–19 digits) in
- * groups of four, a Russian phone number as `+7 900 123-45-67`, any other phone and anything
- * else as written (all without bidi controls).
+ * What a payee's requisites look like and how to show them (all without bidi controls): a
+ * card number (13–19 digits) in groups of four, a Russian phone number as
+ * `+7 (996) 777-99-77`, other phones as written, an account of digits in groups, anything
+ * else as written. `kind`, when the proxy sent it, decides the kind; otherwise the text does.
  */
-export const formatRequisites = (raw: string): FormattedRequisites => {
+export const formatRequisites = (raw: string, kind?: RequisitesKind): FormattedRequisites => {
   const text = plainText(raw);
   const compact = text.trim().replace(/[\s()-]/g, '');
+  if (kind === 'url' || kind === 'qr' || kind === 'other') return { kind, text: text.trim() };
   const russianPhone = /^(\+7|7|8)(\d{3})(\d{3})(\d{2})(\d{2})$/.exec(compact);
-  if (russianPhone) {
+  if (russianPhone && (kind === undefined || kind === 'phone')) {
     const [, prefix, code, first, second, third] = russianPhone;
     const country = prefix === '8' ? '8' : '+7';
-    return { kind: 'phone', text: `${country} ${code} ${first}-${second}-${third}` };
+    return { kind: 'phone', text: `${country} (${code}) ${first}-${second}-${third}` };
   }
-  if (/^\+\d{7,15}$/.test(compact)) return { kind: 'phone', text: text.trim() };
-  if (/^\d{13,19}$/.test(compact)) return { kind: 'card', text: compact.replace(/(\d{4})(?=\d)/g, '$1 ') };
-  return { kind: 'account', text };
+  if (/^\+\d{7,15}$/.test(compact) && (kind === undefined || kind === 'phone')) return { kind: 'phone', text: text.trim() };
+  if (/^\d{13,19}$/.test(compact) && (kind === undefined || kind === 'card')) {
+    return { kind: 'card', text: compact.replace(/(\d{4})(?=\d)/g, '$1 ') };
+  }
+  if (/^\d+$/.test(compact) && kind !== 'phone' && kind !== 'card') return { kind: 'account', text: groupAccount(compact) };
+  return { kind: kind ?? 'account', text };
 };
 
 /** Time left as a clock: `29:59`, `1:02:03`, never negative. */

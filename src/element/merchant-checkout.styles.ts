@@ -113,9 +113,57 @@ const base = css`
   }
 
   h2 {
+    display: flex;
+    align-items: center;
+    gap: var(--_half);
     font-size: 1.375rem;
     line-height: 1.25;
     outline: none;
+  }
+
+  .icon {
+    flex: none;
+    width: 2rem;
+    height: 2rem;
+    fill: none;
+    stroke: currentColor;
+    stroke-width: 2;
+    stroke-linecap: round;
+    stroke-linejoin: round;
+    color: var(--_muted);
+  }
+
+  .icon.paid,
+  .success {
+    color: var(--_success);
+  }
+
+  .icon.canceled,
+  .icon.error {
+    color: var(--_danger);
+  }
+
+  .success {
+    font-weight: 600;
+  }
+
+  input {
+    max-width: 100%;
+    min-width: 0;
+  }
+
+  .bank-name {
+    display: flex;
+    align-items: center;
+    gap: var(--_half);
+  }
+
+  .report {
+    display: grid;
+    gap: var(--_half);
+    padding: calc(var(--_spacing) * 0.75);
+    border: 1px solid var(--_border);
+    border-radius: var(--_inner-radius);
   }
 
   h3 {
@@ -195,8 +243,10 @@ const base = css`
     justify-items: center;
   }
 
-  .qr svg {
+  .qr svg,
+  .qr img {
     width: min(12rem, 100%);
+    height: auto;
     border-radius: var(--_inner-radius);
   }
 

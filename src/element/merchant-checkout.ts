@@ -1,14 +1,30 @@
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { type CSSResult, html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { closestLang, intlLocale, translationFor } from './i18n/locale.js';
-import type { Translation } from './i18n/translation.js';
+import { LazyModule } from './controllers/lazy-module.js';
+import { CheckoutReturnEvent } from './events.js';
+import { formatMoney } from './format.js';
+import { BOOT_STRINGS, closestLang, intlLocale, type Language, languageOf, loadTranslation } from './i18n/lang.js';
+import { own, type Translation } from './i18n/translation.js';
+import type { JourneyStrings } from './journey/forms.js';
 import { styles } from './merchant-checkout.styles.js';
-import { type CheckoutClient, createCheckoutClient } from './protocol-client.js';
+import { type CheckoutClient, createCheckoutClient, fetchText } from './protocol-client.js';
 import { DEFAULT_POLL_INTERVAL } from './poll-policy.js';
-import { screen, type ScreenModel } from './screen.js';
+import type { QrModule } from './qr.js';
+import { type InvoiceScreenModel, type ReturnModel, screen, type ScreenModel } from './screen.js';
+import type { BankOverrides } from './session/bank-names.js';
 import { InvoiceSession } from './session/invoice-session.js';
 import { VERSION } from './version.js';
-import { errorScreen, invoiceScreen, type ScreenActions, type ScreenContext, skeleton } from './views.js';
+import { errorScreen, invoiceScreen, type LazyParts, type ScreenActions, type ScreenContext, skeleton } from './views.js';
+import type * as DirectoryModule from './banks/directory.js';
+import type { BankEntry } from './banks/directory.js';
+import type * as LettermarkModule from './banks/lettermark.js';
+import type * as PickerViewModule from './banks/picker-view.js';
+import type * as SbpModule from './banks/sbp.js';
+import type * as FormsModule from './journey/forms.js';
+
+// Types only (erased): the modules themselves load on demand.
+type Forms = typeof FormsModule;
+type PickerModules = [typeof PickerViewModule, typeof SbpModule, typeof DirectoryModule];
 
 /**
  * @summary The payer's checkout for one invoice: where to send the money and how much, a QR
@@ -23,15 +39,21 @@ import { errorScreen, invoiceScreen, type ScreenActions, type ScreenContext, ske
  * @event {CheckoutVariantSelectEvent} checkout-variant-select - The payer picked a payment variant. Cancelable: `preventDefault()` stops the element from starting a deal. `detail: { option, method }`.
  * @event {CheckoutCopyEvent} checkout-copy - A value was copied to the clipboard. `detail: { field: 'amount' | 'requisites', value }` (the raw value).
  * @event {CheckoutErrorEvent} checkout-error - A request failed or its answer was invalid. `detail: { code, message, retryable }`.
+ * @event {CheckoutPayerConfirmedEvent} checkout-payer-confirmed - The payer pressed "I have paid" (nothing is sent by it; the element shows the check and keeps following the status). `detail: { invoice, deal }`.
+ * @event {CheckoutReceiptEvent} checkout-receipt - The payer's receipt reached the service through the proxy; the deal is `transfer_confirmed`. `detail: { invoice }`.
+ * @event {CheckoutReportEvent} checkout-report - The payer reported a payment that went missing and the proxy took it. `detail: { outcome: 'forwarded' | 'reported', invoice }` (`forwarded`: a dispute was opened with the service; `reported`: the merchant's hook kept it).
+ * @event {CheckoutReturnEvent} checkout-return - The payer is going back to the shop (the link on a final screen, or `auto-return`). Cancelable: `preventDefault()` keeps the payer on the page. `detail: { url, status, automatic }`.
  * @event {CheckoutAmountChangedEvent} checkout-amount-changed - The amount (or currency), requisites or holder changed while the payer was looking, or the first read has `isSumChanged`; one event per field, shown in part `change-notice` too. `detail: { field: 'amount' | 'requisites' | 'holder', previous, current, invoice }` (Money for the amount, `previous` undefined for `isSumChanged`; text otherwise).
  *
- * @csspart base - The card around every screen; `data-screen` names the screen (`idle`, `loading`, `waiting`, `picker`, `payout`, `paid`, `canceled`, `expired`, `other`, `error`).
+ * @csspart base - The card around every screen; `data-screen` names the screen (`idle`, `loading`, `waiting`, `checking`, `picker`, `payout`, `paid`, `canceled`, `expired`, `dispute`, `other`, `error`).
+ * @csspart icon - The picture of a final, review or error screen (decorative, hidden from screen readers).
  * @csspart skeleton - The loading screen's placeholder.
  * @csspart payee - Who is being paid (the store name).
  * @csspart title - The heading of each screen (focused when the screen changes under the payer's focus).
  * @csspart status - The status line.
  * @csspart details - The list of amount, bank, requisites and holder.
- * @csspart amount - The amount to send (formatted; its copy button copies the exact amount).
+ * @csspart amount - The amount to send, or paid (formatted; its copy button copies the exact amount).
+ * @csspart reference - The payment's number to quote to the shop, with a copy button (expired and dispute screens).
  * @csspart bank - The bank's name.
  * @csspart requisites - Card or phone number or account, formatted for reading.
  * @csspart holder - The recipient's name.
@@ -40,7 +62,30 @@ import { errorScreen, invoiceScreen, type ScreenActions, type ScreenContext, ske
  * @csspart change-notice - What changed while the payer was looking (amount, requisites, holder), old → new, with a button that closes it (`role="alert"`).
  * @csspart guidance - What a P2P payer must know ("send exactly this amount in one payment").
  * @csspart qr - The QR code of the deal's link (only `https:` links).
- * @csspart bank-link - "Open in bank app", the same `https:` link, on touch devices.
+ * @csspart bank-link - "Open in bank app", the same `https:` link, on touch devices (when it is not an SBP link: those get the bank picker).
+ * @csspart pay-link - "Open payment page": requisites that are a payment page's link.
+ * @csspart cross-border - The currency and country of a cross-border transfer.
+ * @csspart bank-picker-button - "Choose your bank": opens the SBP bank picker (touch devices, SBP links).
+ * @csspart bank-picker - The SBP bank picker: a search and the list of bank apps (loaded on demand).
+ * @csspart bank-picker-close - "Show the QR code instead": closes the bank picker.
+ * @csspart bank-any-link - "Open in any bank app": the plain SBP link.
+ * @csspart bank-search - The bank picker's search box.
+ * @csspart bank-option - One bank app's link in the picker (its lettermark or logo, and its name).
+ * @csspart lettermark - A bank's initials on its colour (decorative, hidden from screen readers).
+ * @csspart bank-logo - A bank's logo from `bank-logos` (decorative; the lettermark shows when it fails to load).
+ * @csspart paid-button - "I have paid": shows the check (sends nothing by itself).
+ * @csspart receipt-button - Opens the receipt form.
+ * @csspart receipt-form - The receipt form (loaded on demand).
+ * @csspart receipt-status - "Receipt received, the payment is being checked".
+ * @csspart details-button - Back from the check to the payment details.
+ * @csspart report - Why reporting a payment is offered, and its button.
+ * @csspart report-button - "Report a payment" / "I have already paid": opens the report form.
+ * @csspart report-form - The report form (loaded on demand).
+ * @csspart report-status - The report was kept for the shop.
+ * @csspart submit-button - Sends a form.
+ * @csspart return-link - Back to the shop on a final screen.
+ * @csspart auto-return - The seconds to the automatic return to the shop.
+ * @csspart stay-button - Stops the automatic return.
  * @csspart timer - The countdown to expiry.
  * @csspart variants - The payment variants, grouped by bank.
  * @csspart variant - One variant: a button in the picker, a list item (the active one `aria-current`) beside a deal.
@@ -64,7 +109,7 @@ import { errorScreen, invoiceScreen, type ScreenActions, type ScreenContext, ske
  * @cssproperty --merchant-checkout-font - Font family.
  * @cssproperty --merchant-checkout-spacing - The base spacing unit.
  */
-export class MerchantCheckout extends LitElement {
+export class MerchantCheckoutElement extends LitElement {
   /** The package version, so a second registration of another copy can say which one it is. */
   static readonly version = VERSION;
 
@@ -96,6 +141,36 @@ export class MerchantCheckout extends LitElement {
    */
   @property({ type: Boolean, attribute: 'no-stream' }) noStream = false;
 
+  /** Where "Return to the shop" leads after paying, when the invoice has no `successUrl` (absolute or relative to the page). */
+  @property({ attribute: 'return-url' }) returnUrl = '';
+
+  /** Where "Return to the shop" leads after a cancel or expiry, when the invoice has no `cancelUrl` (default: `return-url`). */
+  @property({ attribute: 'cancel-url' }) cancelUrl = '';
+
+  /**
+   * Seconds from paid to going back to the shop by itself (announced, with a button to stay);
+   * 0 (the default) is off. `checkout-return` is dispatched first and may be canceled.
+   */
+  @property({ type: Number, attribute: 'auto-return' }) autoReturn = 0;
+
+  /** Bank names (and lettermark colours, search aliases) by the service's bank code, over the bundled directory: `{ sberbank: { ru: 'Сбер', en: 'Sber', color: '#21a038' } }`. */
+  @property({ attribute: false }) banks: BankOverrides | undefined;
+
+  /**
+   * Real bank logos instead of lettermarks: a URL template with `{code}` (the service's bank
+   * code), e.g. `https://cdn.shop.example/banks/{code}.svg` (`https:` or the page's own origin).
+   * The page's CSP must list that origin in `img-src`. Off by default: nothing is loaded from a
+   * third party unless the merchant says so.
+   */
+  @property({ attribute: 'bank-logos' }) bankLogos = '';
+
+  /**
+   * The SBP bank picker's list: a URL of a JSON list (the NSPK member list format or an array
+   * of entries, see src/element/banks/README.md), or the list itself as a property. Default:
+   * the bundled directory of the largest SBP banks.
+   */
+  @property({ attribute: 'sbp-banks' }) sbpBanks: string | object | undefined;
+
   /** Removes the cancel button. */
   @property({ type: Boolean, attribute: 'hide-cancel' }) hideCancel = false;
 
@@ -105,8 +180,8 @@ export class MerchantCheckout extends LitElement {
   /** The object that speaks the checkout protocol; by default one built from `endpoint` and `fetch`. */
   @property({ attribute: false }) client: CheckoutClient | undefined;
 
-  /** Replacements for any of the built-in strings of the current language. */
-  @property({ attribute: false }) strings: Partial<Translation> | undefined;
+  /** Replacements for any of the built-in strings of the current language (the forms' strings too). */
+  @property({ attribute: false }) strings: Partial<Translation & JourneyStrings> | undefined;
 
   @state() private announcement = '';
 
@@ -116,6 +191,19 @@ export class MerchantCheckout extends LitElement {
   #screen: ScreenModel['screen'] | undefined;
   #focusWasInside = false;
   #focusAfterUpdate: string | undefined;
+  /** The final screen's return, once it happened (automatic or not): never twice. */
+  #returned = false;
+  readonly #qr = new LazyModule<QrModule>(this, 'qr', () => import('./qr-matrix.js'));
+  readonly #forms = new LazyModule<Forms>(this, 'forms', () => import('./journey/forms.js'));
+  /** Lettermarks and logos of banks. */
+  readonly #marks = new LazyModule<typeof LettermarkModule>(this, 'lettermark', () => import('./banks/lettermark.js'));
+  readonly #picker = new LazyModule<PickerModules>(this, 'picker', () =>
+    Promise.all([import('./banks/picker-view.js'), import('./banks/sbp.js'), import('./banks/directory.js')]),
+  );
+  /** What the payer typed in the bank picker's search. */
+  @state() private pickerQuery = '';
+  /** The merchant's bank list (`sbp-banks`) once read, for the value it was read from; the directory until then or when it fails. */
+  #members: { source: unknown; list: readonly BankEntry[] | undefined } | undefined;
 
   readonly #actions: ScreenActions = {
     copy: (copy) => void this.#session?.copy(copy.field, copy.value, copy.kind, this.renderRoot.querySelector(`#${copy.field}-value`)),
@@ -134,6 +222,34 @@ export class MerchantCheckout extends LitElement {
       this.#focusAfterUpdate = '[part~="title"]';
     },
     retry: () => this.retry(),
+    confirmPaid: () => {
+      this.#session?.confirmPaid();
+      this.#focusAfterUpdate = '[part~="title"]';
+    },
+    showDetails: (show) => {
+      this.#session?.toggleDetails(show);
+      this.#focusAfterUpdate = '[part~="title"]';
+    },
+    receiptForm: (open) => {
+      this.#session?.receiptForm(open);
+      this.#focusAfterUpdate = open ? '#receipt-file' : '[part~="receipt-button"]';
+    },
+    reportForm: (open) => {
+      this.#session?.reportForm(open);
+      this.#focusAfterUpdate = open ? '[part~="report-form"] input' : '[part~="report-button"]';
+    },
+    returnToShop: (event, to) => {
+      if (!this.#return(to, false)) event.preventDefault();
+    },
+    stopAutoReturn: () => {
+      this.#session?.stopAutoReturn();
+      this.#focusAfterUpdate = '[part~="return-link"]';
+    },
+    bankPicker: (open) => {
+      this.#session?.bankPicker(open);
+      this.pickerQuery = '';
+      this.#focusAfterUpdate = open ? '#bank-picker-title' : '[part~="bank-picker-button"]';
+    },
   };
 
   override connectedCallback(): void {
@@ -156,25 +272,64 @@ export class MerchantCheckout extends LitElement {
         invoiceId: this.invoiceId,
         stream: !this.noStream,
         pollInterval: () => this.pollInterval,
-        translation: () => this.#translation(),
-        announce: (text) => this.#announce(text),
+        language: () => languageOf(this.#lang()),
+        announce: (text) => {
+          const t = this.#translation();
+          if (t) this.#announce(text(t));
+        },
+        autoReturn: () => (this.autoReturn > 0 && Number.isFinite(this.autoReturn) ? Math.ceil(this.autoReturn) : 0),
+        banks: () => this.banks,
       });
+      this.#returned = false;
+      // The QR encoder comes while the invoice is read: the waiting screen usually needs it.
+      if (this.invoiceId) this.#qr.get();
     }
     this.#focusWasInside = this.shadowRoot?.activeElement != null;
   }
 
   protected override updated(): void {
+    const to = this.#model?.screen !== undefined && 'returnTo' in this.#model ? this.#model.returnTo : undefined;
+    if (to?.autoIn === 0 && this.#return(to, true)) location.assign(to.url);
     const screen = this.#rendered;
-    let target = this.#focusAfterUpdate;
+    const asked = this.#focusAfterUpdate;
     this.#focusAfterUpdate = undefined;
-    if (this.#screen !== undefined && screen !== this.#screen && this.#focusWasInside) target ??= '[part~="title"]';
+    const changed = this.#screen !== undefined && screen !== this.#screen;
+    const target = asked ?? (changed && this.#focusWasInside ? '[part~="title"]' : undefined);
     this.#screen = screen;
-    if (target) this.renderRoot.querySelector<HTMLElement>(target)?.focus();
+    const node = target ? this.renderRoot.querySelector<HTMLElement>(target) : null;
+    node?.focus();
+    // A part that loads on demand (a form, the bank picker) is not there yet: focus it when it
+    // arrives, unless the screen changes first.
+    if (asked && !node && !changed) this.#focusAfterUpdate = asked;
   }
 
   /** Reads the invoice (and the variants, if they failed) again. */
   retry(): void {
     this.#session?.retry();
+  }
+
+  /**
+   * Asks the page whether the payer may go back to the shop (`checkout-return`): true to go,
+   * false when the page took it over. Never more than once per invoice.
+   */
+  #return(to: ReturnModel, automatic: boolean): boolean {
+    if (this.#returned) return false;
+    const event = new CheckoutReturnEvent({ url: to.url, status: this.#session?.snapshot.invoice?.status ?? '', automatic });
+    this.dispatchEvent(event);
+    if (event.defaultPrevented) {
+      if (automatic) this.#session?.stopAutoReturn();
+      return false;
+    }
+    this.#returned = true;
+    return true;
+  }
+
+  /** Adds the styles of a part loaded on demand to the shadow root, once. */
+  #adoptStyles(sheet: CSSResult): void {
+    const root = this.renderRoot;
+    const css = sheet.styleSheet;
+    if (!(root instanceof ShadowRoot) || !css || root.adoptedStyleSheets.includes(css)) return;
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, css];
   }
 
   /** Says `text` through the live region (a second identical message is still announced). */
@@ -187,29 +342,140 @@ export class MerchantCheckout extends LitElement {
     return this.lang || closestLang(this);
   }
 
-  #translation(): Translation {
-    const base = translationFor(this.#lang());
-    return this.strings ? { ...base, ...this.strings } : base;
+  /** The strings of the page's language, with the merchant's replacements; undefined while they load. */
+  #translation(): Translation | undefined {
+    const base = this.#languages[languageOf(this.#lang())].get();
+    return base && this.strings ? { ...base, ...this.strings } : base;
   }
+
+  /** Each language's strings, loaded when the page first needs them. */
+  readonly #languages: Record<Language, LazyModule<Translation>> = {
+    en: new LazyModule(this, 'en', () => loadTranslation('en')),
+    ru: new LazyModule(this, 'ru', () => loadTranslation('ru')),
+  };
+
+  #model: ScreenModel | undefined;
 
   override render(): TemplateResult {
     // willUpdate has made the session.
-    const model = screen(this.#session!.snapshot, Date.now());
-    this.#rendered = model.screen;
+    const computed = screen(this.#session!.snapshot, Date.now(), {
+      returnUrl: this.returnUrl || undefined,
+      cancelUrl: this.cancelUrl || undefined,
+      baseUrl: document.baseURI,
+      touch: typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches,
+    });
+    const t = this.#translation();
+    // Until the language's strings are here, an invoice is still loading for the payer.
+    const model: ScreenModel = t || computed.screen === 'idle' ? computed : { screen: 'loading' };
+    const language = languageOf(this.#lang());
+    const failed = !t && this.#languages[language].failed;
+    this.#model = model;
+    this.#rendered = failed ? 'error' : model.screen;
     return html`
       <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
-      <div part="base" class="base" data-screen=${model.screen} aria-busy=${model.screen === 'loading' ? 'true' : 'false'}>
-        ${this.#renderScreen(model)}
+      <div part="base" class="base" data-screen=${this.#rendered} aria-busy=${this.#rendered === 'loading' ? 'true' : 'false'}>
+        ${failed ? bootError(language) : t ? this.#renderScreen(model, t) : model.screen === 'idle' ? nothing : skeleton(BOOT_STRINGS[language].loading)}
       </div>
     `;
   }
 
-  #renderScreen(model: ScreenModel): TemplateResult | typeof nothing {
+  /** The parts that load on demand, each drawn once its module is here (a short placeholder until then). */
+  #lazyParts(model: ScreenModel, t: Translation): LazyParts {
+    const invoiceModel = model as Partial<InvoiceScreenModel>;
+    const session = this.#session!;
+    // Fetched as soon as a screen may need them, not on the click.
+    const forms = invoiceModel.checking || invoiceModel.report ? this.#forms.get() : undefined;
+    if (forms) this.#adoptStyles(forms.formStyles);
+    const loading = html`<p class="notice" role="status">${t.loading}</p>`;
+    const errorText = (code: string | undefined, strings: JourneyStrings) =>
+      code === undefined ? undefined : ((strings.formErrors as Record<string, string | undefined>)[code] ?? t.errorMessage(code));
+    return {
+      qr: invoiceModel.deal?.qr ? this.#qr.get() : undefined,
+      receiptForm: () => {
+        if (!forms) return loading;
+        const strings = formStrings(forms, t, this.strings);
+        const { receipt } = session.snapshot;
+        return forms.receiptForm({
+          t: strings,
+          state: receipt,
+          error: receipt.state === 'failed' ? errorText(receipt.code, strings) : undefined,
+          onSubmit: (file) => void session.sendReceipt(file),
+          onInvalid: (code) => session.formProblem('receipt', code),
+          onClose: () => this.#actions.receiptForm(false),
+        });
+      },
+      reportForm: () => {
+        if (!forms) return loading;
+        const strings = formStrings(forms, t, this.strings);
+        const { report, invoice } = session.snapshot;
+        const sum = invoice?.sum ?? { amount: '0', currency: '' };
+        return forms.reportForm({
+          t: strings,
+          state: report,
+          error: report.state === 'failed' ? errorText(report.code, strings) : undefined,
+          amount: formatMoney(sum, intlLocale(this.#lang(), t)),
+          decimals: sum.amount.split('.')[1]?.length ?? 0,
+          // The proxy needs the receipt with a report (the service's dispute takes one).
+          attachmentRequired: true,
+          onSubmit: (report) => void session.sendReport(report),
+          onInvalid: (code) => session.formProblem('report', code),
+          onClose: () => this.#actions.reportForm(false),
+        });
+      },
+      bankPicker: (link) => {
+        const modules = this.#picker.get();
+        if (!modules) return loading;
+        const [view, sbp, directory] = modules;
+        this.#adoptStyles(view.pickerStyles);
+        const lang = t.language;
+        const merged = directory.mergeBankOverrides(this.banks);
+        return view.sbpPicker({
+          strings: withStrings(view.pickerStrings(lang), this.strings),
+          lang,
+          link,
+          banks: sbp.orderForPicker(this.#memberList(sbp) ?? merged, merged, lang),
+          query: this.pickerQuery,
+          platform: sbp.platform(navigator.userAgent, navigator.maxTouchPoints),
+          inApp: sbp.inAppBrowser(navigator.userAgent),
+          logoTemplate: this.bankLogos || undefined,
+          onQuery: (query) => {
+            this.pickerQuery = query;
+          },
+          onClose: () => this.#actions.bankPicker(false),
+        });
+      },
+    };
+  }
+
+  /** The merchant's SBP bank list (`sbp-banks`), read once per value; undefined while it loads, when it failed, or without one. */
+  #memberList(sbp: PickerModules[1]): readonly BankEntry[] | undefined {
+    const source = this.sbpBanks;
+    if (source === undefined || source === '') return undefined;
+    if (this.#members?.source !== source) {
+      const entry: { source: unknown; list: readonly BankEntry[] | undefined } = { source, list: undefined };
+      this.#members = entry;
+      sbp.loadSbpMembers(source, fetchText, { base: document.baseURI }).then(
+        (list) => {
+          entry.list = list;
+          this.requestUpdate();
+        },
+        () => undefined, // the bundled directory stays
+      );
+    }
+    return this.#members.list;
+  }
+
+  #renderScreen(model: ScreenModel, t: Translation): TemplateResult | typeof nothing {
     const context: ScreenContext = {
-      t: this.#translation(),
-      locale: intlLocale(this.#lang(), translationFor(this.#lang())),
+      t,
+      locale: intlLocale(this.#lang(), t),
       hideCancel: this.hideCancel,
       actions: this.#actions,
+      lazy: this.#lazyParts(model, t),
+      bankMark: (code, name) => {
+        const marks = this.#marks.get();
+        return marks ? marks.bankLogo(marks.logoUrl(this.bankLogos || undefined, code), name, this.#session!.snapshot.bankColor(code)) : nothing;
+      },
     };
     switch (model.screen) {
       case 'idle':
@@ -224,8 +490,31 @@ export class MerchantCheckout extends LitElement {
   }
 }
 
+/** The strings of the page's language could not be loaded (offline): the error screen, and a reload as the way out. */
+const bootError = (language: Language): TemplateResult => {
+  const text = BOOT_STRINGS[language];
+  return html`
+    <div part="error" role="alert">
+      <h2 part="title" tabindex="-1">${text.failed}</h2>
+      <p>${text.reason}</p>
+      <button part="retry-button" class="primary" type="button" @click=${() => location.reload()}>${text.reload}</button>
+    </div>
+  `;
+};
+
+/** `base` with the merchant's replacements of its own keys (the `strings` property holds every part's). */
+const withStrings = <T extends object>(base: T, strings: object | undefined): T => {
+  if (!strings) return base;
+  const table: Record<string, unknown> = Object.fromEntries(Object.entries(base));
+  const mine = Object.entries(strings).filter(([key]) => own(table, key) !== undefined);
+  return { ...base, ...Object.fromEntries(mine) };
+};
+
+/** The forms' strings in the element's language, with the merchant's replacements. */
+const formStrings = (forms: Forms, t: Translation, strings: object | undefined): JourneyStrings => withStrings(forms.journeyStrings(t.language), strings);
+
 declare global {
   interface HTMLElementTagNameMap {
-    'merchant-checkout': MerchantCheckout;
+    'merchant-checkout': MerchantCheckoutElement;
   }
 }

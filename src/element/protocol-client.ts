@@ -11,12 +11,21 @@
 import {
   canceledInvoiceJsonSchema,
   checkoutErrorJsonSchema,
+  bankListJsonSchema,
   invoiceJsonSchema,
   paymentVariantsJsonSchema,
 } from '../schemas/browser.generated.js';
-import type { CheckoutCanceledInvoice, CheckoutErrorBody, CheckoutErrorCode, CheckoutInvoice, StartDealRequest } from '../schemas/checkout.js';
+import type {
+  CheckoutBank,
+  CheckoutCanceledInvoice,
+  CheckoutDisputeAnswer,
+  CheckoutErrorBody,
+  CheckoutErrorCode,
+  CheckoutInvoice,
+  StartDealRequest,
+} from '../schemas/checkout.js';
 import type { PaymentVariant } from '../schemas/invoice.js';
-import { validateJson } from '../schemas/json-schema.js';
+import { type JsonSchema, validateJson } from '../schemas/json-schema.js';
 import { type SafeParseResult, unwrapSingleton, unwrapVariantList } from '../schemas/patterns.js';
 
 export interface CheckoutRequestOptions {
@@ -45,6 +54,12 @@ export interface CheckoutClient {
   cancelInvoice(invoiceId: string, options?: CheckoutRequestOptions): Promise<CheckoutAnswer>;
   /** `POST /invoices/{id}/deal` with `{ option, method }` → InvoiceDTO; 501 when the merchant has no such hook. */
   startDeal(invoiceId: string, variant: StartDealRequest, options?: CheckoutRequestOptions): Promise<CheckoutAnswer>;
+  /** Optional: `GET /banks?currency=` → `[{ code, name }]`, the service's bank names. Without it `readBanks` fails `not_implemented`. */
+  getBanks?(currency: string, options?: CheckoutRequestOptions): Promise<CheckoutAnswer>;
+  /** Optional: `POST /invoices/{id}/receipt`, multipart `attachment` → the invoice (its deal `transfer_confirmed`). */
+  sendReceipt?(invoiceId: string, file: Blob, options?: CheckoutRequestOptions): Promise<CheckoutAnswer>;
+  /** Optional: `POST /invoices/{id}/dispute`, multipart `reason`, `amount`, `attachment` → `{ outcome, invoice }`. */
+  reportPayment?(invoiceId: string, report: PaymentReportRequest, options?: CheckoutRequestOptions): Promise<CheckoutAnswer>;
   /**
    * Optional: `GET /invoices/{id}/events` (Server-Sent Events). Calls `handlers.data` with the
    * parsed data of each `invoice` event (validated like a `getInvoice` answer) until `signal`
@@ -52,6 +67,17 @@ export interface CheckoutClient {
    * A client without this method is polled.
    */
   watch?(invoiceId: string, handlers: CheckoutWatchHandlers, options: { signal: AbortSignal }): void;
+}
+
+/**
+ * A payer's report of a payment that went missing (`POST /invoices/{id}/dispute`): `no_payment`,
+ * or `invalid_sum` with the `amount` really sent (decimal text). The proxy requires the receipt
+ * (`attachment`: JPEG, PNG, WebP, HEIC/HEIF or PDF, at most 10 MB) and answers 400 without it.
+ */
+export interface PaymentReportRequest {
+  reason: 'no_payment' | 'invalid_sum';
+  amount?: string | undefined;
+  attachment?: Blob | undefined;
 }
 
 /** Where `watch` reports to. */
@@ -112,6 +138,8 @@ export interface CheckoutClientOptions {
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** Milliseconds before a request counts as failed (`network_error`, retryable). Default 15000. */
   timeoutMs?: number;
+  /** The same for an upload (a receipt, a report), which a phone on a slow network needs longer for. Default 120000. */
+  uploadTimeoutMs?: number;
   /**
    * Extra request headers (e.g. a CSRF token); never needed by the protocol itself.
    * `EventSource` cannot send headers: a client with headers has no `watch` (it is polled).
@@ -122,6 +150,7 @@ export interface CheckoutClientOptions {
 }
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
+export const DEFAULT_UPLOAD_TIMEOUT_MS = 120_000;
 
 const retryableStatus = (status: number) => status >= 500 || status === 408 || status === 429;
 
@@ -135,23 +164,27 @@ const retryableStatus = (status: number) => status >= 500 || status === 408 || s
 export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutClient => {
   const base = options.endpoint.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const uploadTimeoutMs = options.uploadTimeoutMs ?? DEFAULT_UPLOAD_TIMEOUT_MS;
+  const invoicePath = (invoiceId: string, suffix = '') => `/invoices/${encodeURIComponent(invoiceId)}${suffix}`;
 
+  /** `body`: a value sent as JSON, or a form sent as multipart (the runtime writes its boundary). */
   const call = async (
     method: 'GET' | 'POST',
-    invoiceId: string,
-    suffix: string,
+    path: string,
     body: unknown,
     signal: AbortSignal | undefined,
+    ms = timeoutMs,
   ): Promise<CheckoutAnswer> => {
     const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), timeoutMs);
+    const timer = setTimeout(() => timeout.abort(), ms);
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    const form = body instanceof FormData;
+    if (body !== undefined && !form) headers['content-type'] = 'application/json';
     try {
-      const response = await (options.fetch ?? fetch)(`${base}/invoices/${encodeURIComponent(invoiceId)}${suffix}`, {
+      const response = await (options.fetch ?? fetch)(`${base}${path}`, {
         method,
         headers,
-        body: body === undefined ? null : JSON.stringify(body),
+        body: body === undefined ? null : form ? body : JSON.stringify(body),
         credentials: options.credentials ?? 'same-origin',
         signal: anySignal([signal, timeout.signal]),
       });
@@ -172,7 +205,7 @@ export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutCl
     } catch (error) {
       if (error instanceof CheckoutError) throw error;
       if (signal?.aborted) throw signal.reason ?? error;
-      const message = timeout.signal.aborted ? `no answer within ${timeoutMs} ms` : 'the request failed';
+      const message = timeout.signal.aborted ? `no answer within ${ms} ms` : 'the request failed';
       throw new CheckoutError('network_error', message, { retryable: true });
     } finally {
       clearTimeout(timer);
@@ -180,11 +213,15 @@ export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutCl
   };
 
   const client: CheckoutClient = {
-    getInvoice: (id, { signal } = {}) => call('GET', id, '', undefined, signal),
-    getPaymentVariants: (id, { signal } = {}) => call('GET', id, '/available-payment-variants', undefined, signal),
-    cancelInvoice: (id, { signal } = {}) => call('POST', id, '/cancel', undefined, signal),
+    getInvoice: (id, { signal } = {}) => call('GET', invoicePath(id), undefined, signal),
+    getPaymentVariants: (id, { signal } = {}) => call('GET', invoicePath(id, '/available-payment-variants'), undefined, signal),
+    cancelInvoice: (id, { signal } = {}) => call('POST', invoicePath(id, '/cancel'), undefined, signal),
     startDeal: (id, variant, { signal } = {}) =>
-      call('POST', id, '/deal', { option: variant.option, method: variant.method }, signal),
+      call('POST', invoicePath(id, '/deal'), { option: variant.option, method: variant.method }, signal),
+    getBanks: (currency, { signal } = {}) => call('GET', `/banks?currency=${encodeURIComponent(currency)}`, undefined, signal),
+    sendReceipt: (id, file, { signal } = {}) => call('POST', invoicePath(id, '/receipt'), formOf({ attachment: file }), signal, uploadTimeoutMs),
+    reportPayment: (id, { reason, amount, attachment }, { signal } = {}) =>
+      call('POST', invoicePath(id, '/dispute'), formOf({ reason, amount, attachment }), signal, uploadTimeoutMs),
   };
   if (typeof EventSource !== 'function' || Object.keys(options.headers ?? {}).length) return client;
   // Any failure closes the stream instead of letting `EventSource` reconnect by itself: a 404
@@ -210,6 +247,22 @@ export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutCl
     source.onerror = () => fail('the event stream failed');
   };
   return client;
+};
+
+/**
+ * The global `fetch`, looked up at call time, for the element's one read outside the protocol
+ * (the merchant's SBP bank list, `sbp-banks`): the element itself never names `fetch`.
+ */
+export const fetchText = (input: string, init: RequestInit): Promise<Response> => fetch(input, init);
+
+/** A multipart form of the fields given; a file keeps its name (a bare `Blob` is named `receipt`). */
+const formOf = (fields: Record<string, string | Blob | undefined>): FormData => {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value === 'string') form.append(name, value);
+    else if (value) form.append(name, value, value instanceof File ? value.name : 'receipt');
+  }
+  return form;
 };
 
 const parseJson = (text: string): unknown => {
@@ -316,4 +369,46 @@ export const startDeal = (client: CheckoutClient, invoiceId: string, variant: St
   validated<CheckoutInvoice>(
     () => client.startDeal(invoiceId, variant, { signal }),
     (data) => checkInvoice(data, invoiceId),
+  );
+
+/** A custom client without the optional method: the element then does without (bundled bank names, no upload). */
+const notImplemented = (what: string): Promise<never> =>
+  Promise.reject(new CheckoutError('not_implemented', `this checkout client cannot ${what}`, { status: 501 }));
+
+/**
+ * The shape of `CheckoutDisputeAnswerSchema`: `{ outcome, invoice }`, put together here from the
+ * generated invoice schema rather than generated whole (which would ship the invoice's schema twice).
+ */
+const disputeAnswerJsonSchema: JsonSchema = {
+  type: 'object',
+  properties: { outcome: { type: 'string', enum: ['forwarded', 'reported'] }, invoice: invoiceJsonSchema },
+  required: ['outcome', 'invoice'],
+};
+
+/** `GET /banks?currency=`: the service's names of the banks of `currency`, `[{ code, name }]`. */
+export const readBanks = (client: CheckoutClient, currency: string, signal: AbortSignal) =>
+  validated<CheckoutBank[]>(
+    () => (client.getBanks ? client.getBanks(currency, { signal }) : notImplemented('read the banks')),
+    (data) => valid(validateJson<CheckoutBank[]>(bankListJsonSchema, data)),
+  );
+
+/** `POST /invoices/{id}/receipt`: the payer's receipt; the answer is the invoice, its deal `transfer_confirmed`. */
+export const sendReceipt = (client: CheckoutClient, invoiceId: string, file: Blob, signal: AbortSignal) =>
+  validated<CheckoutInvoice>(
+    () => (client.sendReceipt ? client.sendReceipt(invoiceId, file, { signal }) : notImplemented('send a receipt')),
+    (data) => checkInvoice(data, invoiceId),
+  );
+
+/**
+ * `POST /invoices/{id}/dispute`: the payer reports a payment that went missing. The answer says
+ * whether the proxy `forwarded` it to the service as a dispute (the invoice is then `dispute`)
+ * or `reported` it to the shop only, with the invoice as it is now.
+ */
+export const reportPayment = (client: CheckoutClient, invoiceId: string, report: PaymentReportRequest, signal: AbortSignal) =>
+  validated<CheckoutDisputeAnswer>(
+    () => (client.reportPayment ? client.reportPayment(invoiceId, report, { signal }) : notImplemented('report a payment')),
+    (data) => {
+      const answer = valid(validateJson<CheckoutDisputeAnswer>(disputeAnswerJsonSchema, data));
+      return { ...answer, invoice: sameInvoice(answer.invoice, invoiceId) };
+    },
   );

@@ -1,8 +1,8 @@
-import { MerchantCheckout } from './merchant-checkout.js';
+import { MerchantCheckoutElement } from './merchant-checkout.js';
 import { VERSION } from './version.js';
 
 const isOurs = (constructor: CustomElementConstructor): boolean =>
-  constructor === MerchantCheckout || constructor.prototype instanceof MerchantCheckout;
+  constructor === MerchantCheckoutElement || constructor.prototype instanceof MerchantCheckoutElement;
 
 /**
  * Registers `<merchant-checkout>` (or `tagName`) unless it is already registered. Another
@@ -22,9 +22,9 @@ export const defineMerchantCheckout = (tagName = 'merchant-checkout'): void => {
     return;
   }
   try {
-    customElements.define(tagName, MerchantCheckout);
+    customElements.define(tagName, MerchantCheckoutElement);
   } catch {
     // The class is already registered under another name: a subclass can take this one.
-    customElements.define(tagName, class extends MerchantCheckout {});
+    customElements.define(tagName, class extends MerchantCheckoutElement {});
   }
 };

@@ -6,10 +6,12 @@
  */
 import type { CheckoutDeal, CheckoutInvoice } from '../schemas/checkout.js';
 import type { Money, PaymentVariant } from '../schemas/invoice.js';
-import { formatRequisites, plainText, type RequisitesKind } from './format.js';
+import { requisitesKind, type RequisitesKind } from '../schemas/requisites-kind.js';
+import { humanizeBankCode } from './banks/humanize.js';
+import { formatRequisites, plainText } from './format.js';
 import type { CopyField, Screen, Translation } from './i18n/translation.js';
 import { safeQrLink } from './qr.js';
-import { normalizeStatus, statusMeaning } from './status.js';
+import { statusMeaning } from './status.js';
 
 /** Why the picker's last deal did not start, in the payer's terms. */
 export type DealNotice = 'unsupported' | 'failed' | 'no_requisites' | 'not_allowed';
@@ -35,6 +37,21 @@ export type Change =
   | { readonly field: 'amount'; readonly previous: Money | undefined; readonly current: Money }
   | { readonly field: 'requisites' | 'holder'; readonly previous: string; readonly current: string };
 
+/** Whether the merchant's proxy takes receipts: not at all, when the payer chooses, or before "I have paid" counts. */
+export type ReceiptPolicy = 'off' | 'optional' | 'required';
+
+/** A request the payer starts from a form (a receipt, a report): its form open, on its way, done, or failed with a code. */
+export interface FormState {
+  readonly state: 'closed' | 'open' | 'sending' | 'done' | 'failed';
+  /** The `checkout-error` code of the last failure. */
+  readonly code?: string | undefined;
+}
+
+/** The report of a payment: as a form, plus what the proxy did with it (`forwarded` to the service, or `reported` to the shop only). */
+export interface ReportState extends FormState {
+  readonly outcome?: 'forwarded' | 'reported' | undefined;
+}
+
 /** Everything one invoice's session knows at a moment: the input of {@link screen}. */
 export interface SessionSnapshot {
   /** The first read of the invoice: not asked (no id), on its way, failed with a `checkout-error` code, or done. */
@@ -56,6 +73,32 @@ export interface SessionSnapshot {
   readonly connectionLost: boolean;
   /** Server clock − device clock, in ms. */
   readonly clockOffset: number;
+  /** The deal (its {@link dealKey}) the payer said "I have paid" for. */
+  readonly payerConfirmed: string | undefined;
+  /** The payer went back from "checking" to the payment details (the confirmation stays). */
+  readonly showDetails: boolean;
+  readonly receipt: FormState;
+  readonly report: ReportState;
+  /** When the automatic return to the shop happens (device time, ms), or `stopped` by the payer. */
+  readonly autoReturn: number | 'stopped' | undefined;
+  /** A bank's name from the proxy's list, the bundled directory or the merchant's `banks`, if known. */
+  readonly bankName: (code: string) => string | undefined;
+  /** A bank's lettermark colour (the merchant's or the directory's), if known. */
+  readonly bankColor: (code: string) => string | undefined;
+  /** The SBP bank picker is open. */
+  readonly bankPicker: boolean;
+}
+
+/** What the page around the element says: where "back to the shop" leads, and the device. */
+export interface ScreenEnvironment {
+  /** The `return-url` attribute: back to the shop after paying, when the invoice has no `successUrl`. */
+  readonly returnUrl?: string | undefined;
+  /** The `cancel-url` attribute: back to the shop after a cancel or expiry, when the invoice has no `cancelUrl` (else `returnUrl`). */
+  readonly cancelUrl?: string | undefined;
+  /** The page's URL, which relative return URLs are resolved against. */
+  readonly baseUrl?: string | undefined;
+  /** A touch device (`pointer: coarse`): bank links and the bank picker are offered. */
+  readonly touch?: boolean | undefined;
 }
 
 /** The status line: the screen in words, or the service's own word for a status unknown here. */
@@ -77,11 +120,38 @@ export interface CopyModel {
 
 export interface DealModel {
   readonly amount: CopyModel;
+  /** The bank's name for the payer (never a raw code) and its code (for its lettermark or logo). */
   readonly bank: string;
-  readonly requisites: { readonly text: string; readonly kind: RequisitesKind; readonly copy: CopyModel };
+  readonly bankCode: string;
+  /**
+   * Where to send the money. A `url` is a payment page to open (`href`), never text to copy;
+   * `qr` data is drawn as a QR code; every other kind is text with a copy button.
+   */
+  readonly requisites: {
+    readonly text: string;
+    readonly kind: RequisitesKind;
+    readonly copy: CopyModel | undefined;
+    readonly href: string | undefined;
+  };
   readonly holder: string;
   /** The deal's `https:` link (QR code, bank app), if it has a safe one. */
   readonly link: string | undefined;
+  /** What the QR code shows: the deal's link, or the QR data of a QR option; `image` is the service's own picture of it. */
+  readonly qr: { readonly text: string; readonly image: boolean } | undefined;
+  /** An SBP payment link (`qr.nspk.ru`) on a touch device: the bank picker is offered. */
+  readonly sbpLink: string | undefined;
+  /** The bank picker is open (instead of its button). */
+  readonly pickerOpen: boolean;
+  /** A cross-border deal: the currency the payer's bank sends and the card's country (ISO 3166 code), where known. */
+  readonly crossBorder: { readonly currency: string | undefined; readonly country: string | undefined } | undefined;
+}
+
+/** The way back to the shop on a final screen: the URL, whether it is the success or the cancel one, and the seconds to an automatic return. */
+export interface ReturnModel {
+  readonly url: string;
+  readonly kind: 'success' | 'cancel';
+  /** Seconds until the element returns by itself (paid only, `auto-return`); undefined when off or stopped. */
+  readonly autoIn: number | undefined;
 }
 
 export interface VariantGroup {
@@ -108,6 +178,8 @@ export interface InvoiceScreenModel {
   readonly payee: string | undefined;
   readonly status: StatusLine;
   readonly sum: Money;
+  /** What the amount is: to send (waiting, picker), paid, or just the amount. */
+  readonly amountLabel: 'send' | 'paid' | 'sum';
   /** Where the explanation paragraph goes: above the amount on the final and pay-out screens, below it on `other`. */
   readonly explanation: 'above' | 'below' | undefined;
   /** Where to send the money (`waiting` only). */
@@ -121,6 +193,25 @@ export interface InvoiceScreenModel {
   /** The cancel block (`waiting` only; the element may hide it). */
   readonly cancel: CancelState | undefined;
   readonly changes: readonly Change[];
+  /** "I have paid" is offered (waiting). */
+  readonly confirmOffered: boolean;
+  /** After "I have paid": minutes the check may take, the receipt's form and whether the payer may look at the details again. */
+  readonly checking:
+    | {
+        readonly minutes: number | undefined;
+        readonly transferConfirmed: boolean;
+        readonly receipts: ReceiptPolicy;
+        readonly receipt: FormState;
+      }
+    | undefined;
+  /**
+   * "Report a payment": offered when the deal the payer said was paid ended unconfirmed
+   * (`confirmed`), or on the expired screen to any payer (`maybe`: "I have already paid").
+   */
+  readonly report: (ReportState & { readonly prompt: 'confirmed' | 'maybe' }) | undefined;
+  /** The payment's number to quote to the shop, with a copy button (expired, dispute). */
+  readonly reference: CopyModel | undefined;
+  readonly returnTo: ReturnModel | undefined;
 }
 
 export type ScreenModel =
@@ -136,15 +227,43 @@ export const activeDeal = (invoice: CheckoutInvoice): CheckoutDeal | undefined =
  * countdown), then expiry, a pay-out (its deal's requisites are the receiver's own: nothing to
  * send, nothing to pick), a deal waiting for the transfer, the picker, or an unknown status.
  */
-const screenFor = (invoice: CheckoutInvoice, expiredLocally: boolean): InvoiceScreenName => {
+const screenFor = (invoice: CheckoutInvoice, expiredLocally: boolean, checking = false): InvoiceScreenName => {
   const meaning = statusMeaning(invoice.status);
   if (meaning === 'paid' || meaning === 'canceled' || meaning === 'expired') return meaning;
+  // A disputed invoice's payer has sent the money already: its deal, even if the service still
+  // shows it active, is not a place to pay again.
+  if (meaning === 'dispute') return 'dispute';
   if (expiredLocally) return 'expired';
   if (invoice.type === 'out' && meaning === 'open') return 'payout';
-  // A disputed invoice's payer has sent the money already: its deal, even if the service still
-  // shows it active, is not a place to pay again. (A status unknown here keeps its requisites.)
-  if (activeDeal(invoice) && normalizeStatus(invoice.status) !== 'dispute') return 'waiting';
+  const deal = activeDeal(invoice);
+  if (deal) return checking || normalizeDealStatus(deal) === 'transfer_confirmed' ? 'checking' : 'waiting';
   return meaning === 'open' ? 'picker' : 'other';
+};
+
+const normalizeDealStatus = (deal: CheckoutDeal): string => plainText(deal.status).trim().toLowerCase();
+
+/** What identifies a deal for "I have paid": its id, else what the payer was shown. */
+export const dealKey = (deal: CheckoutDeal): string =>
+  deal.id ?? [deal.paymentMethod, deal.paymentOption, deal.requisites?.requisites, deal.canceledAt].join('|');
+
+/** An SBP payment link, which bank apps open (the bank picker's links are built from it). */
+const SBP_LINK = /^https:\/\/(qr|sub)\.nspk\.ru\//;
+
+/** The country of the payer's card by the cross-border currency (ISO 3166 codes; `Intl.DisplayNames` names them). */
+const CARD_COUNTRY = { TJS: 'TJ', UZS: 'UZ', KZT: 'KZ', KGS: 'KG', AZN: 'AZ', AMD: 'AM', GEL: 'GE', BYN: 'BY', MDL: 'MD', TRY: 'TR' } as const;
+
+/** QR pictures the service draws itself (image-QR options): shown as an image, not redrawn. */
+const IMAGE_LINK = /\.(png|jpe?g|gif|svg|webp)$|\/qr-code$/i;
+
+/** An `http(s)` URL (absolute, or relative to `base`) to send the payer back to the shop, else undefined. */
+export const safeReturnUrl = (url: string | null | undefined, base?: string): string | undefined => {
+  if (!url) return undefined;
+  try {
+    const parsed = new URL(url, base);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : undefined;
+  } catch {
+    return undefined;
+  }
 };
 
 export const statusLine = (invoice: CheckoutInvoice): StatusLine => ({
@@ -169,28 +288,56 @@ export const groupVariants = (variants: readonly PaymentVariant[], bankName: (me
   return [...groups.values()];
 };
 
-/** A bank's name as one of the invoice's deals gives it, else its code. */
+/**
+ * A bank's name for the payer: as one of the invoice's deals gives it (`paymentMethodName`),
+ * else the proxy's list, the bundled directory or the merchant's `banks` (the session's
+ * `bankName`), else the code made readable. Never the raw code.
+ */
 const bankNames =
-  (invoice: CheckoutInvoice) =>
+  (invoice: CheckoutInvoice, session: SessionSnapshot) =>
   (method: string): string =>
-    plainText(invoice.deals.find((deal) => deal.paymentMethod === method && deal.paymentMethodName)?.paymentMethodName ?? method);
+    plainText(
+      invoice.deals.find((deal) => deal.paymentMethod === method && deal.paymentMethodName)?.paymentMethodName ??
+        session.bankName(method) ??
+        humanizeBankCode(method),
+    );
 
-const dealModel = (session: SessionSnapshot, invoice: CheckoutInvoice, deal: CheckoutDeal): DealModel => {
+const copyModel = (session: SessionSnapshot, field: CopyField, value: string, kind: RequisitesKind): CopyModel => ({
+  field,
+  value,
+  kind,
+  copied: session.copied === field,
+  byHand: session.copyByHand === field,
+});
+
+const dealModel = (session: SessionSnapshot, invoice: CheckoutInvoice, deal: CheckoutDeal, env: ScreenEnvironment): DealModel => {
   const raw = plainText(deal.requisites?.requisites ?? '');
-  const requisites = formatRequisites(raw);
-  const copy = (field: CopyField, value: string): CopyModel => ({
-    field,
-    value,
-    kind: requisites.kind,
-    copied: session.copied === field,
-    byHand: session.copyByHand === field,
-  });
+  const kind = deal.requisitesKind ?? requisitesKind(raw, deal.paymentOption);
+  const formatted = formatRequisites(raw, kind);
+  const href = kind === 'url' ? safeQrLink(raw) : undefined;
+  const link = safeQrLink(deal.qrCodeLink);
+  const currency = plainText(invoice.crossBorderCurrency ?? '').toUpperCase() || undefined;
+  const crossBorder = deal.paymentOption === 'CROSS_BORDER' || currency !== undefined;
   return {
-    amount: copy('amount', invoice.sum.amount),
-    bank: plainText(deal.paymentMethodName ?? deal.paymentMethod ?? ''),
-    requisites: { text: requisites.text, kind: requisites.kind, copy: copy('requisites', raw) },
+    amount: copyModel(session, 'amount', invoice.sum.amount, kind),
+    bank: deal.paymentMethod ? bankNames(invoice, session)(deal.paymentMethod) : plainText(deal.paymentMethodName ?? ''),
+    bankCode: deal.paymentMethod ?? '',
+    requisites: {
+      text: formatted.text,
+      kind: formatted.kind,
+      // A payment page is opened, QR data is scanned: neither is text to copy.
+      copy: kind === 'url' || kind === 'qr' ? undefined : copyModel(session, 'requisites', raw, formatted.kind),
+      href,
+    },
     holder: plainText(deal.requisites?.holder ?? ''),
-    link: safeQrLink(deal.qrCodeLink),
+    link,
+    // QR data is drawn here; the service's own picture only where the option gives nothing else.
+    qr: kind === 'qr' && raw ? { text: raw, image: false } : link ? { text: link, image: IMAGE_LINK.test(new URL(link).pathname) } : undefined,
+    sbpLink: env.touch ? [link, kind === 'qr' ? safeQrLink(raw) : undefined].find((candidate) => candidate && SBP_LINK.test(candidate)) : undefined,
+    pickerOpen: session.bankPicker,
+    crossBorder: crossBorder
+      ? { currency, country: currency && CARD_COUNTRY[currency as keyof typeof CARD_COUNTRY] }
+      : undefined,
   };
 };
 
@@ -221,35 +368,103 @@ const pickerModel = (session: SessionSnapshot, invoice: CheckoutInvoice): Picker
   const { variants } = session;
   if (variants === 'loading') return { state: 'loading' };
   if (variants === 'failed' || variants.length === 0) return { state: 'failed' };
-  return { state: 'ready', groups: groupVariants(variants, bankNames(invoice)), pending: session.pendingVariant, notice: session.dealNotice };
+  return {
+    state: 'ready',
+    groups: groupVariants(variants, bankNames(invoice, session)),
+    pending: session.pendingVariant,
+    notice: session.dealNotice,
+  };
 };
 
-/** What the payer sees of `session` at `now` (device time, epoch ms). */
-export const screen = (session: SessionSnapshot, now: number): ScreenModel => {
+/** The deal the payer said was paid, if it ended without being confirmed (expired or canceled, not completed). */
+const unconfirmedDeal = (session: SessionSnapshot, invoice: CheckoutInvoice): CheckoutDeal | undefined => {
+  const key = session.payerConfirmed;
+  const deal = key === undefined ? undefined : invoice.deals.find((candidate) => dealKey(candidate) === key);
+  return deal && !deal.isActive && normalizeDealStatus(deal) !== 'completed' ? deal : undefined;
+};
+
+/** Where "back to the shop" leads on a final screen: the invoice's own URL first, then the page's attributes. */
+const returnModel = (session: SessionSnapshot, invoice: CheckoutInvoice, name: InvoiceScreenName, env: ScreenEnvironment, now: number) => {
+  if (name !== 'paid' && name !== 'canceled' && name !== 'expired') return undefined;
+  const kind = name === 'paid' ? 'success' : 'cancel';
+  const url =
+    kind === 'success'
+      ? safeReturnUrl(invoice.successUrl, env.baseUrl) ?? safeReturnUrl(env.returnUrl, env.baseUrl)
+      : safeReturnUrl(invoice.cancelUrl, env.baseUrl) ?? safeReturnUrl(env.cancelUrl ?? env.returnUrl, env.baseUrl);
+  if (!url) return undefined;
+  const at = session.autoReturn;
+  const autoIn = kind === 'success' && typeof at === 'number' ? Math.max(0, Math.ceil((at - now) / 1000)) : undefined;
+  return { url, kind, autoIn } satisfies ReturnModel;
+};
+
+/** Minutes left, rounded up, or undefined. */
+const minutesOf = (ms: number | undefined) => (ms === undefined ? undefined : Math.max(1, Math.ceil(ms / 60_000)));
+
+
+/** What the payer sees of `session` at `now` (device time, epoch ms) on a page described by `env`. */
+export const screen = (session: SessionSnapshot, now: number, env: ScreenEnvironment = {}): ScreenModel => {
   const { load, invoice } = session;
   if (load.state === 'failed') return { screen: 'error', code: load.code };
   if (load.state === 'idle') return { screen: 'idle' };
   if (load.state === 'loading' || !invoice) return { screen: 'loading' };
-  const deadline = Date.parse(invoice.expireAt);
-  const left = Number.isFinite(deadline) ? Math.max(0, deadline - (now + session.clockOffset)) : undefined;
-  const name = screenFor(invoice, left === 0);
-  const deal = name === 'waiting' ? activeDeal(invoice) : undefined;
+  const serverNow = now + session.clockOffset;
+  const left = (time: string | null | undefined) => {
+    const deadline = time ? Date.parse(time) : Number.NaN;
+    return Number.isFinite(deadline) ? Math.max(0, deadline - serverNow) : undefined;
+  };
+  const untilExpiry = left(invoice.expireAt);
+  const active = activeDeal(invoice);
+  const confirmed = active !== undefined && session.payerConfirmed === dealKey(active);
+  const name = screenFor(invoice, untilExpiry === 0, confirmed && !session.showDetails);
+  // The deal's own deadline counts when it comes first.
+  const untilDeal = active ? left(active.canceledAt) : undefined;
+  const remaining = untilDeal === undefined || (untilExpiry !== undefined && untilExpiry < untilDeal) ? untilExpiry : untilDeal;
+  const deal = name === 'waiting' || name === 'checking' ? active : undefined;
   const { variants } = session;
+  const unconfirmed = unconfirmedDeal(session, invoice);
+  const reportable =
+    session.report.state === 'done' && session.report.outcome === 'forwarded'
+      ? undefined
+      : unconfirmed && (name === 'picker' || name === 'expired' || name === 'canceled')
+        ? 'confirmed'
+        : name === 'expired'
+          ? 'maybe'
+          : undefined;
+  // An unknown policy from a newer proxy reads as optional.
+  const policy = invoice.receipts;
+  const receipts: ReceiptPolicy = policy === 'off' ? 'off' : policy === 'required' ? 'required' : 'optional';
   return {
     screen: name,
     payee: plainText(invoice.storeName ?? '') || undefined,
     status: statusLine(invoice),
     sum: invoice.sum,
+    amountLabel: name === 'paid' ? 'paid' : name === 'waiting' || name === 'picker' || name === 'checking' ? 'send' : 'sum',
     explanation: name === 'other' ? 'below' : name === 'waiting' || name === 'picker' ? undefined : 'above',
-    deal: deal && dealModel(session, invoice, deal),
+    deal: deal && dealModel(session, invoice, deal, env),
     variants:
-      deal && typeof variants !== 'string' && variants.length > 0
-        ? { groups: groupVariants(variants, bankNames(invoice)), current: { option: deal.paymentOption, method: deal.paymentMethod } }
+      deal && name === 'waiting' && typeof variants !== 'string' && variants.length > 0
+        ? { groups: groupVariants(variants, bankNames(invoice, session)), current: { option: deal.paymentOption, method: deal.paymentMethod } }
         : undefined,
     picker: name === 'picker' ? pickerModel(session, invoice) : undefined,
     connectionLost: session.connectionLost && name !== 'paid' && name !== 'canceled',
-    remaining: name === 'waiting' || name === 'picker' ? left : undefined,
-    cancel: name === 'waiting' ? session.cancel : undefined,
+    remaining: name === 'waiting' || name === 'picker' ? remaining : undefined,
+    cancel: name === 'waiting' && !confirmed ? session.cancel : undefined,
     changes: session.changes,
+    confirmOffered: name === 'waiting' && invoice.type !== 'out',
+    checking:
+      name === 'checking'
+        ? {
+            minutes: minutesOf(remaining),
+            transferConfirmed: active !== undefined && normalizeDealStatus(active) === 'transfer_confirmed',
+            receipts,
+            receipt: session.receipt,
+          }
+        : undefined,
+    report: reportable && { ...session.report, prompt: reportable },
+    reference:
+      name === 'expired' || name === 'dispute' || reportable
+        ? copyModel(session, 'reference', plainText(invoice.internalId ?? '') || invoice.id, 'other')
+        : undefined,
+    returnTo: returnModel(session, invoice, name, env, now),
   };
 };

@@ -1,18 +1,18 @@
 /**
  * What an invoice status means to the payer. The service documents `new`, `paid`,
  * `canceled`, `expired` and `dispute`; obvious synonyms are mapped too, and any other string
- * (`dispute` among them, until it has a screen of its own) is `other`: shown as written,
- * never a crash.
+ * is `other`: shown as written, never a crash.
  */
 import { plainText } from './format.js';
 
 /**
  * - `open`: the payer can still pay (a deal may be waiting for the transfer, or none yet);
  * - `paid`, `canceled`, `expired`: final, nothing will change any more;
+ * - `dispute`: the payer reported a transfer that was not confirmed; it ends paid or canceled;
  * - `other`: a status this element does not know; it is shown and still re-read, as it may
- *   be an intermediate one (a dispute, a check in progress).
+ *   be an intermediate one (a check in progress).
  */
-export type StatusMeaning = 'open' | 'paid' | 'canceled' | 'expired' | 'other';
+export type StatusMeaning = 'open' | 'paid' | 'canceled' | 'expired' | 'dispute' | 'other';
 
 // A Map, not an object: a status named `constructor` or `__proto__` must not find a prototype member.
 const MEANINGS = new Map<string, StatusMeaning>();
@@ -23,6 +23,7 @@ name('open', 'new created pending waiting transfer_waiting awaiting_payment in_p
 name('paid', 'paid completed complete success succeeded successful done confirmed finished');
 name('canceled', 'canceled cancelled cancel');
 name('expired', 'expired timeout timed_out overdue');
+name('dispute', 'dispute disputed in_dispute');
 
 /** Case, spaces, dashes and bidi controls do not matter: `Transfer-Waiting` is `transfer_waiting`. */
 export const normalizeStatus = (status: string): string => plainText(status).trim().toLowerCase().replace(/[\s-]+/g, '_');

@@ -3,11 +3,11 @@
  * actions) to templates. Everything from the service goes into text bindings or attribute
  * values, never into markup.
  */
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, nothing, svg, type TemplateResult } from 'lit';
 import type { PaymentVariant } from '../schemas/invoice.js';
 import { formatDuration, formatMoney, formatRequisites, plainText } from './format.js';
 import type { Translation } from './i18n/translation.js';
-import { QUIET_ZONE, type QrMatrix, qrMatrix, qrPath } from './qr.js';
+import { QUIET_ZONE, type QrMatrix, type QrModule } from './qr.js';
 import {
   type CancelState,
   type Change,
@@ -16,6 +16,7 @@ import {
   type DealNotice,
   type InvoiceScreenModel,
   type PickerModel,
+  type ReturnModel,
   statusText,
   type VariantGroup,
 } from './screen.js';
@@ -32,13 +33,15 @@ export interface FieldView {
   part: string;
   label: string;
   /** Text, or the groups of a card or phone number (each kept on one line). */
-  value: string | TemplateResult[];
+  value: string | readonly unknown[];
   /** `id` of the value node: what the copy fallback selects. */
   valueId: string;
   valueClass?: string;
   copy?: CopyButtonView | undefined;
   /** A note under the value (e.g. "copy it by hand"). */
   note?: string | undefined;
+  /** A picture before the value (the bank's lettermark), outside the value's text. */
+  mark?: unknown;
 }
 
 /** One row of the details list: label, value, optional copy button and note. */
@@ -46,7 +49,7 @@ export const field = (view: FieldView): TemplateResult => html`
   <div part=${view.part} class="field">
     <dt>${view.label}</dt>
     <dd>
-      <span id=${view.valueId} class="value ${view.valueClass ?? ''}">${view.value}</span>
+      ${view.mark ?? nothing}<span id=${view.valueId} class="value ${view.valueClass ?? ''}">${view.value}</span>
       ${view.copy
         ? html`<button
             part="copy-button"
@@ -64,20 +67,25 @@ export const field = (view: FieldView): TemplateResult => html`
 `;
 
 export interface QrView {
-  matrix: QrMatrix;
+  /** The symbol's modules and its SVG path; undefined while the encoder loads (a blank square holds the place). */
+  drawn: { matrix: QrMatrix; path: string } | undefined;
+  /** The service's own picture of the QR code (image-QR options), instead of drawing it. */
+  image?: string | undefined;
   label: string;
   hint: string;
 }
 
-/** The QR code as SVG nodes: a light square and one path of the dark modules. */
-export const qrCode = ({ matrix, label, hint }: QrView): TemplateResult => {
-  const extent = matrix.size + 2 * QUIET_ZONE;
+/** The QR code as SVG nodes: a light square and one path of the dark modules (or the service's picture). */
+export const qrCode = ({ drawn, image, label, hint }: QrView): TemplateResult => {
+  const extent = drawn ? drawn.matrix.size + 2 * QUIET_ZONE : 1;
   return html`
     <figure part="qr" class="qr">
-      <svg role="img" aria-label=${label} viewBox="0 0 ${extent} ${extent}" shape-rendering="crispEdges">
-        <rect width=${extent} height=${extent} fill="#ffffff"></rect>
-        <path d=${qrPath(matrix)} fill="#000000"></path>
-      </svg>
+      ${image
+        ? html`<img src=${image} alt=${label} width="200" height="200" referrerpolicy="no-referrer" />`
+        : html`<svg role="img" aria-label=${label} aria-busy=${drawn ? 'false' : 'true'} viewBox="0 0 ${extent} ${extent}" shape-rendering="crispEdges">
+            <rect width=${extent} height=${extent} fill="#ffffff"></rect>
+            ${drawn ? svg`<path d=${drawn.path} fill="#000000"></path>` : nothing}
+          </svg>`}
       <figcaption>${hint}</figcaption>
     </figure>
   `;
@@ -110,6 +118,8 @@ export interface VariantsView {
   /** While a deal is being started: every button is inert, the chosen one says so. */
   pending?: PaymentVariant | undefined;
   pendingLabel?: string;
+  /** A bank's lettermark (or logo) before its name, once the module that draws them has loaded. */
+  mark?: ((code: string, name: string) => TemplateResult | typeof nothing) | undefined;
 }
 
 export const variantList = (view: VariantsView): TemplateResult => html`
@@ -118,7 +128,7 @@ export const variantList = (view: VariantsView): TemplateResult => html`
     ${view.groups.map(
       (group, index) => html`
         <div class="variant-group" role="group" aria-labelledby="bank-${index}">
-          <span id="bank-${index}" class="label">${group.bankName}</span>
+          <div class="bank-name">${view.mark?.(group.method, group.bankName) ?? nothing}<span id="bank-${index}" class="label">${group.bankName}</span></div>
           <ul>
             ${group.variants.map((variant) => variantItem(view, variant))}
           </ul>
@@ -171,6 +181,25 @@ export interface ScreenActions {
   keepPaying: () => void;
   dismissChanges: () => void;
   retry: () => void;
+  confirmPaid: () => void;
+  showDetails: (show: boolean) => void;
+  receiptForm: (open: boolean) => void;
+  reportForm: (open: boolean) => void;
+  /** The payer pressed the way back to the shop; the element asks the page (`checkout-return`) first. */
+  returnToShop: (event: Event, to: ReturnModel) => void;
+  stopAutoReturn: () => void;
+  bankPicker: (open: boolean) => void;
+}
+
+/** What is drawn by a module that loads on demand: each renders when it has arrived (the element re-renders then). */
+export interface LazyParts {
+  /** The QR encoder, or undefined while it loads. */
+  qr: QrModule | undefined;
+  /** The receipt and report forms, or a placeholder while they load. */
+  receiptForm: () => TemplateResult;
+  reportForm: () => TemplateResult;
+  /** The SBP bank picker for `link`. */
+  bankPicker: (link: string) => TemplateResult;
 }
 
 export interface ScreenContext {
@@ -179,45 +208,90 @@ export interface ScreenContext {
   locale: string;
   hideCancel: boolean;
   actions: ScreenActions;
+  lazy: LazyParts;
+  /**
+   * A bank's lettermark on its colour, or the merchant's logo (`bank-logos`): nothing until
+   * the module that draws them has loaded (it comes with the bank directory, after the invoice).
+   */
+  bankMark: (code: string, name: string) => TemplateResult | typeof nothing;
 }
 
 /** The error screen: what failed, in words, and a retry. */
 export const errorScreen = (code: string, { t, actions }: ScreenContext): TemplateResult => html`
   <div part="error" role="alert">
-    <h2 part="title" tabindex="-1">${t.title('error')}</h2>
+    <h2 part="title" tabindex="-1">${icon('error')}${t.title('error')}</h2>
     <p>${t.errorMessage(code)}</p>
     <button part="retry-button" class="primary" type="button" @click=${actions.retry}>${t.retry}</button>
   </div>
 `;
 
+/** Each final or review state's picture: inline SVG, decorative (the heading says it). */
+const ICONS = {
+  paid: 'M7 12.5l3 3 7-7',
+  canceled: 'M8 8l8 8M16 8l-8 8',
+  expired: 'M12 7v5l3 2',
+  dispute: 'M11 11m-4 0a4 4 0 1 0 8 0a4 4 0 1 0-8 0M14 14l4 4',
+  error: 'M12 7v6M12 16.5v.5',
+} as const;
+const icon = (name: string) => {
+  const path = (ICONS as Record<string, string | undefined>)[name];
+  return path
+    ? html`<svg part="icon" class="icon ${name}" aria-hidden="true" focusable="false" viewBox="0 0 24 24">
+        <circle cx="12" cy="12" r="10.5"></circle>
+        <path d=${path}></path>
+      </svg>`
+    : nothing;
+};
+
+/** The amount as its own row; on the waiting and checking screens with its copy button and the countdown next to it. */
+const amountField = (model: InvoiceScreenModel, amount: string, context: ScreenContext): TemplateResult => {
+  const { t } = context;
+  const copy = model.deal?.amount;
+  return html`
+    <dl part="details" class="summary">
+      ${field({
+        part: 'amount',
+        label: model.amountLabel === 'paid' ? t.amountPaidLabel : model.amountLabel === 'send' ? t.amountLabel : t.amountSumLabel,
+        value: amount,
+        valueId: 'amount-value',
+        valueClass: 'amount',
+        copy: copy && model.screen === 'waiting' ? copyButton(copy, context) : undefined,
+        note: copy?.byHand ? t.copyManually : undefined,
+      })}
+    </dl>
+    ${model.remaining === undefined ? nothing : timer({ label: t.timeLeftLabel, time: formatDuration(model.remaining) })}
+  `;
+};
+
 /** Every screen about a loaded invoice. */
 export const invoiceScreen = (model: InvoiceScreenModel, context: ScreenContext): TemplateResult => {
-  const { t, hideCancel } = context;
+  const { t, hideCancel, actions } = context;
   const { variants } = model;
   const amount = formatMoney(model.sum, context.locale);
   const explanation = html`<p part="explanation">${t.explanation(model.screen, model.status.raw)}</p>`;
   return html`
     <header>
       ${model.payee ? html`<p part="payee" class="payee">${t.payee(model.payee)}</p>` : nothing}
-      <h2 part="title" tabindex="-1">${t.title(model.screen)}</h2>
+      <h2 part="title" tabindex="-1">${icon(model.screen)}${t.title(model.screen)}</h2>
       <p part="status">
         <span class="label">${t.statusLabel}:</span>
         <span class="status-value">${statusText(model.status, t)}</span>
       </p>
     </header>
     ${model.changes.length ? changeNotice(model.changes, context) : nothing}
-    ${model.deal
-      ? dealDetails(model.deal, amount, context)
-      : html`
-          ${model.explanation === 'above' ? explanation : nothing}
-          <dl part="details">
-            ${field({ part: 'amount', label: t.amountLabel, value: amount, valueId: 'amount-value', valueClass: 'amount' })}
-          </dl>
-          ${model.explanation === 'below' ? explanation : nothing}
-          ${model.picker ? picker(model.picker, context) : nothing}
-        `}
+    ${model.explanation === 'above' && !model.checking ? explanation : nothing}
+    ${amountField(model, amount, context)}
+    ${model.checking ? checkingBlock(model, context) : model.deal ? dealDetails(model.deal, amount, context) : nothing}
+    ${model.explanation === 'below' ? explanation : nothing}
+    ${model.confirmOffered
+      ? html`<div class="actions">
+          <button part="paid-button" class="primary" type="button" @click=${actions.confirmPaid}>${t.confirmPaid}</button>
+        </div>`
+      : nothing}
+    ${model.report ? reportBlock(model, context) : nothing}
+    ${model.picker ? picker(model.picker, context) : nothing}
+    ${model.reference ? referenceField(model.reference, context) : nothing}
     ${model.connectionLost ? html`<p part="notice" class="notice" role="status">${t.connectionTrouble}</p>` : nothing}
-    ${model.remaining === undefined ? nothing : timer({ label: t.timeLeftLabel, time: formatDuration(model.remaining) })}
     ${variants
       ? variantList({
           title: t.variantsLabel,
@@ -225,18 +299,84 @@ export const invoiceScreen = (model: InvoiceScreenModel, context: ScreenContext)
           optionLabel: t.option,
           isActive: ({ method, option }) => method === variants.current.method && option === variants.current.option,
           currentLabel: t.currentVariant,
+          mark: context.bankMark,
         })
       : nothing}
     ${model.cancel && !hideCancel ? cancelBlock(model.cancel, context) : nothing}
+    ${model.returnTo ? returnBlock(model.returnTo, context) : nothing}
   `;
 };
 
-let lastQr: { link: string; matrix: QrMatrix | undefined } | undefined;
-/** The QR matrix of `link`, computed once while the link stays the same (the view renders every second). */
-const qrFor = (link: string): QrMatrix | undefined => {
-  if (lastQr?.link !== link) lastQr = { link, matrix: qrMatrix(link) };
-  return lastQr.matrix;
+/** After "I have paid" (or once the receipt is in): how long the check takes, the receipt, and the way back to the details. */
+const checkingBlock = (model: InvoiceScreenModel, context: ScreenContext): TemplateResult => {
+  const { t, actions } = context;
+  const checking = model.checking!;
+  const deal = model.deal;
+  return html`
+    <p part="explanation">${t.checkingExplanation(checking.minutes)}</p>
+    ${deal ? html`<dl part="details">${field({ part: 'bank', label: t.bankLabel, value: deal.bank, valueId: 'bank-value', mark: context.bankMark(deal.bankCode, deal.bank) })}</dl>` : nothing}
+    ${checking.transferConfirmed
+      ? html`<p part="receipt-status" class="notice success" role="status">${t.receiptReceived}</p>`
+      : checking.receipts === 'off'
+        ? nothing
+        : checking.receipt.state === 'closed'
+          ? html`<div class="actions">
+              <button part="receipt-button" class=${checking.receipts === 'required' ? 'primary' : ''} type="button" @click=${() => actions.receiptForm(true)}>
+                ${t.attachReceipt(checking.receipts)}
+              </button>
+            </div>`
+          : context.lazy.receiptForm()}
+    ${checking.transferConfirmed
+      ? nothing
+      : html`<div class="actions">
+          <button part="details-button" type="button" @click=${() => actions.showDetails(true)}>${t.showDetails}</button>
+        </div>`}
+  `;
 };
+
+/** "Report a payment" / "I have already paid": why, the button, or the form (loaded on demand), or the outcome. */
+const reportBlock = (model: InvoiceScreenModel, context: ScreenContext): TemplateResult => {
+  const { t, actions } = context;
+  const report = model.report!;
+  if (report.state === 'done') return html`<p part="report-status" class="notice success" role="status">${t.reportReported}</p>`;
+  if (report.state !== 'closed') return context.lazy.reportForm();
+  return html`
+    <div part="report" class="report">
+      <p>${t.reportIntro(report.prompt)}</p>
+      <div class="actions">
+        <button part="report-button" type="button" @click=${() => actions.reportForm(true)}>${t.reportPayment(report.prompt)}</button>
+      </div>
+    </div>
+  `;
+};
+
+/** The payment's number to quote to the shop, with its copy button. */
+const referenceField = (reference: CopyModel, context: ScreenContext): TemplateResult => html`
+  <dl part="details">
+    ${field({
+      part: 'reference',
+      label: context.t.referenceLabel,
+      value: reference.value,
+      valueId: 'reference-value',
+      valueClass: 'reference',
+      copy: copyButton(reference, context),
+      note: reference.byHand ? context.t.copyManually : undefined,
+    })}
+  </dl>
+`;
+
+/** Back to the shop: a link (the page may take it over, `checkout-return`), and the automatic return's seconds with a way to stay. */
+const returnBlock = (to: ReturnModel, { t, actions }: ScreenContext): TemplateResult => html`
+  <div class="actions">
+    <a part="return-link" class=${to.kind === 'success' ? 'primary' : ''} href=${to.url} @click=${(event: Event) => actions.returnToShop(event, to)}
+      >${t.returnToShop}</a
+    >
+    ${to.autoIn === undefined
+      ? nothing
+      : html`<p part="auto-return" class="notice">${t.autoReturn(to.autoIn)}</p>
+          <button part="stay-button" class="small" type="button" @click=${actions.stopAutoReturn}>${t.stayHere}</button>`}
+  </div>
+`;
 
 const copyButton = (copy: CopyModel, { t, actions }: ScreenContext): CopyButtonView => ({
   label: copy.copied ? t.copied : t.copyLabel(copy.field, copy.kind),
@@ -244,45 +384,85 @@ const copyButton = (copy: CopyModel, { t, actions }: ScreenContext): CopyButtonV
   onCopy: () => actions.copy(copy),
 });
 
-/** Where and how much to send: the details with copy buttons, the guidance, the QR code and the bank link. */
+
+/** The requisites as they read: a card or phone in unbreakable groups, an account, a link to a payment page. */
+const requisitesValue = (deal: DealModel, { t }: ScreenContext): string | readonly TemplateResult[] => {
+  const { requisites } = deal;
+  if (requisites.href) {
+    return [html`<a part="pay-link" class="primary" href=${requisites.href} target="_blank" rel="noopener noreferrer">${t.openPaymentPage}</a>`];
+  }
+  if (requisites.kind === 'card' || requisites.kind === 'phone' || requisites.kind === 'account') {
+    return requisites.text.split(' ').map((group, index) => html`${index ? ' ' : ''}<span class="group">${group}</span>`);
+  }
+  return requisites.text;
+};
+
+/** Where to send the money: the details with copy buttons, the guidance, the bank picker, the QR code and the bank link. */
 const dealDetails = (deal: DealModel, amount: string, context: ScreenContext): TemplateResult => {
-  const { t } = context;
-  const matrix = deal.link ? qrFor(deal.link) : undefined;
-  const touch = typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
+  const { t, actions } = context;
+  const qrModule = context.lazy.qr;
+  const drawn = deal.qr && !deal.qr.image && qrModule ? qrFor(qrModule, deal.qr.text) : undefined;
+  const showRequisites = deal.requisites.kind !== 'qr' || !deal.qr;
   return html`
     <dl part="details">
-      ${field({
-        part: 'amount',
-        label: t.amountLabel,
-        value: amount,
-        valueId: 'amount-value',
-        valueClass: 'amount',
-        copy: copyButton(deal.amount, context),
-        note: deal.amount.byHand ? t.copyManually : undefined,
-      })}
-      ${field({ part: 'bank', label: t.bankLabel, value: deal.bank, valueId: 'bank-value' })}
-      ${field({
-        part: 'requisites',
-        label: t.requisitesLabel(deal.requisites.kind),
-        value:
-          deal.requisites.kind === 'account'
-            ? deal.requisites.text
-            : deal.requisites.text.split(' ').map((group, index) => html`${index ? ' ' : ''}<span class="group">${group}</span>`),
-        valueId: 'requisites-value',
-        valueClass: 'requisites',
-        copy: copyButton(deal.requisites.copy, context),
-        note: deal.requisites.copy.byHand ? t.copyManually : undefined,
-      })}
-      ${field({ part: 'holder', label: t.holderLabel, value: deal.holder, valueId: 'holder-value' })}
+      ${field({ part: 'bank', label: t.bankLabel, value: deal.bank, valueId: 'bank-value', mark: context.bankMark(deal.bankCode, deal.bank) })}
+      ${showRequisites
+        ? field({
+            part: 'requisites',
+            label: t.requisitesLabel(deal.requisites.kind),
+            value: requisitesValue(deal, context),
+            valueId: 'requisites-value',
+            valueClass: deal.requisites.href ? '' : 'requisites',
+            copy: deal.requisites.copy && copyButton(deal.requisites.copy, context),
+            note: deal.requisites.copy?.byHand ? t.copyManually : undefined,
+          })
+        : nothing}
+      ${deal.holder ? field({ part: 'holder', label: t.holderLabel, value: deal.holder, valueId: 'holder-value' }) : nothing}
     </dl>
+    ${deal.crossBorder
+      ? html`<p part="cross-border" class="guidance">
+          ${t.crossBorder(deal.crossBorder.currency, deal.crossBorder.country && regionName(deal.crossBorder.country, context.locale))}
+        </p>`
+      : nothing}
     <p part="guidance" class="guidance">${t.guidance(amount)}</p>
-    ${matrix ? qrCode({ matrix, label: t.qrLabel, hint: t.qrHint }) : nothing}
-    ${deal.link && touch
-      ? html`<a part="bank-link" class="primary" href=${deal.link} target="_blank" rel="noopener noreferrer"
-          >${t.openInBankApp}</a
-        >`
+    ${deal.sbpLink
+      ? deal.pickerOpen
+        ? context.lazy.bankPicker(deal.sbpLink)
+        : html`<div class="actions">
+            <button part="bank-picker-button" class="primary" type="button" @click=${() => actions.bankPicker(true)}>${t.chooseBank}</button>
+          </div>`
+      : nothing}
+    ${deal.qr
+      ? qrCode({
+          drawn,
+          image: deal.qr.image ? deal.qr.text : undefined,
+          label: t.qrLabel,
+          hint: t.qrHint,
+        })
+      : nothing}
+    ${deal.link && !deal.sbpLink && typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches
+      ? html`<a part="bank-link" class="primary" href=${deal.link} target="_blank" rel="noopener noreferrer">${t.openInBankApp}</a>`
       : nothing}
   `;
+};
+
+/** A country's name in the payer's language (`TJ` → Таджикистан), or its code where `Intl` cannot. */
+const regionName = (code: string, locale: string): string => {
+  try {
+    return new Intl.DisplayNames([locale], { type: 'region' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+};
+
+let lastQr: { text: string; drawn: { matrix: QrMatrix; path: string } | undefined } | undefined;
+/** The QR code of `text`, computed once while it stays the same (the view renders every second). */
+const qrFor = (module: QrModule, text: string) => {
+  if (lastQr?.text !== text) {
+    const matrix = module.qrMatrix(text);
+    lastQr = { text, drawn: matrix && { matrix, path: module.qrPath(matrix) } };
+  }
+  return lastQr.drawn;
 };
 
 const DEAL_NOTICE_TEXT: Record<Exclude<DealNotice, 'unsupported'>, (t: Translation) => string> = {
@@ -292,7 +472,7 @@ const DEAL_NOTICE_TEXT: Record<Exclude<DealNotice, 'unsupported'>, (t: Translati
 };
 
 /** Without an active deal: the variants as buttons that start one. */
-const picker = (model: PickerModel, { t, actions }: ScreenContext): TemplateResult => {
+const picker = (model: PickerModel, { t, actions, bankMark }: ScreenContext): TemplateResult => {
   if (model.state === 'failed') {
     return html`
       <div class="actions">
@@ -310,6 +490,7 @@ const picker = (model: PickerModel, { t, actions }: ScreenContext): TemplateResu
       onSelect: actions.select,
       pending: model.pending,
       pendingLabel: t.startingDeal,
+      mark: bankMark,
     })}
     ${model.notice === 'unsupported'
       ? html`<p part="notice" class="notice" role="status">${t.dealUnsupported}</p>`

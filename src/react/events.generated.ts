@@ -7,7 +7,11 @@ import type {
   CheckoutCopyEvent,
   CheckoutErrorEvent,
   CheckoutExpiredEvent,
+  CheckoutPayerConfirmedEvent,
   CheckoutReadyEvent,
+  CheckoutReceiptEvent,
+  CheckoutReportEvent,
+  CheckoutReturnEvent,
   CheckoutStatusEvent,
   CheckoutVariantSelectEvent,
 } from '../element/events.js';
@@ -28,6 +32,14 @@ export const events = {
   onCheckoutCopy: 'checkout-copy' as EventName<CheckoutCopyEvent>,
   /** A request failed or its answer was invalid. `detail: { code, message, retryable }`. */
   onCheckoutError: 'checkout-error' as EventName<CheckoutErrorEvent>,
+  /** The payer pressed "I have paid" (nothing is sent by it; the element shows the check and keeps following the status). `detail: { invoice, deal }`. */
+  onCheckoutPayerConfirmed: 'checkout-payer-confirmed' as EventName<CheckoutPayerConfirmedEvent>,
+  /** The payer's receipt reached the service through the proxy; the deal is `transfer_confirmed`. `detail: { invoice }`. */
+  onCheckoutReceipt: 'checkout-receipt' as EventName<CheckoutReceiptEvent>,
+  /** The payer reported a payment that went missing and the proxy took it. `detail: { outcome: 'forwarded' | 'reported', invoice }` (`forwarded`: a dispute was opened with the service; `reported`: the merchant's hook kept it). */
+  onCheckoutReport: 'checkout-report' as EventName<CheckoutReportEvent>,
+  /** The payer is going back to the shop (the link on a final screen, or `auto-return`). Cancelable: `preventDefault()` keeps the payer on the page. `detail: { url, status, automatic }`. */
+  onCheckoutReturn: 'checkout-return' as EventName<CheckoutReturnEvent>,
   /** The amount (or currency), requisites or holder changed while the payer was looking, or the first read has `isSumChanged`; one event per field, shown in part `change-notice` too. `detail: { field: 'amount' | 'requisites' | 'holder', previous, current, invoice }` (Money for the amount, `previous` undefined for `isSumChanged`; text otherwise). */
   onCheckoutAmountChanged: 'checkout-amount-changed' as EventName<CheckoutAmountChangedEvent>,
 };

@@ -10,7 +10,7 @@
 import { createComponent } from '@lit/react';
 import { isServer } from 'lit';
 import * as React from 'react';
-import { MerchantCheckout as MerchantCheckoutElement } from '../element/merchant-checkout.js';
+import { MerchantCheckoutElement } from '../element/merchant-checkout.js';
 import { defineMerchantCheckout } from '../element/register.js';
 import { events } from './events.generated.js';
 
@@ -18,7 +18,8 @@ if (!isServer) defineMerchantCheckout();
 
 /**
  * `<merchant-checkout>` for React 17–19. Properties (`invoiceId`, `endpoint`, `lang`,
- * `pollInterval`, `noStream`, `hideCancel`, `theme`, `client`, `strings`) are set on the element; each
+ * `pollInterval`, `noStream`, `hideCancel`, `theme`, `returnUrl`, `cancelUrl`, `autoReturn`, `bankLogos`,
+ * `sbpBanks`, `banks`, `client`, `strings`) are set on the element; each
  * `onCheckout…` prop listens to the event of the same name and gets the typed event.
  *
  * Keep `client` stable (create it once, e.g. with `useMemo`): a new object restarts the checkout.

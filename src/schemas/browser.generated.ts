@@ -100,6 +100,12 @@ export const invoiceJsonSchema: JsonSchema = {
     isSumChanged: {
       type: "boolean"
     },
+    crossBorderCurrency: {
+      type: [
+        "string",
+        "null"
+      ]
+    },
     deals: {
       type: "array",
       items: {
@@ -213,6 +219,10 @@ export const invoiceJsonSchema: JsonSchema = {
       type: "string",
       pattern: PATTERN_1,
       errorMessage: "must be an RFC 3339 timestamp like \"2026-11-22T10:30:00+03:00\""
+    },
+    receipts: {
+      type: "string",
+      minLength: 1
     }
   },
   required: [
@@ -323,6 +333,12 @@ export const canceledInvoiceJsonSchema: JsonSchema = {
     },
     isSumChanged: {
       type: "boolean"
+    },
+    crossBorderCurrency: {
+      type: [
+        "string",
+        "null"
+      ]
     },
     deals: {
       type: "array",
@@ -498,4 +514,25 @@ export const checkoutErrorJsonSchema: JsonSchema = {
     "error"
   ],
   additionalProperties: {}
+};
+
+export const bankListJsonSchema: JsonSchema = {
+  type: "array",
+  items: {
+    type: "object",
+    properties: {
+      code: {
+        type: "string",
+        minLength: 1
+      },
+      name: {
+        type: "string"
+      }
+    },
+    required: [
+      "code",
+      "name"
+    ],
+    additionalProperties: {}
+  }
 };

@@ -13,8 +13,9 @@ import {
   PaymentMethodSchema,
   PaymentOptionSchema,
 } from './invoice.js';
-import { nonEmptyString, rfc3339DateTime, uuidString } from './primitives.js';
+import { nonEmptyString, openEnum, positiveDecimalString, rfc3339DateTime, uuidString } from './primitives.js';
 import { REQUISITES_KINDS } from './requisites-kind.js';
+import { DisputeReasonSchema, attachmentFile } from './service.js';
 
 /**
  * Error codes of the `{ "error": { "code", "message" } }` body, with the HTTP status the
@@ -29,13 +30,25 @@ export const CHECKOUT_ERROR_STATUS = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
-  /** The request body did not arrive within the body deadline (a slow or stalled client). */
+  /** The merchant takes no receipts (`receipts: 'off'`): the payer confirms without one. */
+  receipts_off: 403,
+  /** The merchant's `dispute` hook refused the payer's report; nothing was sent. */
+  dispute_refused: 403,
+  /** The request body did not arrive within the body deadline (a slow or stalled client; an upload within `uploadTimeoutMs`). */
   request_timeout: 408,
   /** The bank (variant) the payer picked has no free requisites right now; pick another. */
   no_requisites: 409,
   /** The service refused the cancel (the invoice is paid, expired or has no deal to cancel): read it again. */
   cancel_refused: 409,
+  /** No deal to confirm a transfer of (receipt) or to dispute: none waits for a transfer, or none was ever paid to. */
+  no_deal: 409,
+  /** The invoice already has its one dispute (opened, or reported to the merchant); another is not sent. */
+  dispute_exists: 409,
+  /** The invoice cannot be disputed any more (canceled or paid, or the service refused the dispute). */
+  dispute_not_allowed: 409,
+  /** The body, or the receipt in it, is larger than allowed (a receipt: 10 MB). */
   payload_too_large: 413,
+  /** Not the body's expected type, or a receipt that is not JPEG, PNG, WebP, HEIC/HEIF or PDF (declared type and content). */
   unsupported_media_type: 415,
   /** The merchant's own hook failed; no detail is sent. */
   internal_error: 500,
@@ -114,13 +127,31 @@ const checkoutInvoiceFields = {
   successUrl: z.optional(z.nullable(z.string())),
   cancelUrl: z.optional(z.nullable(z.string())),
   isSumChanged: z.optional(z.boolean()),
+  /**
+   * A cross-border invoice's transfer currency (`TJS`, `UZS`, …), the currency of the payer's
+   * card abroad; absent on other invoices and from older proxies.
+   */
+  crossBorderCurrency: z.optional(z.nullable(z.string())),
   deals: z.array(CheckoutDealSchema),
 };
+
+/**
+ * Whether the merchant takes the payer's receipt: `off` (none: the receipt route answers 403),
+ * `optional` (the payer may attach one), `required` (the payer attaches one to confirm).
+ */
+export const RECEIPTS_POLICIES = ['off', 'optional', 'required'] as const;
+/** One of {@link RECEIPTS_POLICIES}. */
+export type CheckoutReceiptsPolicy = (typeof RECEIPTS_POLICIES)[number];
 
 /** `GET /invoices/{id}` and `POST /invoices/{id}/deal`: the allow-listed projection of the invoice. */
 export const CheckoutInvoiceSchema = z.looseObject({
   ...checkoutInvoiceFields,
   expireAt: rfc3339DateTime(),
+  /**
+   * The merchant's receipt policy ({@link RECEIPTS_POLICIES}); absent from older proxies, which
+   * means `optional`. Open: an unknown value is kept as text (read it as `optional`).
+   */
+  receipts: z.optional(openEnum(RECEIPTS_POLICIES)),
 });
 /** An invoice as the element sees it: the proxy's allow-listed projection of an {@link Invoice}. */
 export type CheckoutInvoice = z.infer<typeof CheckoutInvoiceSchema>;
@@ -132,3 +163,62 @@ export const CheckoutCanceledInvoiceSchema = z.looseObject({
 });
 /** The invoice the proxy answers after a cancel: the projection of a {@link CanceledInvoice}. */
 export type CheckoutCanceledInvoice = z.infer<typeof CheckoutCanceledInvoiceSchema>;
+
+/** A bank of `GET /banks?currency=`: its code and the service's name for it. */
+export const CheckoutBankSchema = z.looseObject({
+  code: PaymentMethodSchema,
+  name: z.string(),
+});
+/** A bank as the proxy's `GET /banks` lists it: `{ code, name }`. */
+export type CheckoutBank = z.infer<typeof CheckoutBankSchema>;
+/** `GET /banks?currency=`: the service's banks of a currency, with their names. */
+export const CheckoutBankListSchema = z.array(CheckoutBankSchema);
+
+/** A receipt part of a multipart request: a file of at most 10 MB (its type is checked by the proxy, with its content). */
+const receiptPart = () => attachmentFile();
+
+/** Body of `POST /invoices/{id}/receipt` (multipart/form-data): the payer's receipt as `attachment`. */
+export const CheckoutReceiptFormSchema = z.strictObject({
+  attachment: receiptPart(),
+});
+/** The form of `POST /invoices/{id}/receipt`. */
+export type CheckoutReceiptForm = z.infer<typeof CheckoutReceiptFormSchema>;
+
+/**
+ * Body of `POST /invoices/{id}/dispute` (multipart/form-data): why the payer reports the
+ * payment, the amount really sent (decimal text, with `invalid_sum` only) and the receipt.
+ */
+export const CheckoutDisputeFormSchema = z
+  .strictObject({
+    reason: DisputeReasonSchema,
+    amount: z.optional(positiveDecimalString()),
+    attachment: receiptPart(),
+  })
+  .check(
+    z.superRefine((form, ctx) => {
+      if (form.reason === 'invalid_sum' && form.amount === undefined) {
+        ctx.issues.push({ code: 'custom', path: ['amount'], message: 'is required when reason is "invalid_sum" (the amount really sent)', input: form.amount });
+      }
+      if (form.reason !== 'invalid_sum' && form.amount !== undefined) {
+        ctx.issues.push({ code: 'custom', path: ['amount'], message: 'is only sent when reason is "invalid_sum"', input: form.amount });
+      }
+    }),
+  );
+/** The form of `POST /invoices/{id}/dispute`. */
+export type CheckoutDisputeForm = z.infer<typeof CheckoutDisputeFormSchema>;
+
+/**
+ * What became of a payer's report: `forwarded` (the service opened the dispute) or `reported`
+ * (the merchant's hook kept it for the shop; nothing was sent to the service).
+ */
+export const DISPUTE_OUTCOMES = ['forwarded', 'reported'] as const;
+/** One of {@link DISPUTE_OUTCOMES}. */
+export type CheckoutDisputeOutcome = (typeof DISPUTE_OUTCOMES)[number];
+
+/** `POST /invoices/{id}/dispute`: the outcome, and the invoice as it is now. */
+export const CheckoutDisputeAnswerSchema = z.looseObject({
+  outcome: z.enum(DISPUTE_OUTCOMES),
+  invoice: CheckoutInvoiceSchema,
+});
+/** The answer of `POST /invoices/{id}/dispute`. */
+export type CheckoutDisputeAnswer = z.infer<typeof CheckoutDisputeAnswerSchema>;

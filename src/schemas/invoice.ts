@@ -235,6 +235,11 @@ const invoiceFields = {
   successUrl: lenient(z.nullable(z.string())),
   cancelUrl: lenient(z.nullable(z.string())),
   isSumChanged: lenient(z.boolean()),
+  /**
+   * A cross-border invoice's transfer currency (`TJS`, `UZS`, …): the currency of the payer's
+   * card abroad. Shown by the documented cross-border create answer; absent otherwise.
+   */
+  crossBorderCurrency: lenient(z.nullable(nonEmptyString())),
   flow: lenient(z.nullable(z.string())),
   flowData: lenient(z.unknown()),
 };

@@ -16,6 +16,17 @@ export const DECIMAL_PATTERN = /^\d{1,30}(?:\.\d{1,30})?$/;
  */
 export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
+/**
+ * Media types a payer's receipt may have: photos (JPEG, PNG, WebP, HEIC/HEIF as phones save
+ * them) and PDF. The proxy also checks each file's leading bytes against its declared type.
+ */
+export const RECEIPT_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif', 'application/pdf'] as const;
+/** One of {@link RECEIPT_MEDIA_TYPES}. */
+export type ReceiptMediaType = (typeof RECEIPT_MEDIA_TYPES)[number];
+
+/** The largest receipt, in bytes: the service's "не более 10 Мб" read as MiB (the larger reading). */
+export const MAX_RECEIPT_BYTES = 10 * 1024 * 1024;
+
 /** One reason a value was refused: which field, and why. */
 export interface FieldIssue {
   /** Dotted path of the offending field (`sum.amount`, `deals[0].requisites`), `''` for the root. */

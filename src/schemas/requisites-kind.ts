@@ -16,14 +16,16 @@ const ACCOUNT_OPTIONS = new Set(['TO_ACCOUNT', 'TO_BANK_DETAILS']);
 const digitsOf = (text: string) => text.replace(/[\s()+-]/g, '');
 
 /**
- * The kind of `requisites` under `paymentOption`. The text decides first where it is
- * unambiguous (a URL, a number shaped like a card or a phone), the option next.
+ * The kind of `requisites` under `paymentOption`: QR data for a QR option; otherwise the text
+ * decides first where it is unambiguous (a URL, a number shaped like a card or a phone), the
+ * option next.
  */
 export const requisitesKind = (requisites: string | null | undefined, paymentOption: string | null | undefined): RequisitesKind => {
   const text = (requisites ?? '').trim();
-  if (/^https?:\/\//i.test(text)) return 'url';
   const option = paymentOption ?? '';
+  // A QR option's data is scanned, even when it is a link (an SBP QR is `https://qr.nspk.ru/…`).
   if (QR_OPTIONS.has(option)) return 'qr';
+  if (/^https?:\/\//i.test(text)) return 'url';
   const digits = digitsOf(text);
   const numeric = /^\d+$/.test(digits);
   if (numeric && /^\+/.test(text) && digits.length >= 10 && digits.length <= 15) return 'phone';

@@ -8,7 +8,7 @@
  */
 import * as z from 'zod/mini';
 import { KNOWN_DISPUTE_REASONS, MoneySchema, PaymentMethodSchema, PaymentOptionSchema } from './invoice.js';
-import { decimalString, lenient, nonEmptyString, oneOrSingleton, positiveDecimalString } from './primitives.js';
+import { MAX_RECEIPT_BYTES, decimalString, lenient, nonEmptyString, oneOrSingleton, positiveDecimalString } from './primitives.js';
 
 // ── Requests ─────────────────────────────────────────────────────────────────────────
 
@@ -24,7 +24,7 @@ export const MerchantStartDealRequestSchema = z.strictObject({
 export type MerchantStartDealRequest = z.infer<typeof MerchantStartDealRequestSchema>;
 
 /** The largest receipt the service takes ("не более 10 Мб"; read as MiB, the larger reading). */
-export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+export const MAX_ATTACHMENT_BYTES = MAX_RECEIPT_BYTES;
 
 /** A file part of a multipart request: a receipt or other proof of the transfer. */
 export const attachmentFile = () =>

@@ -1,43 +1,70 @@
 /**
  * Bank names for the payer: the service's own payment-methods list, read at most once per
- * terminal, currency and hour (`GET /api/merchant/payment-methods?currency=`), so a deal whose
- * answer carries no `paymentMethodName` (the documented DealDTO has none) still shows
- * "Т-Банк" rather than `tinkoff`. A failed read is forgotten at once and never fails an answer.
+ * terminal, currency and hour (`GET /api/merchant/payment-methods?currency=`). It serves two
+ * things from one cache: a deal whose answer carries no `paymentMethodName` (the documented
+ * DealDTO has none) still shows "Т-Банк" rather than `tinkoff`, and the proxy's public
+ * `GET /banks?currency=` answers the list. One read in flight serves every caller; it runs with
+ * the client's own timeout, not a caller's signal (a payer who leaves must not fail the others'
+ * read). A failed read is forgotten at once; the names never fail an answer.
  */
 import type { Invoice } from '../schemas/index.js';
+import { abortable } from './body.js';
 import type { MerchantClient, RequestOptions } from './client.js';
 
+/** How long the list of one terminal and currency is kept: an hour. */
 export const DEFAULT_BANK_NAMES_TTL_MS = 60 * 60 * 1000;
 
-export const createBankNames = (ttlMs = DEFAULT_BANK_NAMES_TTL_MS) => {
-  const lists = new WeakMap<MerchantClient, Map<string, { until: number; names: Promise<ReadonlyMap<string, string>> }>>();
+/** A bank of the list: its code and the service's name for it (the code when the service gave none). */
+export interface BankName {
+  /** The bank's code (`sberbank`). */
+  code: string;
+  /** Its name as the service writes it (`Сбербанк`). */
+  name: string;
+}
 
-  /** The names by bank code for `currency` at `client`'s terminal; one read in flight serves every caller. */
-  const namesFor = (client: MerchantClient, currency: string, options: RequestOptions): Promise<ReadonlyMap<string, string>> => {
+/** The documented list starts with a placeholder entry that is no bank. */
+const NOT_A_BANK = 'unknown';
+
+export const createBankNames = (ttlMs = DEFAULT_BANK_NAMES_TTL_MS) => {
+  const lists = new WeakMap<MerchantClient, Map<string, { until: number; banks: Promise<readonly BankName[]> }>>();
+
+  /**
+   * The banks of `currency` at `client`'s terminal, cached for `ttlMs`: one per code, in the
+   * service's order, without the placeholder `unknown`, and only those of `currency` when the
+   * service says whose they are.
+   */
+  const banks = (client: MerchantClient, currency: string): Promise<readonly BankName[]> => {
     let byCurrency = lists.get(client);
     if (!byCurrency) {
-      byCurrency = new Map<string, { until: number; names: Promise<ReadonlyMap<string, string>> }>();
+      byCurrency = new Map();
       lists.set(client, byCurrency);
     }
     const cached = byCurrency.get(currency);
-    if (cached && cached.until > Date.now()) return cached.names;
-    const names = client
-      .listPaymentMethods(currency, options)
-      .then((list): ReadonlyMap<string, string> => new Map(list.flatMap((bank) => (bank.name ? [[bank.code, bank.name] as const] : []))));
-    const entry = { until: Date.now() + ttlMs, names };
+    if (cached && cached.until > Date.now()) return cached.banks;
+    const read = client.listPaymentMethods(currency).then((list): readonly BankName[] => {
+      const seen = new Map<string, BankName>();
+      for (const bank of list) {
+        if (bank.code === NOT_A_BANK || seen.has(bank.code) || (bank.currency && bank.currency !== currency)) continue;
+        seen.set(bank.code, { code: bank.code, name: bank.name || bank.code });
+      }
+      return [...seen.values()];
+    });
+    const entry = { until: Date.now() + ttlMs, banks: read };
     byCurrency.set(currency, entry);
-    names.catch(() => {
+    read.catch(() => {
       if (byCurrency.get(currency) === entry) byCurrency.delete(currency);
     });
-    return names;
+    return read;
   };
 
   /** Fills in `paymentMethodName` where the service left it out; the invoice as it is when names cannot be had. */
-  return async (invoice: Invoice, client: MerchantClient, options: RequestOptions): Promise<Invoice> => {
+  const fill = async (invoice: Invoice, client: MerchantClient, options: RequestOptions): Promise<Invoice> => {
     if (invoice.deals.every((deal) => deal.paymentMethodName || !deal.paymentMethod)) return invoice;
     let names: ReadonlyMap<string, string>;
     try {
-      names = await namesFor(client, invoice.sum.currency, options);
+      // A cross-border deal's bank is one of the transfer currency's (a Tajik bank for TJS).
+      const list = banks(client, invoice.crossBorderCurrency ?? invoice.sum.currency);
+      names = new Map((await (options.signal ? abortable(list, options.signal) : list)).map((bank) => [bank.code, bank.name] as const));
     } catch {
       return invoice;
     }
@@ -48,4 +75,6 @@ export const createBankNames = (ttlMs = DEFAULT_BANK_NAMES_TTL_MS) => {
       ),
     };
   };
+
+  return { banks, fill };
 };

@@ -67,22 +67,18 @@ export interface ReadTextOptions {
 }
 
 /**
- * A request's or answer's body as UTF-8 text, refusing more than `limit` bytes without
- * buffering them: a declared `Content-Length` over the limit before reading, a streamed body
- * as soon as it grows past it (also when `toNodeHandler`'s cap errors the stream). Throws
- * {@link BodyTooLargeError} for the size, a `TimeoutError` past `timeoutMs`; anything else the
- * stream or decoder throws as is. A body left unread is canceled.
+ * Reads `message`'s body chunk by chunk into `take`, refusing more than `limit` bytes and
+ * stopping at `options.signal` or `options.timeoutMs` (see {@link readTextLimited}). The reader
+ * is canceled on any failure, so a body nobody wants is not read on.
  */
-export const readTextLimited = async (message: Request | Response, limit: number, options: ReadTextOptions = {}): Promise<string> => {
+const readChunks = async (message: Request | Response, limit: number, options: ReadTextOptions, take: (chunk: Uint8Array) => void): Promise<void> => {
   if (declaredLength(message) > limit) {
     await message.body?.cancel().catch(() => undefined);
     throw new BodyTooLargeError(limit);
   }
-  if (!message.body) return '';
+  if (!message.body) return;
   const reader = message.body.getReader();
-  const decoder = new TextDecoder('utf-8', { fatal: options.fatal ?? false });
   let size = 0;
-  let text = '';
   let signal = options.signal;
   let timer: ReturnType<typeof setTimeout> | undefined;
   if (options.timeoutMs !== undefined) {
@@ -97,13 +93,49 @@ export const readTextLimited = async (message: Request | Response, limit: number
       if (chunk.done) break;
       size += chunk.value.byteLength;
       if (size > limit) throw new BodyTooLargeError(limit);
-      text += decoder.decode(chunk.value, { stream: true });
+      take(chunk.value);
     }
-    return text + decoder.decode();
   } catch (error) {
     void reader.cancel().catch(() => undefined);
     throw isAdapterTooLarge(error) ? new BodyTooLargeError(limit) : error;
   } finally {
     clearTimeout(timer);
   }
+};
+
+/**
+ * A request's or answer's body as UTF-8 text, refusing more than `limit` bytes without
+ * buffering them: a declared `Content-Length` over the limit before reading, a streamed body
+ * as soon as it grows past it (also when `toNodeHandler`'s cap errors the stream). Throws
+ * {@link BodyTooLargeError} for the size, a `TimeoutError` past `timeoutMs`; anything else the
+ * stream or decoder throws as is. A body left unread is canceled.
+ */
+export const readTextLimited = async (message: Request | Response, limit: number, options: ReadTextOptions = {}): Promise<string> => {
+  const decoder = new TextDecoder('utf-8', { fatal: options.fatal ?? false });
+  let text = '';
+  await readChunks(message, limit, options, (chunk) => {
+    text += decoder.decode(chunk, { stream: true });
+  });
+  return text + decoder.decode();
+};
+
+/**
+ * A body's bytes (a multipart upload), with the same limit, deadline and failures as
+ * {@link readTextLimited}: at most `limit` bytes are ever held, and reading stops (the stream
+ * canceled) at the first byte too many, at the deadline or when `signal` aborts.
+ */
+export const readBytesLimited = async (message: Request | Response, limit: number, options: Omit<ReadTextOptions, 'fatal'> = {}): Promise<Uint8Array> => {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  await readChunks(message, limit, options, (chunk) => {
+    chunks.push(chunk);
+    size += chunk.byteLength;
+  });
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
 };

@@ -6,10 +6,16 @@
  * touch; answers are allow-listed projections (`projection.ts`), never upstream objects.
  */
 import {
+  CheckoutDisputeFormSchema,
   GetInvoiceResponseSchema,
+  RECEIPTS_POLICIES,
   StartDealRequestSchema,
   safeParse,
+  type CheckoutDisputeAnswer,
   type CheckoutProxyErrorCode,
+  type CheckoutReceiptsPolicy,
+  type Deal,
+  type DisputeReason,
   type Invoice,
 } from '../schemas/index.js';
 import { Hono, type Context, type Next } from 'hono';
@@ -20,8 +26,9 @@ import {
   MerchantNetworkError,
   MerchantResponseError,
   MerchantTimeoutError,
+  MerchantValidationError,
 } from './errors.js';
-import { ROUTE_METHOD, basePathSegments, matchCheckoutRoute, type CheckoutRoute } from './checkout-route.js';
+import { ROUTE_METHOD, UPLOAD_ROUTES, basePathSegments, matchCheckoutRoute, type CheckoutRoute } from './checkout-route.js';
 import {
   CheckoutHttpError,
   Deadline,
@@ -34,7 +41,15 @@ import {
 } from './proxy-http.js';
 import { declaredLength } from './body.js';
 import { createBankNames } from './bank-names.js';
-import { projectCanceledInvoice, projectInvoice, projectVariants } from './projection.js';
+import { projectCanceledInvoice, projectInvoice, projectVariants, withReceiptsPolicy } from './projection.js';
+import {
+  DEFAULT_CHECKOUT_MAX_UPLOAD_BYTES,
+  DEFAULT_UPLOAD_TIMEOUT_MS,
+  formFields,
+  readUploadForm,
+  receiptOf,
+  requireMultipart,
+} from './uploads.js';
 import { createInvoiceEvents, validateEventsOptions, type CheckoutEventsOptions } from './invoice-events.js';
 import { createSingleFlight } from './single-flight.js';
 import { createMemoryStore } from './store/memory.js';
@@ -60,6 +75,47 @@ export interface StartDealContext {
   /** Aborts when the time budget runs out or the payer goes away; forward it to `client`. */
   signal: AbortSignal;
   /** The client of the invoice's terminal, to call the service with. */
+  client: MerchantClient;
+}
+
+/**
+ * The merchant's receipt policy: `off` (the receipt route answers 403 `receipts_off`),
+ * `optional` (the payer may attach a receipt), `required` (the element asks for one before
+ * "I have paid" counts); or a function deciding per invoice and request. The projection of the
+ * invoice carries the answer as `receipts`.
+ */
+export type ReceiptsOption =
+  | CheckoutReceiptsPolicy
+  | ((invoice: Invoice, request: Request) => CheckoutReceiptsPolicy | Promise<CheckoutReceiptsPolicy>);
+
+/**
+ * What the `dispute` hook decides about a payer's report: `forward` it to the service as a
+ * dispute, `notify` (the hook has taken the report for the shop; nothing is sent to the
+ * service, the payer is told it was reported), or `refuse` it (403 `dispute_refused`).
+ */
+export type DisputeDecision = 'forward' | 'notify' | 'refuse';
+
+/** What the `dispute` hook is given: the payer's report, the invoice and the deal it is about. */
+export interface DisputeContext {
+  /** The invoice id from the path (a UUID, lower-case). */
+  id: string;
+  /** The invoice's internal id (the merchant's order id), or null. */
+  internalId: string | null;
+  /** The invoice as the service shows it right now. */
+  invoice: Invoice;
+  /** The deal disputed: the invoice's most recent deal the payer could have paid to. */
+  deal: Deal;
+  /** `no_payment` (nothing was credited) or `invalid_sum` (another amount was sent). */
+  reason: DisputeReason;
+  /** With `invalid_sum`: the amount the payer says was sent, decimal text in the invoice's currency. */
+  amount: string | undefined;
+  /** The payer's receipt (type and content checked: JPEG, PNG, WebP, HEIC/HEIF or PDF, at most 10 MB). */
+  attachment: Blob;
+  /** The payer's request (cookies, session). */
+  request: Request;
+  /** Aborts when the time budget runs out or the payer goes away. */
+  signal: AbortSignal;
+  /** The client of the invoice's terminal. */
   client: MerchantClient;
 }
 
@@ -107,10 +163,19 @@ export interface CheckoutHandlerOptions {
    */
   startDeal?: (context: StartDealContext) => Promise<unknown>;
   /**
-   * Fill in a deal's bank name from the service's payment-methods list when the answer has
-   * none (one read per terminal, currency and hour). Default true; false sends the code only.
+   * Bank names from the service's payment-methods list (one read per terminal, currency and
+   * hour): a deal's name where the answer has none, and the route `GET /banks?currency=`.
+   * Default true; false sends the code only and turns the route off (404).
    */
   bankNames?: boolean;
+  /** The receipt policy (see {@link ReceiptsOption}); default `'optional'`. */
+  receipts?: ReceiptsOption;
+  /**
+   * Decides about a payer's report of a payment that went missing (`POST /invoices/{id}/dispute`)
+   * before anything is sent: see {@link DisputeDecision}. Default: every report is forwarded.
+   * It runs at most once per invoice (the store's dispute claim); a throw is a 500.
+   */
+  dispute?: (context: DisputeContext) => DisputeDecision | Promise<DisputeDecision>;
   /**
    * Time budget of one request in milliseconds, covering the merchant's hooks and every
    * upstream call; when it runs out the answer is 504. Default: the client's `timeoutMs`.
@@ -120,6 +185,14 @@ export interface CheckoutHandlerOptions {
   bodyTimeoutMs?: number;
   /** Largest request body accepted, in bytes (default 16 KiB; the deal body is a few dozen). → 413 */
   maxBodyBytes?: number;
+  /**
+   * Largest upload (the multipart body of `…/receipt` and `…/dispute`), in bytes: default a
+   * 10 MiB receipt plus 64 KiB of framing. → 413, the reading stopped. Mounted with
+   * `toNodeHandler`, give it a `maxBodyBytes` at least as large.
+   */
+  maxUploadBytes?: number;
+  /** How long an upload may take to arrive, in ms (default 120 000: a phone on a slow network). → 408 */
+  uploadTimeoutMs?: number;
   /** Cross-origin access; off unless given. */
   cors?: CheckoutCorsOptions;
   /**
@@ -165,12 +238,21 @@ const fail = (code: CheckoutProxyErrorCode, message: string): never => {
 
 const upstreamUnavailable = () => new CheckoutHttpError('upstream_error', 'the payment service failed to answer');
 
+/** How long a dispute's claim is held beyond the time budget when its outcome is not known (the service did not answer). */
+const DISPUTE_CLAIM_MARGIN_MS = 60_000;
+
+/** Deal statuses a payer can no longer have paid to unnoticed: a settled deal, or one already disputed. */
+const UNDISPUTABLE_DEAL_STATUSES: readonly string[] = ['completed', 'dispute'];
+
+const DISPUTE_DECISIONS: readonly string[] = ['forward', 'notify', 'refuse'];
+
 const CLIENT_METHODS = ['getInvoice', 'listPaymentVariants', 'cancelInvoice', 'startDeal'] as const;
 const isClient = (value: unknown): value is MerchantClient =>
   typeof value === 'object' && value !== null && CLIENT_METHODS.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
 
 const validateOptions = (options: CheckoutHandlerOptions) => {
-  const { client, clientFor, authorize, resolveInternalId, startDeal, timeoutMs, maxBodyBytes, cors } = options ?? ({} as CheckoutHandlerOptions);
+  const { client, clientFor, authorize, resolveInternalId, startDeal, timeoutMs, maxBodyBytes, cors, receipts, dispute, maxUploadBytes, uploadTimeoutMs } =
+    options ?? ({} as CheckoutHandlerOptions);
   const clients = Array.isArray(client) ? client : [client];
   if (clients.length === 0 || !clients.every(isClient)) {
     throw new TypeError('createCheckoutHandler: client must be a MerchantClient or a non-empty array of them');
@@ -185,6 +267,16 @@ const validateOptions = (options: CheckoutHandlerOptions) => {
   }
   if (startDeal !== undefined && typeof startDeal !== 'function') {
     throw new TypeError('createCheckoutHandler: startDeal must be a function');
+  }
+  if (receipts !== undefined && typeof receipts !== 'function' && !RECEIPTS_POLICIES.includes(receipts)) {
+    throw new TypeError(`createCheckoutHandler: receipts must be "off", "optional", "required" or a function, got ${JSON.stringify(receipts)}`);
+  }
+  if (dispute !== undefined && typeof dispute !== 'function') throw new TypeError('createCheckoutHandler: dispute must be a function');
+  if (maxUploadBytes !== undefined && !(Number.isInteger(maxUploadBytes) && maxUploadBytes > 0)) {
+    throw new TypeError('createCheckoutHandler: maxUploadBytes must be a positive integer');
+  }
+  if (uploadTimeoutMs !== undefined && !(uploadTimeoutMs > 0 && Number.isFinite(uploadTimeoutMs))) {
+    throw new TypeError('createCheckoutHandler: uploadTimeoutMs must be a positive number');
   }
   validateEventsOptions(options.events);
   if (timeoutMs !== undefined && !(timeoutMs > 0 && Number.isFinite(timeoutMs))) {
@@ -214,6 +306,28 @@ const validateOptions = (options: CheckoutHandlerOptions) => {
   }
 };
 
+/** The time budget of one request: one {@link Deadline}, which an upload route starts again once its body has arrived. */
+class Budget {
+  deadline: Deadline;
+  /** True once an upload was read to its end (an error answer then need not close the connection). */
+  bodyRead = false;
+  readonly #timeoutMs: number;
+  readonly #parent: AbortSignal;
+
+  constructor(timeoutMs: number, parent: AbortSignal) {
+    this.#timeoutMs = timeoutMs;
+    this.#parent = parent;
+    this.deadline = new Deadline(timeoutMs, parent);
+  }
+
+  /** A fresh deadline for the work after the upload (the one before is disposed). */
+  restart(): Deadline {
+    this.deadline.dispose();
+    this.deadline = new Deadline(this.#timeoutMs, this.#parent);
+    return this.deadline;
+  }
+}
+
 /**
  * Creates the checkout proxy: `(request: Request) => Promise<Response>`. Mount it in a Fetch
  * runtime directly, or in node:http / Express with `toNodeHandler`.
@@ -225,16 +339,24 @@ const validateOptions = (options: CheckoutHandlerOptions) => {
  * | `POST /invoices/{id}/cancel` | the invoice check, then `cancelInvoice(id)` | the cancel answer's projection |
  * | `POST /invoices/{id}/deal` `{option, method}` | the invoice check, then `startDeal(id, …)` (or the hook) | the invoice's projection |
  * | `GET /invoices/{id}/events` | the invoice check (a watched invoice is not read again) | `text/event-stream` of the projection (invoice-events.ts) |
+ * | `POST /invoices/{id}/receipt` (multipart `attachment`) | the invoice check, then `confirmTransfer(id, file)` | the invoice's projection |
+ * | `POST /invoices/{id}/dispute` (multipart `reason`, `amount`, `attachment`) | the invoice check, the dispute claim, the `dispute` hook, then `openDispute` | `{ outcome, invoice }` |
+ * | `GET /banks?currency=` | none (public); the first client's `listPaymentMethods`, cached an hour | `[{code, name}]` |
  */
 export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((request: Request) => Promise<Response>) => {
   validateOptions(options);
-  const { clientFor, authorize: authorizeHook, resolveInternalId, startDeal, cors, onError } = options;
+  const { clientFor, authorize: authorizeHook, resolveInternalId, startDeal, cors, onError, dispute: disputeHook } = options;
   const clients: readonly MerchantClient[] = Array.isArray(options.client) ? options.client : [options.client as MerchantClient];
   const base = basePathSegments(options.basePath);
   const timeoutMs = options.timeoutMs ?? Math.max(...clients.map((client) => client.timeoutMs));
   /** Which terminal answered for an invoice, so only its first read probes several. */
   const terminalOf = new Map<string, MerchantClient>();
-  const withBankNames = options.bankNames === false ? (invoice: Invoice) => Promise.resolve(invoice) : createBankNames();
+  const bankNames = options.bankNames === false ? undefined : createBankNames();
+  const withBankNames = bankNames ? bankNames.fill : (invoice: Invoice) => Promise.resolve(invoice);
+  const receipts = options.receipts ?? 'optional';
+  /** The policy a function answered last per invoice: what the event stream (one projection per state) carries. */
+  const receiptsOf = new Map<string, CheckoutReceiptsPolicy>();
+  const upload = { maxBytes: options.maxUploadBytes ?? DEFAULT_CHECKOUT_MAX_UPLOAD_BYTES, timeoutMs: options.uploadTimeoutMs ?? DEFAULT_UPLOAD_TIMEOUT_MS };
   /** One upstream read of an invoice per terminal at a time, whoever asks (checkout-handler's routes, the streams' refresher). */
   const flight = createSingleFlight();
   const store = options.store ?? createMemoryStore();
@@ -295,7 +417,8 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
           {
             store,
             read: async (client, id) => (await readInvoice(client, id, undefined)) ?? fail('not_found', 'unknown invoice'),
-            withBankNames: (invoice, client) => withBankNames(invoice, client, {}),
+            withBankNames: async (invoice, client) =>
+              withReceiptsPolicy(await withBankNames(invoice, client, {}), typeof receipts === 'function' ? receiptsOf.get(invoice.id.toLowerCase()) : receipts),
             report: (error) => report(error, new Request('http://checkout.invalid/events')),
           },
           options.events,
@@ -323,8 +446,11 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
    * another invoice must not hand it out), and with the older `resolveInternalId` its
    * `internalId` must be the one answered (an over-broad lookup must not widen access).
    */
-  const verifiedInvoice = async (id: string, request: Request, deadline: Deadline, watched = false) => {
-    const { internalId } = await authorize(id, request, deadline);
+  const verifiedInvoice = async (id: string, request: Request, deadline: Deadline, watched = false) =>
+    checkedInvoice(id, request, deadline, (await authorize(id, request, deadline)).internalId, watched);
+
+  /** The invoice `id` for a caller already authorized (see {@link verifiedInvoice}). */
+  const checkedInvoice = async (id: string, request: Request, deadline: Deadline, internalId: string | undefined, watched = false) => {
     const found = (watched ? await watchedInvoice(id, request, deadline) : undefined) ?? (await invoiceAndClient(id, request, deadline));
     if (found.invoice.id.toLowerCase() !== id) {
       report(new Error(`the service answered invoice ${found.invoice.id} for ${id}`), request);
@@ -367,24 +493,191 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
     return parsed.data;
   };
 
-  /** A deal started for the payer: the invoice must be `id` and show an active deal, else the bank had no requisites. */
-  const dealStarted = (invoice: Invoice, id: string, request: Request, source: string) => {
+  /** The receipt policy for this invoice and caller: the option, or what its function answers (checked). */
+  const receiptsPolicy = async (invoice: Invoice, request: Request, deadline: Deadline): Promise<CheckoutReceiptsPolicy> => {
+    if (typeof receipts !== 'function') return receipts;
+    const answer: unknown = await deadline.race(receipts(invoice, request));
+    if (typeof answer !== 'string' || !(RECEIPTS_POLICIES as readonly string[]).includes(answer)) {
+      throw new TypeError(`receipts must answer "off", "optional" or "required", got ${JSON.stringify(answer)}`);
+    }
+    const policy = answer as CheckoutReceiptsPolicy;
+    const key = invoice.id.toLowerCase();
+    receiptsOf.delete(key);
+    receiptsOf.set(key, policy);
+    if (receiptsOf.size > MAX_REMEMBERED_TERMINALS) receiptsOf.delete(receiptsOf.keys().next().value as string);
+    return policy;
+  };
+
+  /** The invoice's projection for this caller: bank names filled in, the receipt policy (asked, unless known) added. */
+  const projected = async (invoice: Invoice, client: MerchantClient, request: Request, deadline: Deadline, known?: CheckoutReceiptsPolicy) => {
+    const policy = known ?? (await receiptsPolicy(invoice, request, deadline));
+    return projectInvoice(await withBankNames(invoice, client, { signal: deadline.signal, timeoutMs: deadline.remaining() }), { receipts: policy });
+  };
+
+  /** An answer of a state change about `id`: it must be that invoice, then every stream hears it. */
+  const changed = (invoice: Invoice, id: string, request: Request, source: string): Invoice => {
     if (invoice.id.toLowerCase() !== id) {
       report(new Error(`${source} answered invoice ${invoice.id} for ${id}`), request);
       throw upstreamUnavailable();
     }
-    if (!invoice.deals.some((deal) => deal.isActive)) fail('no_requisites', 'this bank has no free requisites right now');
     events?.observe(invoice);
-    return projectInvoice(invoice);
+    return invoice;
   };
 
-  const serve = async (c: Context<ProxyEnv>, route: CheckoutRoute, id: string, deadline: Deadline): Promise<unknown> => {
+  /** A deal started for the payer: the invoice must be `id` and show an active deal, else the bank had no requisites. */
+  const dealStarted = (invoice: Invoice, id: string, request: Request, source: string, client: MerchantClient, deadline: Deadline) => {
+    if (invoice.id.toLowerCase() === id && !invoice.deals.some((deal) => deal.isActive)) fail('no_requisites', 'this bank has no free requisites right now');
+    return projected(changed(invoice, id, request, source), client, request, deadline);
+  };
+
+  /**
+   * The deal a payer's report is about: the active deal, else the most recent one they could
+   * have paid to (not completed, not already disputed): latest by its deadline (`canceledAt`),
+   * then by its place in `deals`. Only a deal with an id can be named to the service.
+   */
+  const disputedDeal = (invoice: Invoice): Deal | undefined => {
+    const candidates = invoice.deals
+      .map((deal, index) => ({ deal, index, at: deal.canceledAt ? Date.parse(deal.canceledAt) : Number.NEGATIVE_INFINITY }))
+      .filter(({ deal }) => deal.id && !UNDISPUTABLE_DEAL_STATUSES.includes(deal.status));
+    const active = candidates.find(({ deal }) => deal.isActive);
+    if (active) return active.deal;
+    candidates.sort((a, b) => a.at - b.at || a.index - b.index);
+    return candidates.at(-1)?.deal;
+  };
+
+  /** Reads and checks the dispute form: reason, amount (with `invalid_sum`) and the receipt. */
+  const readDisputeForm = async (request: Request, budget: Budget) => {
+    const form = await readUploadForm(request, upload);
+    budget.bodyRead = true;
+    const fields = formFields(form, ['reason', 'amount', 'attachment'], 'attachment');
+    const attachment = await receiptOf(form);
+    const parsed = safeParse(CheckoutDisputeFormSchema, { ...fields, attachment });
+    if (!parsed.success) return fail('bad_request', `invalid form: ${parsed.message}`);
+    return parsed.data;
+  };
+
+  /**
+   * `POST /invoices/{id}/receipt`: the payer's receipt for the active deal, through the
+   * service's confirm-transfer. The caller is authorized before the upload is read; the time
+   * budget of the upstream work starts once it has arrived.
+   */
+  const serveReceipt = async (id: string, request: Request, budget: Budget) => {
+    if (receipts === 'off') fail('receipts_off', 'this shop takes no receipts');
+    requireMultipart(request);
+    const { internalId } = await authorize(id, request, budget.deadline);
+    const form = await readUploadForm(request, upload);
+    budget.bodyRead = true;
+    formFields(form, ['attachment'], 'attachment');
+    const attachment = await receiptOf(form);
+    const deadline = budget.restart();
+    const { invoice, client } = await checkedInvoice(id, request, deadline, internalId);
+    const policy = await receiptsPolicy(invoice, request, deadline);
+    if (policy === 'off') fail('receipts_off', 'this shop takes no receipts for this invoice');
+    const deal = invoice.deals.find((each) => each.isActive);
+    // Sent again (the answer was lost, a second tap): the transfer is confirmed already.
+    if (deal?.status === 'transfer_confirmed') return projected(invoice, client, request, deadline, policy);
+    if (!deal || UNDISPUTABLE_DEAL_STATUSES.includes(deal.status)) fail('no_deal', 'no deal of this invoice waits for a transfer');
+    let confirmed: Invoice;
+    try {
+      confirmed = await client.confirmTransfer(id, attachment, { signal: deadline.signal, timeoutMs: deadline.remaining() });
+    } catch (error) {
+      if (error instanceof MerchantApiError && error.status >= 400 && error.status < 500 && ![401, 403].includes(error.status)) {
+        report(error, request);
+        fail('no_deal', 'the payment service refused the receipt: the deal no longer waits for a transfer; read the invoice again');
+      }
+      throw error;
+    }
+    return projected(changed(confirmed, id, request, 'confirm-transfer'), client, request, deadline, policy);
+  };
+
+  /**
+   * `POST /invoices/{id}/dispute`: the payer reports a payment that went missing. At most one
+   * dispute per invoice across instances (the store's claim): the claim is kept once a dispute
+   * is made (forwarded, or reported by the hook), released when the hook or the service
+   * refused, and left to lapse when the outcome is unknown (the service did not answer).
+   */
+  const serveDispute = async (id: string, request: Request, budget: Budget): Promise<CheckoutDisputeAnswer> => {
+    requireMultipart(request);
+    const { internalId } = await authorize(id, request, budget.deadline);
+    const { reason, amount, attachment } = await readDisputeForm(request, budget);
+    const deadline = budget.restart();
+    const { invoice, client } = await checkedInvoice(id, request, deadline, internalId);
+    if (invoice.status === 'dispute' || invoice.deals.some((deal) => deal.status === 'dispute')) {
+      fail('dispute_exists', 'a dispute about this invoice is open already');
+    }
+    if (invoice.status === 'canceled' || invoice.status === 'paid') fail('dispute_not_allowed', `a ${invoice.status} invoice cannot be disputed`);
+    const decimals = amount?.split('.')[1]?.length ?? 0;
+    if (decimals > invoice.sum.subunit) {
+      fail('bad_request', `invalid form: amount: must have at most ${invoice.sum.subunit} digits after the point in ${invoice.sum.currency}`);
+    }
+    const deal = disputedDeal(invoice) ?? fail('no_deal', 'this invoice has no deal the payer could have paid to');
+    const claim = (await deadline.race(store.claimDispute(id, timeoutMs + DISPUTE_CLAIM_MARGIN_MS))) ?? fail('dispute_exists', 'this invoice has its dispute already');
+    const settle = async (outcome: 'kept' | 'released') => {
+      try {
+        await claim.settle(outcome);
+      } catch (error) {
+        // The claim then lapses by itself; the payer's answer stands.
+        report(error, request);
+      }
+    };
+    let decision: string;
+    try {
+      decision = disputeHook
+        ? await deadline.race(disputeHook({ id, internalId: invoice.internalId, invoice, deal, reason, amount, attachment, request, signal: deadline.signal, client }))
+        : 'forward';
+      if (!DISPUTE_DECISIONS.includes(decision)) throw new TypeError(`dispute must answer "forward", "notify" or "refuse", got ${JSON.stringify(decision)}`);
+    } catch (error) {
+      await settle('released');
+      throw error;
+    }
+    if (decision === 'refuse') {
+      await settle('released');
+      fail('dispute_refused', 'the shop does not take this report');
+    }
+    if (decision === 'notify') {
+      await settle('kept');
+      return { outcome: 'reported', invoice: await projected(invoice, client, request, deadline) };
+    }
+    let disputed: Invoice;
+    try {
+      disputed = await client.openDispute(id, { dealId: deal.id!, reason, amount, attachment }, { signal: deadline.signal, timeoutMs: deadline.remaining() });
+    } catch (error) {
+      if ((error instanceof MerchantApiError && error.status < 500) || error instanceof MerchantValidationError) {
+        // Refused: nothing was opened, the payer may try again.
+        await settle('released');
+        if (error instanceof MerchantApiError && ![401, 403].includes(error.status)) {
+          report(error, request);
+          fail('dispute_not_allowed', 'the payment service refused the dispute: the invoice can no longer be disputed');
+        }
+      } else if (error instanceof MerchantResponseError && error.status >= 200 && error.status < 300) {
+        // Accepted, though the answer is unreadable: the dispute is open.
+        await settle('kept');
+      }
+      throw error;
+    }
+    await settle('kept');
+    return { outcome: 'forwarded', invoice: await projected(changed(disputed, id, request, 'dispute'), client, request, deadline) };
+  };
+
+  /** `GET /banks?currency=`: the service's banks of a currency, public, from the shared cache. */
+  const serveBanks = async (request: Request, deadline: Deadline): Promise<Response> => {
+    const currencies = new URL(request.url).searchParams.getAll('currency');
+    const currency = currencies.length === 1 ? currencies[0]! : '';
+    if (!/^[A-Z]{3,5}$/.test(currency)) fail('bad_request', 'currency: must be one currency code of 3 to 5 capital letters, like "RUB"');
+    const list = await deadline.race(bankNames!.banks(clients[0]!, currency));
+    const answer = jsonAnswer(200, list.map(({ code, name }) => ({ code, name })));
+    answer.headers.set('cache-control', 'public, max-age=3600');
+    return answer;
+  };
+
+  const serve = async (c: Context<ProxyEnv>, route: CheckoutRoute, id: string, budget: Budget): Promise<unknown> => {
     const request = c.req.raw;
+    const deadline = budget.deadline;
     const upstream = () => ({ signal: deadline.signal, timeoutMs: deadline.remaining() });
     switch (route) {
       case 'invoice': {
         const { invoice, client } = await verifiedInvoice(id, request, deadline);
-        return projectInvoice(await withBankNames(invoice, client, upstream()));
+        return projected(invoice, client, request, deadline);
       }
       case 'variants': {
         const { client } = await verifiedInvoice(id, request, deadline);
@@ -409,7 +702,7 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
         const { invoice, client } = await verifiedInvoice(id, request, deadline);
         if (!startDeal) {
           const started = await client.startDeal(id, { paymentOption: option, paymentMethod: method }, upstream());
-          return dealStarted(await withBankNames(started, client, upstream()), id, request, 'start-deal');
+          return dealStarted(started, id, request, 'start-deal', client, deadline);
         }
         const answer = await deadline.race(
           startDeal({ id, internalId: invoice.internalId, option, method, invoice, request, signal: deadline.signal, client }),
@@ -419,12 +712,20 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
           report(new Error(`startDeal answered an invalid invoice: ${parsed.message}`), request);
           throw upstreamUnavailable();
         }
-        return dealStarted(await withBankNames(parsed.data, client, upstream()), id, request, 'startDeal');
+        return dealStarted(parsed.data, id, request, 'startDeal', client, deadline);
       }
       case 'events': {
         const { invoice, client } = await verifiedInvoice(id, request, deadline, true);
+        // The stream's projections carry the policy this payer is answered.
+        if (typeof receipts === 'function') await receiptsPolicy(invoice, request, deadline);
         return events!.respond(c, id, invoice, client, request);
       }
+      case 'receipt':
+        return serveReceipt(id, request, budget);
+      case 'dispute':
+        return serveDispute(id, request, budget);
+      case 'banks':
+        return serveBanks(request, deadline);
     }
   };
 
@@ -481,7 +782,7 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
   app.use('*', async (c: Context<ProxyEnv>, next: Next) => {
     const request = c.req.raw;
     const match = matchCheckoutRoute(new URL(request.url).pathname, base);
-    if (match.kind === 'unknown' || (match.kind !== 'malformed' && match.route === 'events' && !events)) {
+    if (match.kind === 'unknown' || (match.kind !== 'malformed' && ((match.route === 'events' && !events) || (match.route === 'banks' && !bankNames)))) {
       return errorAnswer('not_found', 'no such checkout operation');
     }
     if (match.kind === 'malformed') return errorAnswer('bad_request', match.message);
@@ -503,27 +804,46 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
     }
     if (match.kind === 'bad_id') return errorAnswer('bad_request', 'the invoice id must be a UUID');
     if (request.method === 'GET' && announcesBody(request)) return errorAnswer('bad_request', 'a GET request has no body');
-    if (declaredLength(request) > maxBodyBytes) return errorAnswer('payload_too_large', `request body exceeds ${maxBodyBytes} bytes`);
+    if (UPLOAD_ROUTES.has(match.route)) {
+      if (declaredLength(request) > upload.maxBytes) {
+        // Answered at once, the connection closed: the upload is not read.
+        void request.body?.cancel().catch(() => undefined);
+        const headers = baseHeaders();
+        headers.set('connection', 'close');
+        return errorAnswer('payload_too_large', `the upload exceeds ${upload.maxBytes} bytes`, headers);
+      }
+    } else if (declaredLength(request) > maxBodyBytes) {
+      return errorAnswer('payload_too_large', `request body exceeds ${maxBodyBytes} bytes`);
+    }
     c.set('match', { route: match.route, id: match.id });
     if (corsAllowed) return corsFor.get(match.route)!(c, next);
     return next();
   });
 
-  /** Serves one route within the request's time budget; failures become checkout errors. */
+  /**
+   * Serves one route within the request's time budget; failures become checkout errors. An
+   * upload route starts its budget again once the upload has arrived (`budget.restart()`), and
+   * an error answer before its body was read to its end closes the connection: the rest of the
+   * upload is not read.
+   */
   const route = (name: CheckoutRoute) => async (c: Context<ProxyEnv>) => {
     const request = c.req.raw;
-    const deadline = new Deadline(timeoutMs, request.signal);
+    const budget = new Budget(timeoutMs, request.signal);
     try {
       if (request.method === 'POST') checkSameSite(request);
-      const answer = await serve(c, name, c.get('match').id, deadline);
+      const answer = await serve(c, name, c.get('match').id, budget);
       return answer instanceof Response ? answer : jsonAnswer(200, answer);
     } catch (error) {
-      const answer = toCheckoutError(error, deadline);
+      const answer = toCheckoutError(error, budget.deadline);
       // A payer who went away is no failure worth a log line.
       if (!request.signal.aborted && (answer.status >= 500 || !(error instanceof CheckoutHttpError))) report(error, request);
-      return errorAnswer(answer.code, answer.message);
+      if (!UPLOAD_ROUTES.has(name) || budget.bodyRead) return errorAnswer(answer.code, answer.message);
+      void request.body?.cancel().catch(() => undefined);
+      const headers = baseHeaders();
+      headers.set('connection', 'close');
+      return errorAnswer(answer.code, answer.message, headers);
     } finally {
-      deadline.dispose();
+      budget.deadline.dispose();
     }
   };
 
@@ -533,6 +853,9 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
   app.post(`${prefix}/invoices/:id/cancel`, route('cancel'));
   app.post(`${prefix}/invoices/:id/deal`, route('deal'));
   if (events) app.get(`${prefix}/invoices/:id/events`, route('events'));
+  app.post(`${prefix}/invoices/:id/receipt`, route('receipt'));
+  app.post(`${prefix}/invoices/:id/dispute`, route('dispute'));
+  if (bankNames) app.get(`${prefix}/banks`, route('banks'));
   // The guard matched a route that Hono's router reads differently (percent-encoded letters).
   app.notFound(() => errorAnswer('not_found', 'no such checkout operation'));
   app.onError((error, c) => {

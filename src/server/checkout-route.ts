@@ -1,13 +1,14 @@
 /**
- * Path matching of the checkout protocol: the one place that decides which of the five
- * routes a request path names. It works on the decoded segments of the (already
+ * Path matching of the checkout protocol: the one place that decides which of its routes a
+ * request path names (`/banks`, and the invoice routes `/invoices/{id}[/operation]`). It works on the decoded segments of the (already
  * WHATWG-normalised) path, decodes exactly once, and refuses what could mean something else
  * to another layer: encoded slashes or backslashes, dot segments, control characters,
  * malformed percent-encoding. Empty segments (`//`, a trailing `/`) match nothing.
  */
 import { UUID_PATTERN } from '../schemas/index.js';
 
-export type CheckoutRoute = 'invoice' | 'variants' | 'cancel' | 'deal' | 'events';
+/** A route of the checkout protocol; all but `banks` name an invoice. */
+export type CheckoutRoute = 'invoice' | 'variants' | 'cancel' | 'deal' | 'events' | 'receipt' | 'dispute' | 'banks';
 
 /** The one method each route answers (besides `OPTIONS`, which never reaches upstream). */
 export const ROUTE_METHOD: Readonly<Record<CheckoutRoute, 'GET' | 'POST'>> = {
@@ -16,19 +17,28 @@ export const ROUTE_METHOD: Readonly<Record<CheckoutRoute, 'GET' | 'POST'>> = {
   cancel: 'POST',
   deal: 'POST',
   events: 'GET',
+  receipt: 'POST',
+  dispute: 'POST',
+  banks: 'GET',
 };
+
+/** The routes whose body is a multipart upload (a receipt): their own size cap and read deadline. */
+export const UPLOAD_ROUTES: ReadonlySet<CheckoutRoute> = new Set(['receipt', 'dispute']);
 
 const OPERATION_SEGMENTS: ReadonlyMap<string, CheckoutRoute> = new Map([
   ['available-payment-variants', 'variants'],
   ['cancel', 'cancel'],
   ['deal', 'deal'],
   ['events', 'events'],
+  ['receipt', 'receipt'],
+  ['dispute', 'dispute'],
 ]);
 
 /** No path of the protocol comes close; longer ones are not even decoded. */
 const MAX_PATH_CHARS = 1024;
 
 export type RouteMatch =
+  /** `id` is the invoice's (lower-cased), `''` for `banks`, which names none. */
   | { kind: 'route'; route: CheckoutRoute; id: string }
   /** The path names a route but its id is not a UUID (`id` is what was given). */
   | { kind: 'bad_id'; route: CheckoutRoute; id: string }
@@ -74,6 +84,9 @@ export const matchCheckoutRoute = (pathname: string, base: readonly string[]): R
     const decoded = decodeSegment(raw);
     if (typeof decoded !== 'string') return { kind: 'malformed', message: decoded.malformed };
     segments.push(decoded);
+  }
+  if (segments.length === base.length + 1 && segments[base.length] === 'banks' && base.every((segment, index) => segments[index] === segment)) {
+    return { kind: 'route', route: 'banks', id: '' };
   }
   if (segments.length < base.length + 2 || segments.length > base.length + 3) return { kind: 'unknown' };
   if (base.some((segment, index) => segments[index] !== segment)) return { kind: 'unknown' };

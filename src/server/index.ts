@@ -53,7 +53,11 @@ export {
   type CheckoutHandlerOptions,
   type CheckoutCorsOptions,
   type StartDealContext,
+  type ReceiptsOption,
+  type DisputeDecision,
+  type DisputeContext,
 } from './checkout-handler.js';
+export { DEFAULT_CHECKOUT_MAX_UPLOAD_BYTES, DEFAULT_UPLOAD_TIMEOUT_MS } from './uploads.js';
 export { CheckoutHttpError } from './proxy-http.js';
 export {
   createNotificationHandler,
@@ -61,7 +65,7 @@ export {
   type NotificationTokenSource,
   type RawNotification,
 } from './notifications.js';
-export { projectInvoice, projectCanceledInvoice, projectDeal, projectVariants } from './projection.js';
+export { projectInvoice, projectCanceledInvoice, projectDeal, projectVariants, type InvoiceProjectionExtras } from './projection.js';
 export { createNodeFetch, type NodeFetchOptions } from './node-fetch.js';
 export {
   createMemoryStore,
@@ -69,6 +73,7 @@ export {
   DEFAULT_MEMORY_STORE_ENTRIES,
   DEFAULT_REDIS_PREFIX,
   type CheckoutStore,
+  type DisputeClaim,
   type InvoiceMark,
   type InvoiceUpdate,
   type NotificationClaim,

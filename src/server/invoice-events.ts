@@ -1,6 +1,6 @@
 /**
  * The event stream of the checkout protocol, `GET /invoices/{id}/events` (docs/ARCHITECTURE.md,
- * "The checkout protocol", "The store"): Server-Sent Events through Hono's `streamSSE`.
+ * "The checkout protocol", "The store"): Server-Sent Events.
  *
  * One watch per invoice per instance, shared by every payer streaming it: it holds the
  * invoice's latest state, hears new states from the store (notifications, and reads made by
@@ -13,9 +13,18 @@
  * anew first when the id is newer than what this instance knows), so nothing is missed. A
  * terminal status ends the stream; a reconnect that already saw it is answered 204, which
  * tells `EventSource` to stop.
+ *
+ * Each stream is one `ReadableStream` with a high-water mark of 0 whose source is the stream's
+ * state: when the reader asks, the newest state not yet sent goes, else a due heartbeat, else
+ * the next of either as it comes. A slow payer gets the newest state, never a queue of old
+ * ones. One heartbeat timer serves every stream of the handler; an event's bytes are made once
+ * per state for all its streams. Hono's `streamSSE` was the helper before: an idle stream cost
+ * 35 KB with it (a `TransformStream` and a second `ReadableStream` per stream, a timer each,
+ * and the Hono context, request and answer they kept alive), against the goal of 10,000 idle
+ * streams in under 200 MB (bench/events.ts). The framing is {@link sseEvent}, the same bytes as
+ * Hono's `writeSSE` (test/server/invoice-events-sse.test.ts).
  */
 import type { Context } from 'hono';
-import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { Invoice } from '../schemas/index.js';
 import type { MerchantClient } from './client.js';
 import { projectInvoice } from './projection.js';
@@ -53,16 +62,53 @@ export const DEFAULT_REFRESH_INTERVAL_MS = 60_000;
 /** The `retry:` advice sent to browsers, by default (ms). */
 export const DEFAULT_RETRY_MS = 3_000;
 
+/** One Server-Sent Events message, as Hono's `SSEMessage`. */
+export interface SseMessage {
+  event?: string;
+  id?: string;
+  data: string;
+  retry?: number;
+}
+
+/**
+ * The text of one event: `event:`, one `data:` line per line of `data`, `id:`, `retry:`, and
+ * the blank line that ends it; the same bytes as Hono's `writeSSE`. An `event` or `id` with a
+ * line break would end the field early, so it throws.
+ */
+export const sseEvent = (message: SseMessage): string => {
+  for (const key of ['event', 'id'] as const) {
+    const value = message[key];
+    if (value && /[\r\n]/.test(value)) throw new Error(`${key} must not contain "\\r" or "\\n"`);
+  }
+  let text = message.event ? `event: ${message.event}\n` : '';
+  text += `data: ${message.data.split(/\r\n|\r|\n/).join('\ndata: ')}`;
+  if (message.id !== undefined) text += `\nid: ${message.id}`;
+  if (message.retry !== undefined) text += `\nretry: ${message.retry}`;
+  return `${text}\n\n`;
+};
+
+/** A comment line (`: text`), which `EventSource` ignores: the heartbeat. */
+export const sseComment = (text: string): string => {
+  if (/[\r\n]/.test(text)) throw new Error('a comment must not contain "\\r" or "\\n"');
+  return `: ${text}\n\n`;
+};
+
+const encoder = new TextEncoder();
+const HEARTBEAT = encoder.encode(sseComment('heartbeat'));
+
 interface State {
   invoice: Invoice;
   mark: InvoiceMark;
   eventId: string;
   terminal: boolean;
-  /** The event's data (the projection with bank names), made once per state. */
-  data?: Promise<string>;
+  /** The whole `invoice` event (the projection with bank names), made once per state for every stream. */
+  event?: Promise<Uint8Array>;
 }
 
-type Listener = (state: State) => void;
+/** What a watch tells of each new state: an open stream. */
+interface Listener {
+  notify(): void;
+}
 
 interface Watch {
   id: string;
@@ -156,11 +202,11 @@ export const createInvoiceEvents = (deps: InvoiceEventsDeps, options: CheckoutEv
     return { invoice, mark, eventId: `${mark.updatedAt ?? 0}-${print}`, terminal: isTerminal(invoice.status) };
   };
 
-  const dataOf = (watch: Watch, state: State): Promise<string> =>
-    (state.data ??= deps
+  const eventOf = (watch: Watch, state: State): Promise<Uint8Array> =>
+    (state.event ??= deps
       .withBankNames(state.invoice, watch.client)
       .catch(() => state.invoice)
-      .then((invoice) => JSON.stringify(projectInvoice(invoice))));
+      .then((invoice) => encoder.encode(sseEvent({ event: 'invoice', id: state.eventId, data: JSON.stringify(projectInvoice(invoice)), retry: retryMs }))));
 
   const schedule = (watch: Watch) => {
     clearTimeout(watch.timer);
@@ -176,7 +222,7 @@ export const createInvoiceEvents = (deps: InvoiceEventsDeps, options: CheckoutEv
     if (state.eventId === watch.state.eventId) return false;
     watch.state = state;
     schedule(watch);
-    for (const listener of watch.listeners) listener(state);
+    for (const listener of watch.listeners) listener.notify();
     return true;
   };
 
@@ -218,14 +264,18 @@ export const createInvoiceEvents = (deps: InvoiceEventsDeps, options: CheckoutEv
         return undefined;
       }));
 
+  /** Invoices already observed: the callers that one single-flight read answered all observe the same object. */
+  const observed = new WeakSet<Invoice>();
   const observe = (invoice: Invoice) => {
+    if (observed.has(invoice)) return;
+    observed.add(invoice);
     const watch = watches.get(invoice.id.toLowerCase());
     if (watch) apply(watch, invoice, 'read');
     store.record({ invoice, source: 'read' }).catch(storeFailed);
   };
 
   /** The watch of `id`, made with `invoice` when there is none, else given it as a read. */
-  const open = (id: string, invoice: Invoice, client: MerchantClient): Watch => {
+  const openWatch = (id: string, invoice: Invoice, client: MerchantClient): Watch => {
     let watch = watches.get(id);
     if (watch) {
       apply(watch, invoice, 'read');
@@ -244,56 +294,151 @@ export const createInvoiceEvents = (deps: InvoiceEventsDeps, options: CheckoutEv
     watches.delete(watch.id);
   };
 
+  /**
+   * One heartbeat timer for every stream of this handler. The streams are dealt into buckets
+   * and each tick beats one bucket, so that 10,000 streams do not all write in the same turn
+   * of the event loop; each still gets a heartbeat every `heartbeatMs`.
+   */
+  const buckets: Set<EventStream>[] = Array.from({ length: Math.min(16, Math.max(1, Math.floor(heartbeatMs / 250))) }, () => new Set());
+  let dealt = 0;
+  let ticks = 0;
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+  const beat = () => {
+    for (const stream of buckets[ticks++ % buckets.length]!) stream.heartbeat();
+  };
+  const opened = (): Set<EventStream> => {
+    if (streams++ === 0) {
+      heartbeat = setInterval(beat, heartbeatMs / buckets.length);
+      // The process may end while streams are open; their sockets keep it alive otherwise.
+      heartbeat.unref?.();
+    }
+    return buckets[dealt++ % buckets.length]!;
+  };
+  const closed = (bucket: Set<EventStream>, stream: EventStream) => {
+    bucket.delete(stream);
+    if (--streams === 0) {
+      clearInterval(heartbeat);
+      heartbeat = undefined;
+    }
+  };
+
+  /**
+   * One payer's stream, its own underlying source: a few fields, no closure and no pending
+   * promise while it is idle. The reader asks (`pull`), and the newest state not yet sent, else
+   * a due heartbeat, is enqueued at once or as soon as there is one. It holds the request's
+   * signal, not the request (nor Hono's context).
+   */
+  class EventStream {
+    #sent: string | null;
+    #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+    /** The reader waits for a chunk. */
+    #wanted = false;
+    #heartbeatDue = false;
+    /** An event's data is being made (bank names). */
+    #making = false;
+    #ended = false;
+    #bucket: Set<EventStream> | undefined;
+    readonly #watch: Watch;
+    readonly #signal: AbortSignal;
+
+    constructor(watch: Watch, lastEventId: string | null, signal: AbortSignal) {
+      this.#watch = watch;
+      this.#sent = lastEventId;
+      this.#signal = signal;
+    }
+
+    start(controller: ReadableStreamDefaultController<Uint8Array>): void {
+      this.#controller = controller;
+      this.#bucket = opened();
+      this.#bucket.add(this);
+      this.#watch.listeners.add(this);
+      if (this.#signal.aborted) this.end();
+      else this.#signal.addEventListener('abort', this, { once: true });
+    }
+
+    pull(): void {
+      this.#wanted = true;
+      this.#flush();
+    }
+
+    cancel(): void {
+      this.end();
+    }
+
+    /** The request's signal aborted: the payer is gone. */
+    handleEvent(): void {
+      this.end();
+    }
+
+    /** The watch has a new state. */
+    notify(): void {
+      this.#flush();
+    }
+
+    heartbeat(): void {
+      this.#heartbeatDue = true;
+      this.#flush();
+    }
+
+    #flush(): void {
+      if (!this.#wanted || this.#making || this.#ended) return;
+      const state = this.#watch.state;
+      if (state.eventId !== this.#sent) {
+        this.#making = true;
+        eventOf(this.#watch, state).then(
+          (event) => {
+            this.#making = false;
+            if (this.#ended) return;
+            // A newer state came meanwhile: that one is sent instead.
+            if (state !== this.#watch.state) return this.#flush();
+            this.#enqueue(event);
+            this.#sent = state.eventId;
+            if (state.terminal) this.end();
+          },
+          () => this.end(),
+        );
+      } else if (this.#heartbeatDue) {
+        this.#heartbeatDue = false;
+        this.#enqueue(HEARTBEAT);
+      }
+    }
+
+    #enqueue(chunk: Uint8Array): void {
+      this.#wanted = false;
+      // A copy each: the bytes are shared by every stream, and a runtime may take (transfer) what it writes.
+      this.#controller!.enqueue(chunk.slice());
+    }
+
+    end(): void {
+      if (this.#ended) return;
+      this.#ended = true;
+      if (this.#bucket) closed(this.#bucket, this);
+      this.#watch.listeners.delete(this);
+      this.#signal.removeEventListener('abort', this);
+      release(this.#watch);
+      try {
+        // After what was enqueued, the reader sees the end.
+        this.#controller?.close();
+      } catch {
+        // The runtime canceled the stream: it is closed already.
+      }
+    }
+  }
+
   const respond = (c: Context, id: string, invoice: Invoice, client: MerchantClient, request: Request): Response => {
-    const watch = open(id, invoice, client);
+    const watch = openWatch(id, invoice, client);
     const lastEventId = request.headers.get('last-event-id');
     if (watch.state.terminal && lastEventId === watch.state.eventId) {
       // The browser saw the end already: 204 tells EventSource not to reconnect.
       release(watch);
       return new Response(null, { status: 204, headers: baseHeaders() });
     }
-    const response = streamSSE(c, (stream: SSEStreamingApi) => {
-      streams++;
-      let sent = lastEventId;
-      let queue = Promise.resolve();
-      let finish: () => void = () => undefined;
-      const finished = new Promise<void>((resolve) => (finish = resolve));
-      let ended = false;
-      const end = () => {
-        if (ended) return;
-        ended = true;
-        watch.listeners.delete(listener);
-        clearInterval(heartbeat);
-        request.signal.removeEventListener('abort', end);
-        release(watch);
-        finish();
-      };
-      const listener: Listener = (state) => {
-        queue = queue
-          .then(async () => {
-            // Only the newest state is worth sending; an older one queued behind it is skipped.
-            if (state !== watch.state || state.eventId === sent || !watch.listeners.has(listener)) return;
-            const data = await dataOf(watch, state);
-            await stream.writeSSE({ event: 'invoice', id: state.eventId, data, retry: retryMs });
-            sent = state.eventId;
-            if (state.terminal) end();
-          })
-          .catch(end);
-      };
-      watch.listeners.add(listener);
-      const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(end), heartbeatMs);
-      request.signal.addEventListener('abort', end, { once: true });
-      stream.onAbort(end);
-      if (request.signal.aborted) end();
-      else listener(watch.state);
-      return finished.finally(() => void streams--);
-    });
-    // The runtime frames the body itself (HTTP/2 forbids these headers); nothing may cache or buffer it.
-    response.headers.delete('transfer-encoding');
-    response.headers.delete('connection');
-    response.headers.set('cache-control', 'no-store');
-    response.headers.set('x-accel-buffering', 'no');
-    return response;
+    // A high-water mark of 0: nothing is made before the runtime asks for it, so a payer who
+    // reads slowly gets the newest state when it can take it.
+    const body = new ReadableStream<Uint8Array>(new EventStream(watch, lastEventId, request.signal), { highWaterMark: 0 });
+    // The runtime frames the body itself (no Transfer-Encoding, no Connection: HTTP/2 forbids
+    // them); nothing may cache or buffer it.
+    return c.body(body, 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
   };
 
   return {

@@ -6,6 +6,7 @@
  */
 import type * as Http from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { nodeStream } from './node-stream.js';
 
 /** A handler over Web `Request` and `Response`, as every handler of the server kit is. */
 export type FetchHandler = (request: Request) => Promise<Response> | Response;
@@ -120,58 +121,101 @@ const toHeaders = (req: IncomingMessage): Headers => {
   return headers;
 };
 
-/** The request body as a web stream that errors once more than `limit` bytes arrive. */
+/**
+ * The `Request` a GET or HEAD is handed as: the method, URL, headers and signal are its own
+ * (the headers made on first use); every other member, and undici's internal slots that
+ * `new Request(request)` and `fetch(request)` read, come from a real `Request` made on first
+ * use. A real one for every request was the largest cost of this adapter (bench/profile.ts):
+ * given a `signal`, undici makes a second `AbortSignal` that follows it and registers the
+ * request with a finalization registry.
+ */
+class NodeRequest {
+  readonly #url: string;
+  readonly #method: string;
+  readonly #incoming: IncomingMessage;
+  readonly #signal: AbortSignal;
+  #headers: Headers | undefined;
+  #native: Request | undefined;
+
+  constructor(url: string, method: string, incoming: IncomingMessage, signal: AbortSignal) {
+    this.#url = url;
+    this.#method = method;
+    this.#incoming = incoming;
+    this.#signal = signal;
+  }
+
+  get url(): string {
+    return this.#url;
+  }
+
+  get method(): string {
+    return this.#method;
+  }
+
+  get headers(): Headers {
+    return (this.#headers ??= toHeaders(this.#incoming));
+  }
+
+  get signal(): AbortSignal {
+    return this.#signal;
+  }
+
+  /** The real `Request`, made once. */
+  native(): Request {
+    return (this.#native ??= new Request(this.#url, { method: this.#method, headers: this.headers, signal: this.#signal }));
+  }
+}
+
+{
+  // Everything else a Request has, delegated to the real one: the members of Request.prototype
+  // (body, bodyUsed, text(), clone(), …) and undici's symbols on instances (its state, signal and
+  // headers), so that `new Request(request)` and `fetch(request)` copy it like a real one.
+  type Members = Record<PropertyKey, unknown>;
+  const own = new Set(Object.getOwnPropertyNames(NodeRequest.prototype));
+  for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(Request.prototype))) {
+    if (own.has(name)) continue;
+    if (descriptor.get) {
+      Object.defineProperty(NodeRequest.prototype, name, {
+        get(this: NodeRequest) {
+          return (this.native() as unknown as Members)[name];
+        },
+        configurable: true,
+      });
+    } else if (typeof descriptor.value === 'function') {
+      Object.defineProperty(NodeRequest.prototype, name, {
+        value(this: NodeRequest, ...args: unknown[]) {
+          const native = this.native() as unknown as Record<string, (...args: unknown[]) => unknown>;
+          return native[name]!(...args);
+        },
+        configurable: true,
+        writable: true,
+      });
+    }
+  }
+  const inspect = Symbol.for('nodejs.util.inspect.custom');
+  for (const symbol of [...Object.getOwnPropertySymbols(new Request('http://localhost/')), inspect]) {
+    Object.defineProperty(NodeRequest.prototype, symbol, {
+      get(this: NodeRequest) {
+        const native = this.native();
+        const value = (native as unknown as Members)[symbol];
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(native) : value;
+      },
+      configurable: true,
+    });
+  }
+  Object.setPrototypeOf(NodeRequest.prototype, Request.prototype);
+}
+
+/** The request body as a web stream that errors once more than `limit` bytes arrive; a reader that cancels lets the rest drain. */
 const limitedBody = (req: IncomingMessage, limit: number): ReadableStream<Uint8Array> => {
-  // Built by hand rather than with `Readable.toWeb`: a handler that cancels the body (it
-  // answered without reading it) made `toWeb`'s controller throw ERR_INVALID_STATE on the next
-  // chunk, an uncaught exception, and broke the kept-alive connection.
   let received = 0;
-  let detach = (): void => undefined;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      const onData = (chunk: Buffer) => {
-        received += chunk.byteLength;
-        if (received > limit) {
-          detach();
-          controller.error(new PayloadTooLargeError(limit));
-          req.resume();
-          return;
-        }
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        if ((controller.desiredSize ?? 1) <= 0) req.pause();
-      };
-      const onEnd = () => {
-        detach();
-        controller.close();
-      };
-      const onError = (error: Error) => {
-        detach();
-        controller.error(error);
-      };
-      const onClose = () => {
-        if (req.readableEnded) return;
-        detach();
-        controller.error(new Error('the request was aborted before its body ended'));
-      };
-      detach = () => {
-        req.off('data', onData);
-        req.off('end', onEnd);
-        req.off('error', onError);
-        req.off('close', onClose);
-      };
-      req.on('data', onData);
-      req.on('end', onEnd);
-      req.on('error', onError);
-      req.on('close', onClose);
+  return nodeStream(req, {
+    cut: () => new Error('the request was aborted before its body ended'),
+    check: (bytes) => {
+      received += bytes;
+      return received > limit ? new PayloadTooLargeError(limit) : undefined;
     },
-    pull() {
-      req.resume();
-    },
-    cancel() {
-      // Nobody wants the rest: let it flow into nothing so the connection can be reused.
-      detach();
-      req.resume();
-    },
+    onCancel: 'drain',
   });
 };
 
@@ -189,46 +233,102 @@ const consumedBody = (req: IncomingMessage): string | Uint8Array<ArrayBuffer> | 
   return JSON.stringify(body);
 };
 
-const sendResponse = async (response: Response, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+/**
+ * Undici's internal state of a `Response`, whose `body.source` is the string or bytes the
+ * response was made from (`new Response(text)`, `Response.json(…)`); found by its symbol's
+ * description, as `@hono/node-server` did. Only read; every answer it does not describe
+ * exactly goes through the body stream.
+ */
+const responseState: symbol | undefined = Object.getOwnPropertySymbols(new Response('')).find((symbol) => symbol.description === 'state');
+
+/** The text or bytes a response was made from and their length in bytes, while its stream is untouched; otherwise undefined. */
+const bodySource = (response: Response): { source: string | Uint8Array; length: number } | undefined => {
+  if (!responseState || response.bodyUsed || !response.body || response.body.locked) return undefined;
+  const body = (response as unknown as Record<symbol, { body?: { source?: unknown; length?: unknown } | null } | undefined>)[responseState]?.body;
+  const source = body?.source;
+  if (typeof source !== 'string' && !(source instanceof Uint8Array)) return undefined;
+  const length = typeof source === 'string' ? Buffer.byteLength(source) : source.byteLength;
+  return length === body?.length ? { source, length } : undefined;
+};
+
+/**
+ * Writes a streamed body to `res` as it comes, waiting for `drain` when the socket is full;
+ * cancels the body once `res` is gone. Holds only the reader and `res`: an open event stream
+ * keeps nothing else of its request or answer alive.
+ */
+const pipeBody = (reader: ReadableStreamDefaultReader<Uint8Array>, res: ServerResponse): Promise<void> =>
+  new Promise<void>((resolve, reject) => {
+    const read = (): void => void reader.read().then(write, fail);
+    const write = ({ done, value }: { done: boolean; value?: Uint8Array | undefined }): void => {
+      if (done) {
+        if (!res.destroyed) res.end();
+        resolve();
+      } else if (res.destroyed) {
+        reader.cancel().catch(() => undefined);
+        resolve();
+      } else if (res.write(value)) {
+        read();
+      } else {
+        const resume = () => {
+          res.off('drain', resume);
+          res.off('close', resume);
+          read();
+        };
+        res.on('drain', resume);
+        res.on('close', resume);
+      }
+    };
+    const fail = (error: unknown): void => {
+      if (res.destroyed) reader.cancel().catch(() => undefined);
+      else res.end();
+      reject(error instanceof Error ? error : new Error(String(error)));
+    };
+    read();
+  });
+
+const sendResponse = (response: Response, req: IncomingMessage, res: ServerResponse): Promise<void> | undefined => {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') headers[name] = value;
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers['set-cookie'] = cookies;
+  if (!response.body || req.method === 'HEAD') {
+    res.writeHead(response.status, response.statusText || undefined, headers);
+    res.end();
+    return response.body?.cancel().catch(() => undefined);
+  }
+  // A body made from a string or bytes (every JSON answer) is written as it is, with its
+  // length, in one write with the headers: no reader, no chunked framing (bench/proxy.ts).
+  const whole = bodySource(response);
+  if (whole) {
+    if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) headers['content-length'] = String(whole.length);
+    res.writeHead(response.status, response.statusText || undefined, headers);
+    res.end(whole.source);
+    return undefined;
+  }
   res.writeHead(response.status, response.statusText || undefined, headers);
-  // Headers, a body that is already there and the end go out in one write, not three
+  // Headers, a first chunk that is already there and the end go out in one write, not three
   // (bench/proxy.ts: socket writes were the largest cost of a proxied request). A body that
   // streams in later is written as it comes.
   res.cork();
   process.nextTick(() => res.uncork());
-  if (!response.body || req.method === 'HEAD') {
-    res.end();
-    await response.body?.cancel().catch(() => undefined);
-    return;
-  }
-  const reader = response.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (res.destroyed) break;
-      if (!res.write(value)) {
-        await new Promise<void>((resolve) => {
-          const resume = () => {
-            res.off('drain', resume);
-            res.off('close', resume);
-            resolve();
-          };
-          res.on('drain', resume);
-          res.on('close', resume);
-        });
-      }
-    }
-  } finally {
-    if (res.destroyed) await reader.cancel().catch(() => undefined);
-    else res.end();
-  }
+  return pipeBody(response.body.getReader(), res);
+};
+
+/**
+ * Calls the handler, answers with what it answers; a failure goes to `next` or is a 500. Apart
+ * from the listener, so that no closure alive while an answer streams holds the request.
+ */
+const callHandler = (handler: FetchHandler, request: Request): Promise<Response> => Promise.resolve().then(() => handler(request));
+
+const answer = (response: Promise<Response>, req: IncomingMessage, res: ServerResponse, next: NextFunction | undefined): void => {
+  response
+    .then((each) => sendResponse(each, req, res))
+    .catch((error: unknown) => {
+      if (next) next(error);
+      else jsonError(res, 500, 'internal_error', 'internal error');
+    });
 };
 
 /**
@@ -278,42 +378,39 @@ export const toNodeHandler = (handler: FetchHandler, options: NodeHandlerOptions
     });
 
     const method = req.method ?? 'GET';
-    const hasBody = method !== 'GET' && method !== 'HEAD';
-    const headers = toHeaders(req);
-    const consumed = hasBody ? consumedBody(req) : undefined;
-    if (consumed !== undefined) {
-      headers.delete('content-length');
-      headers.delete('transfer-encoding');
-      if (Buffer.byteLength(consumed) > maxBodyBytes) {
-        jsonError(res, 413, 'payload_too_large', `request body exceeds ${maxBodyBytes} bytes`);
+    let request: Request;
+    if (method === 'GET' || method === 'HEAD') {
+      request = new NodeRequest(url.href, method, req, controller.signal) as unknown as Request;
+    } else {
+      const headers = toHeaders(req);
+      const consumed = consumedBody(req);
+      if (consumed !== undefined) {
+        headers.delete('content-length');
+        headers.delete('transfer-encoding');
+        if (Buffer.byteLength(consumed) > maxBodyBytes) {
+          jsonError(res, 413, 'payload_too_large', `request body exceeds ${maxBodyBytes} bytes`);
+          return;
+        }
+      }
+      try {
+        const streamed = consumed === undefined;
+        // `duplex: 'half'` is required by Node's fetch for a streamed request body.
+        const init: RequestInit & { duplex?: 'half' } = {
+          method,
+          headers,
+          body: consumed ?? limitedBody(req, maxBodyBytes),
+          signal: controller.signal,
+          ...(streamed ? { duplex: 'half' as const } : {}),
+        };
+        request = new Request(url, init);
+      } catch {
+        jsonError(res, 400, 'bad_request', 'malformed request');
+        req.resume();
         return;
       }
     }
-    let request: Request;
-    try {
-      const streamed = hasBody && consumed === undefined;
-      // `duplex: 'half'` is required by Node's fetch for a streamed request body.
-      const init: RequestInit & { duplex?: 'half' } = {
-        method,
-        headers,
-        body: consumed ?? (streamed ? limitedBody(req, maxBodyBytes) : null),
-        signal: controller.signal,
-        ...(streamed ? { duplex: 'half' as const } : {}),
-      };
-      request = new Request(url, init);
-    } catch {
-      jsonError(res, 400, 'bad_request', 'malformed request');
-      req.resume();
-      return;
-    }
 
-    Promise.resolve()
-      .then(() => handler(request))
-      .then((response) => sendResponse(response, req, res))
-      .catch((error: unknown) => {
-        if (next) next(error);
-        else jsonError(res, 500, 'internal_error', 'internal error');
-      });
+    answer(callHandler(handler, request), req, res, next);
   };
 };
 

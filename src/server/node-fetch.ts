@@ -11,6 +11,7 @@
  */
 import type * as Http from 'node:http';
 import type * as Https from 'node:https';
+import { nodeStream } from './node-stream.js';
 
 type IncomingMessage = Http.IncomingMessage;
 
@@ -28,26 +29,33 @@ export interface NodeFetchOptions {
   keepAliveMsecs?: number;
 }
 
-/** The answer's body as a web stream, read chunk by chunk as the reader asks. */
-const bodyStream = (answer: IncomingMessage): ReadableStream<Uint8Array> => {
-  const chunks: AsyncIterator<Buffer, undefined> = answer[Symbol.asyncIterator]();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const chunk = await chunks.next();
-        if (chunk.done) controller.close();
-        else controller.enqueue(new Uint8Array(chunk.value.buffer, chunk.value.byteOffset, chunk.value.byteLength));
-      } catch (error) {
-        controller.error(error);
-      }
-    },
-    cancel() {
-      answer.destroy();
-    },
+/** The answer's body as a web stream; a reader that cancels ends the answer's connection. */
+const bodyStream = (answer: IncomingMessage): ReadableStream<Uint8Array> =>
+  nodeStream(answer, {
+    cut: () => Object.assign(new Error('the answer was cut before its end'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }),
+    onCancel: 'destroy',
   });
+
+/** The answer's headers as `[name, value]` pairs for `new Response`: one copy, into undici's own list. */
+const headerPairs = (answer: IncomingMessage): [string, string][] => {
+  const pairs: [string, string][] = [];
+  for (const name in answer.headers) {
+    const value = answer.headers[name];
+    if (value === undefined) continue;
+    if (typeof value === 'string') pairs.push([name, value]);
+    else for (const item of value) pairs.push([name, item]);
+  }
+  return pairs;
 };
 
-const toHeaderList = (headers: Headers): [string, string][] => [...headers];
+/** The request's headers as a plain object, the form `http.request` takes. */
+const headerObject = (headers: Headers): Record<string, string> => {
+  const object: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    object[name] = value;
+  });
+  return object;
+};
 
 /**
  * A `fetch` for the `MerchantClient` on Node, over `node:http` and `node:https` with keep-alive
@@ -74,21 +82,17 @@ export const createNodeFetch = (options: NodeFetchOptions = {}): NodeFetch => {
     const { signal, body } = init;
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     return new Promise<Response>((resolve, reject) => {
-      const headers = toHeaderList(init.headers);
-      if (body !== undefined) headers.push(['content-length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength)]);
+      const headers = headerObject(init.headers);
+      // `Headers` has no header named twice (`set-cookie` aside, which a request does not send).
+      if (body !== undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
       const outgoing = (secure ? https.request : http.request)(
         url,
-        { method: init.method, headers: Object.fromEntries(headers), agent: secure ? httpsAgent : httpAgent, ...(signal ? { signal } : {}) },
+        { method: init.method, headers, agent: secure ? httpsAgent : httpAgent, ...(signal ? { signal } : {}) },
         (answer) => {
-          const responseHeaders = new Headers();
-          for (const [name, value] of Object.entries(answer.headers)) {
-            if (value === undefined) continue;
-            for (const item of Array.isArray(value) ? value : [value]) responseHeaders.append(name, item);
-          }
           const status = answer.statusCode ?? 502;
           const empty = status === 204 || status === 304 || init.method === 'HEAD';
           if (empty) answer.resume();
-          resolve(new Response(empty ? null : bodyStream(answer), { status, statusText: answer.statusMessage ?? '', headers: responseHeaders }));
+          resolve(new Response(empty ? null : bodyStream(answer), { status, statusText: answer.statusMessage ?? '', headers: headerPairs(answer) }));
         },
       );
       outgoing.on('error', reject);

@@ -9,6 +9,7 @@ import {
   type CheckoutCanceledInvoice,
   type CheckoutDeal,
   type CheckoutInvoice,
+  type CheckoutReceiptsPolicy,
   type Deal,
   type Invoice,
   type PaymentVariant,
@@ -47,11 +48,34 @@ const commonFields = (invoice: Invoice | CanceledInvoice) => ({
   successUrl: invoice.successUrl,
   cancelUrl: invoice.cancelUrl,
   isSumChanged: invoice.isSumChanged,
+  crossBorderCurrency: invoice.crossBorderCurrency,
   deals: invoice.deals.map(projectDeal),
 });
 
-/** `GET /invoices/{id}`, `POST /invoices/{id}/deal`. */
-export const projectInvoice = (invoice: Invoice): CheckoutInvoice => defined({ ...commonFields(invoice), expireAt: invoice.expireAt });
+/** What the proxy adds to an invoice's projection besides the service's fields. */
+export interface InvoiceProjectionExtras {
+  /** The merchant's receipt policy for this invoice (`receipts` of the answer). */
+  receipts?: CheckoutReceiptsPolicy | undefined;
+}
+
+/** Receipt policies given to invoices on their way to a projection made elsewhere (the event stream's). */
+const receiptsOf = new WeakMap<Invoice, CheckoutReceiptsPolicy>();
+
+/**
+ * A copy of `invoice` that {@link projectInvoice} projects with `receipts` (for the event
+ * stream, which projects the invoices it is handed).
+ * @internal
+ */
+export const withReceiptsPolicy = (invoice: Invoice, receipts: CheckoutReceiptsPolicy | undefined): Invoice => {
+  if (receipts === undefined) return invoice;
+  const copy = { ...invoice };
+  receiptsOf.set(copy, receipts);
+  return copy;
+};
+
+/** `GET /invoices/{id}`, `POST /invoices/{id}/deal`, `…/receipt`, and the invoice of `…/dispute`. */
+export const projectInvoice = (invoice: Invoice, extras: InvoiceProjectionExtras = {}): CheckoutInvoice =>
+  defined({ ...commonFields(invoice), expireAt: invoice.expireAt, receipts: extras.receipts ?? receiptsOf.get(invoice) });
 
 /** `POST /invoices/{id}/cancel`. */
 export const projectCanceledInvoice = (invoice: CanceledInvoice): CheckoutCanceledInvoice =>

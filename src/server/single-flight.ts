@@ -5,8 +5,6 @@
  * aborted once every caller has gone (so a payer leaving, or a time budget running out,
  * still closes the upstream request when nobody else waits for it).
  */
-import { abortable } from './body.js';
-
 interface Flight<T> {
   promise: Promise<T>;
   controller: AbortController;
@@ -32,19 +30,19 @@ export const createSingleFlight = (): SingleFlight => {
     if (!flight) {
       const controller = new AbortController();
       const started: Flight<T> = { promise: Promise.resolve().then(() => work(controller.signal)), controller, waiting: 0 };
+      // Also marks the call's rejection handled: every caller may have left before it settles.
       const forget = () => {
         if (table.get(key) === started) table.delete(key);
       };
       started.promise.then(forget, forget);
-      // Every caller may have left before it settles.
-      started.promise.catch(() => undefined);
       table.set(key, started);
       flight = started;
     }
-    // A caller without a signal (the refresher) waits until the call settles.
-    signal ??= new AbortController().signal;
     const joined = flight;
     joined.waiting++;
+    const failed = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
+    // A caller without a signal (the refresher) waits until the call settles.
+    if (!signal) return joined.promise.catch((error: unknown) => Promise.reject(failed(error)));
     const own = signal;
     const leave = () => {
       joined.waiting--;
@@ -58,9 +56,23 @@ export const createSingleFlight = (): SingleFlight => {
       leave();
       return Promise.reject(own.reason as Error);
     }
-    own.addEventListener('abort', leave, { once: true });
-    const settled = () => own.removeEventListener('abort', leave);
-    joined.promise.then(settled, settled);
-    return abortable(joined.promise, own);
+    // One listener and one reaction per caller: leaving and answering the caller are the same event.
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        leave();
+        reject(own.reason as Error);
+      };
+      own.addEventListener('abort', onAbort, { once: true });
+      joined.promise.then(
+        (value) => {
+          own.removeEventListener('abort', onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          own.removeEventListener('abort', onAbort);
+          reject(failed(error));
+        },
+      );
+    });
   };
 };

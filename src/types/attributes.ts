@@ -24,6 +24,16 @@ export interface MerchantCheckoutAttributes {
   'hide-cancel'?: boolean;
   /** `light` or `dark`; absent to follow `prefers-color-scheme`. */
   theme?: 'light' | 'dark';
+  /** Where "Return to the shop" leads after paying, when the invoice has no `successUrl`. */
+  'return-url'?: string;
+  /** Where "Return to the shop" leads after a cancel or expiry, when the invoice has no `cancelUrl` (default: `return-url`). */
+  'cancel-url'?: string;
+  /** Seconds from paid to the automatic return to the shop (0, the default, is off). */
+  'auto-return'?: NumberAttribute;
+  /** A logo URL template with `{code}` (e.g. `https://cdn.shop.example/banks/{code}.svg`); lettermarks without it. */
+  'bank-logos'?: string;
+  /** The SBP bank picker's list: a URL of a JSON list (NSPK member list format or our entries). */
+  'sbp-banks'?: string | object;
 }
 
 /** Each event of `<merchant-checkout>` by its name (`type`), generated from the element's JSDoc. */

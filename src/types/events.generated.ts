@@ -6,7 +6,11 @@ import type {
   CheckoutCopyEvent,
   CheckoutErrorEvent,
   CheckoutExpiredEvent,
+  CheckoutPayerConfirmedEvent,
   CheckoutReadyEvent,
+  CheckoutReceiptEvent,
+  CheckoutReportEvent,
+  CheckoutReturnEvent,
   CheckoutStatusEvent,
   CheckoutVariantSelectEvent,
 } from '../element/events.js';
@@ -27,6 +31,14 @@ export interface MerchantCheckoutEventMap {
   'checkout-copy': CheckoutCopyEvent;
   /** A request failed or its answer was invalid. `detail: { code, message, retryable }`. */
   'checkout-error': CheckoutErrorEvent;
+  /** The payer pressed "I have paid" (nothing is sent by it; the element shows the check and keeps following the status). `detail: { invoice, deal }`. */
+  'checkout-payer-confirmed': CheckoutPayerConfirmedEvent;
+  /** The payer's receipt reached the service through the proxy; the deal is `transfer_confirmed`. `detail: { invoice }`. */
+  'checkout-receipt': CheckoutReceiptEvent;
+  /** The payer reported a payment that went missing and the proxy took it. `detail: { outcome: 'forwarded' | 'reported', invoice }` (`forwarded`: a dispute was opened with the service; `reported`: the merchant's hook kept it). */
+  'checkout-report': CheckoutReportEvent;
+  /** The payer is going back to the shop (the link on a final screen, or `auto-return`). Cancelable: `preventDefault()` keeps the payer on the page. `detail: { url, status, automatic }`. */
+  'checkout-return': CheckoutReturnEvent;
   /** The amount (or currency), requisites or holder changed while the payer was looking, or the first read has `isSumChanged`; one event per field, shown in part `change-notice` too. `detail: { field: 'amount' | 'requisites' | 'holder', previous, current, invoice }` (Money for the amount, `previous` undefined for `isSumChanged`; text otherwise). */
   'checkout-amount-changed': CheckoutAmountChangedEvent;
 }

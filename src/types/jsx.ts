@@ -5,9 +5,10 @@
  * both are extended. With the `merchant-checkout/react` component you need none of this.
  */
 import type * as React from 'react';
-import type { MerchantCheckout } from '../element/merchant-checkout.js';
+import type { MerchantCheckoutElement } from '../element/merchant-checkout.js';
 import type { CheckoutClient } from '../element/protocol-client.js';
 import type { Translation } from '../element/i18n/translation.js';
+import type { BankOverrides } from '../element/banks/directory.js';
 import type { MerchantCheckoutAttributes, MerchantCheckoutEventMap } from './attributes.js';
 
 /**
@@ -21,13 +22,15 @@ export type MerchantCheckoutReact19Props = {
   client?: CheckoutClient;
   /** Replacements for any built-in string of the current language. */
   strings?: Partial<Translation>;
+  /** Bank names and colours by code over the bundled directory (a property). */
+  banks?: BankOverrides;
 } & {
   [Name in keyof MerchantCheckoutEventMap as `on${Name}`]?: (event: MerchantCheckoutEventMap[Name]) => void;
 };
 
 /** The props of `<merchant-checkout>` in JSX: React's common HTML props, its attributes and React 19 extras. */
 export type MerchantCheckoutJsxProps = Omit<
-  React.DetailedHTMLProps<React.HTMLAttributes<MerchantCheckout>, MerchantCheckout>,
+  React.DetailedHTMLProps<React.HTMLAttributes<MerchantCheckoutElement>, MerchantCheckoutElement>,
   keyof MerchantCheckoutAttributes
 > &
   MerchantCheckoutAttributes &

@@ -7,6 +7,7 @@
 import type { ComponentOptionsMixin, ComputedOptions, DefineComponent, HTMLAttributes, MethodOptions } from 'vue';
 import type { CheckoutClient } from '../element/protocol-client.js';
 import type { Translation } from '../element/i18n/translation.js';
+import type { BankOverrides } from '../element/banks/directory.js';
 import type { MerchantCheckoutEventMap, NumberAttribute } from './attributes.js';
 
 /**
@@ -32,10 +33,22 @@ export interface MerchantCheckoutVueProps {
   hideCancel?: boolean | '';
   /** `light` or `dark`; absent to follow `prefers-color-scheme`. */
   theme?: 'light' | 'dark';
+  /** Where "Return to the shop" leads after paying, when the invoice has no `successUrl`. */
+  returnUrl?: string;
+  /** Where "Return to the shop" leads after a cancel or expiry, when the invoice has no `cancelUrl`. */
+  cancelUrl?: string;
+  /** Seconds from paid to the automatic return to the shop (0 is off). */
+  autoReturn?: NumberAttribute;
+  /** A logo URL template with `{code}`; lettermarks without it. */
+  bankLogos?: string;
+  /** The SBP bank picker's list: a URL, or the list itself (bind it: `:sbpBanks="list"`). */
+  sbpBanks?: string | object;
   /** The object that speaks the checkout protocol (bind it: `:client="client"`). */
   client?: CheckoutClient;
   /** Replacements for any built-in string of the current language. */
   strings?: Partial<Translation>;
+  /** Bank names and colours by code over the bundled directory (bind it: `:banks="banks"`). */
+  banks?: BankOverrides;
 }
 
 /** `checkout-variant-select` → `checkoutVariantSelect`, as Vue names a listener (`onCheckoutVariantSelect`). */

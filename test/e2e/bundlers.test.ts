@@ -84,7 +84,7 @@ for (const [name, bundle] of [
 ] as const) {
   describe(name, () => {
     test('an unused import of the element leaves nothing in the bundle', async () => {
-      assert.equal((await bundle("import { MerchantCheckout } from 'merchant-checkout';")).trim(), '');
+      assert.equal((await bundle("import { MerchantCheckoutElement } from 'merchant-checkout';")).trim(), '');
       assert.equal((await bundle("import { MerchantCheckout } from 'merchant-checkout/react';")).trim(), '');
     });
 
@@ -96,7 +96,7 @@ for (const [name, bundle] of [
     });
 
     test('the element class alone is there without registering the tag', async () => {
-      const code = await bundle("import { MerchantCheckout } from 'merchant-checkout'; console.log(MerchantCheckout);");
+      const code = await bundle("import { MerchantCheckoutElement } from 'merchant-checkout'; console.log(MerchantCheckoutElement);");
       assert.deepEqual(traces(code), { element: true, registers: false });
     });
 
@@ -116,6 +116,6 @@ for (const [name, bundle] of [
 
 test('control: without the sideEffects hint (esbuild ignoreAnnotations) the unused element stays', async () => {
   // Proves the empty bundles above come from package.json `sideEffects`, not from an empty entry.
-  const code = await withEsbuild("import { MerchantCheckout } from 'merchant-checkout';", { ignoreAnnotations: true });
+  const code = await withEsbuild("import { MerchantCheckoutElement } from 'merchant-checkout';", { ignoreAnnotations: true });
   assert.equal(traces(code).element, true);
 });

@@ -1,8 +1,10 @@
 /**
  * The script-tag embedding: a static page whose only script is `dist/cdn/merchant-checkout.js`
- * (the README's two lines), served under a strict Content-Security-Policy with Trusted Types,
- * beside a real checkout proxy (`createCheckoutHandler`) in front of the mock service. Chromium
- * must show the invoice's amount, requisites and QR code, load nothing else, and log no error.
+ * with its `integrity` from dist/cdn/integrity.json (the README's script tag), served under a
+ * strict Content-Security-Policy with Trusted Types, beside a real checkout proxy
+ * (`createCheckoutHandler`) in front of the mock service. Chromium must show the invoice's
+ * amount, requisites and QR code, load nothing but that file and the lazy chunks beside it
+ * (`merchant-checkout-<name>.js`, which it imports relative to itself), and log no error.
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -18,7 +20,8 @@ import { mockQuirks } from '../support/quirks.js';
 import { MerchantClient, createCheckoutHandler, toNodeHandler, type Invoice } from '../../src/server/index.js';
 import { launchChromium } from './support/browser.js';
 
-const CDN_FILE = new URL('../../dist/cdn/merchant-checkout.js', import.meta.url);
+const CDN_DIR = new URL('../../dist/cdn/', import.meta.url);
+const CDN_FILE = new URL('merchant-checkout.js', CDN_DIR);
 const MERCHANT = { apiKey: 'cdn-test-key', secretKey: 'cdn-test-secret', storeId: 5, storeName: 'Script Tag Shop' };
 const BASE_URL = 'https://pay.mock.test';
 const INTERNAL_ID = 'order-cdn-1';
@@ -35,13 +38,13 @@ const CSP = [
   'trusted-types lit-html',
 ].join('; ');
 
-const page = (invoiceId: string): string => `<!doctype html>
+const page = (invoiceId: string, integrity: string): string => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8">
     <title>Pay for your order</title>
     <link rel="icon" href="data:,">
-    <script type="module" src="/merchant-checkout.js"></script>
+    <script type="module" src="/merchant-checkout.js" integrity="${integrity}" crossorigin="anonymous"></script>
   </head>
   <body>
     <merchant-checkout invoice-id="${invoiceId}" endpoint="/checkout-api"></merchant-checkout>
@@ -54,6 +57,8 @@ let invoice: Invoice;
 let server: Server;
 let origin: string;
 let browser: Browser;
+/** dist/cdn/integrity.json: every file of dist/cdn/ by name, with its SRI hash. */
+let integrity: Record<string, string>;
 
 before(async () => {
   mock = createMockService({ merchants: [MERCHANT], publicBaseUrl: BASE_URL, ...mockQuirks() });
@@ -75,15 +80,17 @@ before(async () => {
       resolveInternalId: (id) => (id === invoice.id ? INTERNAL_ID : undefined),
     }),
   );
-  const script = await readFile(CDN_FILE);
+  integrity = JSON.parse(await readFile(new URL('integrity.json', CDN_DIR), 'utf8')) as Record<string, string>;
+  const scripts = new Map<string, Buffer>(await Promise.all(Object.keys(integrity).map(async (name) => [`/${name}`, await readFile(new URL(name, CDN_DIR))] as const)));
   server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const script = scripts.get(path);
     if (path.startsWith('/checkout-api/')) {
       checkout(request, response);
     } else if (path === '/') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP });
-      response.end(page(invoice.id));
-    } else if (path === '/merchant-checkout.js') {
+      response.end(page(invoice.id, integrity['merchant-checkout.js']!));
+    } else if (script) {
       response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
       response.end(script);
     } else {
@@ -102,10 +109,11 @@ after(async () => {
   mock?.close();
 });
 
-test('the CDN file is one self-contained ES module: no bare import left', async () => {
+test('the CDN file is an ES module with no bare import, loading its chunks only with import()', async () => {
   const code = await readFile(CDN_FILE, 'utf8');
-  // esbuild parses the file and lists every import it has; with packages left external, any
-  // bare import (`lit`, `zod/mini`, …) would show up here instead of being resolved.
+  // esbuild parses the file and its chunks and lists every import they have; with packages left
+  // external, any bare import (`lit`, `zod/mini`, …) would show up as external instead of being
+  // resolved. The main file imports nothing statically: its first render needs no other file.
   const { metafile } = await build({
     entryPoints: [fileURLToPath(CDN_FILE)],
     bundle: true,
@@ -115,8 +123,25 @@ test('the CDN file is one self-contained ES module: no bare import left', async 
     metafile: true,
     logLevel: 'silent',
   });
-  const imports = Object.values(metafile.inputs).flatMap((input) => input.imports.map((entry) => entry.path));
-  assert.deepEqual(imports, []);
+  const imports = Object.entries(metafile.inputs).flatMap(([file, input]) => input.imports.map((entry) => ({ file, ...entry })));
+  assert.deepEqual(
+    imports.filter((entry) => entry.external),
+    [],
+    'no bare import',
+  );
+  const chunk = /(?:^|\/)dist\/cdn\/(merchant-checkout-[\w-]+\.js)$/;
+  assert.deepEqual(
+    imports.filter((entry) => entry.file.endsWith('dist/cdn/merchant-checkout.js') && !(entry.kind === 'dynamic-import' && chunk.test(entry.path))),
+    [],
+    'the main file only imports chunks, and only with import()',
+  );
+  assert.deepEqual(
+    Object.keys(metafile.inputs)
+      .map((file) => /(?:^|\/)dist\/cdn\/([^/]+)$/.exec(file)?.[1])
+      .sort(),
+    Object.keys(integrity).sort(),
+    'every file the main file reaches is in integrity.json, and every file there is reached',
+  );
   const gzip = gzipSync(code, { level: 9 }).length;
   const brotli = brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
   console.log(`dist/cdn/merchant-checkout.js: ${code.length} B, gzip -9 ${gzip} B, brotli ${brotli} B`);
@@ -160,11 +185,18 @@ test('a plain page with only the script tag shows the checkout under a strict CS
     const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     assert.equal(await tab.evaluate("customElements.get('merchant-checkout')?.version"), version, 'this package registered the tag');
 
-    assert.deepEqual(requested.filter((line) => !line.startsWith('GET /checkout-api/')), ['GET /', 'GET /merchant-checkout.js']);
+    const files = requested.filter((line) => !line.startsWith('GET /checkout-api/'));
+    assert.deepEqual(files.slice(0, 2), ['GET /', 'GET /merchant-checkout.js']);
+    assert.deepEqual(
+      files.slice(2).filter((line) => !/^GET \/merchant-checkout-[\w-]+\.js$/.test(line) || !(line.slice('GET /'.length) in integrity)),
+      [],
+      'nothing else but the lazy chunks beside the main file',
+    );
     assert.deepEqual(
       [...new Set(requested.filter((line) => line.startsWith('GET /checkout-api/')))].sort(),
-      // The invoice, its variants, and the status stream (EventSource under the same strict CSP).
+      // The bank names, the invoice, its variants, and the status stream (EventSource under the same strict CSP).
       [
+        'GET /checkout-api/banks?currency=RUB',
         `GET /checkout-api/invoices/${invoice.id}`,
         `GET /checkout-api/invoices/${invoice.id}/available-payment-variants`,
         `GET /checkout-api/invoices/${invoice.id}/events`,

@@ -1,7 +1,8 @@
 /**
  * What `npm publish` would ship, checked on the build (`npm run build` first; the e2e suite
  * builds). The file list of `npm pack --dry-run` is compared with an explicit list, so a stray
- * or missing file fails; every shipped file's references (imports, `sourceMappingURL`, the
+ * or missing file fails (the CDN build's lazy chunks by their naming rule, see
+ * `CDN_CHUNK`); every shipped file's references (imports, `sourceMappingURL`, the
  * manifest's paths, package.json's entries) resolve inside the package; `publint` (strict,
  * suggestions included) and `@arethetypeswrong/cli` pass on the packed tarball. attw runs
  * with the profile `esm-only`: the package is ES modules only (`"type": "module"`, no
@@ -10,7 +11,8 @@
  * must be clean.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
@@ -18,9 +20,9 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
+import { packTarball, packedFiles } from './support/pack.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   license: string;
   files: string[];
@@ -37,35 +39,47 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 };
 
 /**
- * Everything the package ships. A new module under src/ adds its `.js` (element, React,
- * schemas: the ES build keeps one file per module) and its `.d.ts` here; anything else that
- * shows up is a mistake to fix in package.json `files` or scripts/build.js.
+ * Everything the package ships but the CDN build's lazy chunks. A new module under src/ adds
+ * its `.js` (element, React, schemas: the ES build keeps one file per module) and its `.d.ts`
+ * here; anything else that shows up is a mistake to fix in package.json `files` or
+ * scripts/build.js.
  */
 const EXPECTED_FILES = `
   CHANGELOG.md
   LICENSE
   README.md
   custom-elements.json
+  dist/cdn/integrity.json
   dist/cdn/merchant-checkout.js
   dist/esm/_virtual/decorate.js
   dist/esm/define.js
+  dist/esm/element/banks/directory.js
+  dist/esm/element/banks/humanize.js
+  dist/esm/element/banks/lettermark.js
+  dist/esm/element/banks/picker-view.js
+  dist/esm/element/banks/sbp.js
   dist/esm/element/controllers/countdown-controller.js
+  dist/esm/element/controllers/lazy-module.js
   dist/esm/element/controllers/poll-controller.js
   dist/esm/element/controllers/stream-controller.js
   dist/esm/element/copy.js
   dist/esm/element/events.js
   dist/esm/element/format.js
   dist/esm/element/i18n/en.js
+  dist/esm/element/i18n/lang.js
   dist/esm/element/i18n/locale.js
   dist/esm/element/i18n/ru.js
   dist/esm/element/i18n/translation.js
+  dist/esm/element/journey/forms.js
   dist/esm/element/merchant-checkout.js
   dist/esm/element/merchant-checkout.styles.js
   dist/esm/element/poll-policy.js
   dist/esm/element/protocol-client.js
+  dist/esm/element/qr-matrix.js
   dist/esm/element/qr.js
   dist/esm/element/register.js
   dist/esm/element/screen.js
+  dist/esm/element/session/bank-names.js
   dist/esm/element/session/invoice-session.js
   dist/esm/element/status.js
   dist/esm/element/version.js
@@ -90,7 +104,15 @@ const EXPECTED_FILES = `
   dist/node/mock-cli.js
   dist/node/mock.js
   dist/node/server.js
+  dist/types/element/api.d.ts
+  dist/types/element/banks/directory.d.ts
+  dist/types/element/banks/humanize.d.ts
+  dist/types/element/banks/lettermark.d.ts
+  dist/types/element/banks/picker-view.d.ts
+  dist/types/element/banks/sbp.d.ts
+  dist/types/element/cdn.d.ts
   dist/types/element/controllers/countdown-controller.d.ts
+  dist/types/element/controllers/lazy-module.d.ts
   dist/types/element/controllers/poll-controller.d.ts
   dist/types/element/controllers/stream-controller.d.ts
   dist/types/element/copy.d.ts
@@ -98,18 +120,22 @@ const EXPECTED_FILES = `
   dist/types/element/events.d.ts
   dist/types/element/format.d.ts
   dist/types/element/i18n/en.d.ts
+  dist/types/element/i18n/lang.d.ts
   dist/types/element/i18n/locale.d.ts
   dist/types/element/i18n/ru.d.ts
   dist/types/element/i18n/translation.d.ts
   dist/types/element/index.d.ts
+  dist/types/element/journey/forms.d.ts
   dist/types/element/merchant-checkout.d.ts
   dist/types/element/merchant-checkout.styles.d.ts
   dist/types/element/poll-policy.d.ts
   dist/types/element/protocol-client.d.ts
+  dist/types/element/qr-matrix.d.ts
   dist/types/element/qr-segments.d.ts
   dist/types/element/qr.d.ts
   dist/types/element/register.d.ts
   dist/types/element/screen.d.ts
+  dist/types/element/session/bank-names.d.ts
   dist/types/element/session/invoice-session.d.ts
   dist/types/element/status.d.ts
   dist/types/element/version.d.ts
@@ -177,6 +203,7 @@ const EXPECTED_FILES = `
   dist/types/server/store/memory.d.ts
   dist/types/server/store/redis.d.ts
   dist/types/server/store/types.d.ts
+  dist/types/server/uploads.d.ts
   dist/types/types/attributes.d.ts
   dist/types/types/events.generated.d.ts
   dist/types/types/jsx.d.ts
@@ -189,20 +216,21 @@ const EXPECTED_FILES = `
   .map((line) => line.trim())
   .filter(Boolean);
 
+/**
+ * A chunk of the CDN build: what the element loads with `import()` (scripts/build.js names them
+ * `merchant-checkout-[name].js`, without a content hash). Listed by this rule, not by name, so
+ * a new lazy chunk needs no edit here; each must have its hash in dist/cdn/integrity.json.
+ */
+const CDN_CHUNK = /^dist\/cdn\/merchant-checkout-[\w-]+\.js$/;
+
 let scratch: string;
 let tarball: string;
 let packed: string[];
 
 before(() => {
   scratch = mkdtempSync(join(tmpdir(), 'merchant-checkout-pack-'));
-  const dryRun = JSON.parse(execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as [
-    { files: { path: string }[] },
-  ];
-  packed = dryRun[0].files.map((file) => file.path).sort();
-  const real = JSON.parse(
-    execFileSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', scratch], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
-  ) as [{ filename: string }];
-  tarball = join(scratch, real[0].filename);
+  packed = packedFiles();
+  tarball = packTarball(scratch);
 });
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -210,13 +238,27 @@ const shipped = (path: string) => packed.includes(normalize(path).replace(/\\/g,
 const text = (path: string) => readFileSync(join(root, path), 'utf8');
 
 test('npm pack lists exactly the intended files', () => {
-  const extra = packed.filter((file) => !EXPECTED_FILES.includes(file));
+  const extra = packed.filter((file) => !EXPECTED_FILES.includes(file) && !CDN_CHUNK.test(file));
   const missing = EXPECTED_FILES.filter((file) => !packed.includes(file));
   assert.deepEqual(
     { extra, missing },
     { extra: [], missing: [] },
     'the package ships a file it should not, or lacks one: fix package.json `files` or scripts/build.js, or update EXPECTED_FILES in test/e2e/package.test.ts',
   );
+});
+
+test('dist/cdn/integrity.json holds the sha384 of exactly the shipped CDN files', () => {
+  const cdnFiles = packed.filter((file) => file.startsWith('dist/cdn/') && file.endsWith('.js'));
+  assert.deepEqual(
+    cdnFiles.filter((file) => file !== 'dist/cdn/merchant-checkout.js' && !CDN_CHUNK.test(file)),
+    [],
+    'dist/cdn/ holds only merchant-checkout.js and its chunks',
+  );
+  const integrity = JSON.parse(text('dist/cdn/integrity.json')) as Record<string, string>;
+  const expected = Object.fromEntries(
+    cdnFiles.map((file) => [file.slice('dist/cdn/'.length), `sha384-${createHash('sha384').update(readFileSync(join(root, file))).digest('base64')}`]),
+  );
+  assert.deepEqual(integrity, expected);
 });
 
 test('LICENSE (MIT) and CHANGELOG.md ship with the package', () => {
@@ -236,7 +278,8 @@ test('no shipped file points at a file the package lacks', () => {
   for (const file of packed.filter((path) => /\.(?:js|d\.ts)$/.test(path))) {
     const code = text(file);
     if (/sourceMappingURL=/.test(code)) problems.push(`${file}: sourceMappingURL`);
-    for (const match of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g)) {
+    // Minified output quotes a dynamic import's path with backticks: import(`./x.js`).
+    for (const match of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"`](\.{1,2}\/[^'"`]+)['"`]/g)) {
       const target = join(dirname(file), match[1]!).replace(/\\/g, '/');
       const candidates = file.endsWith('.d.ts') ? [target.replace(/\.js$/, '.d.ts'), target] : [target];
       if (!candidates.some(shipped)) problems.push(`${file} imports ${match[1]}`);
@@ -255,10 +298,11 @@ test('no shipped file points at a file the package lacks', () => {
   assert.deepEqual(problems, []);
 });
 
-test('the CDN file runs Lit in production mode and has types', () => {
-  const cdn = text('dist/cdn/merchant-checkout.js');
-  assert.doesNotMatch(cdn, /Lit is in dev mode|reactive-element\/development|lit-html\/development/, 'no Lit dev build in the CDN file');
-  assert.deepEqual(pkg.exports['./cdn'], { types: './dist/types/element/define.d.ts', default: './dist/cdn/merchant-checkout.js' });
+test('the CDN files run Lit in production mode and have types', () => {
+  for (const file of packed.filter((path) => path.startsWith('dist/cdn/') && path.endsWith('.js'))) {
+    assert.doesNotMatch(text(file), /Lit is in dev mode|reactive-element\/development|lit-html\/development/, `no Lit dev build in ${file}`);
+  }
+  assert.deepEqual(pkg.exports['./cdn'], { types: './dist/types/element/cdn.d.ts', default: './dist/cdn/merchant-checkout.js' });
 });
 
 test('@lit/react and React are optional peers: a project without React installs no React types', () => {

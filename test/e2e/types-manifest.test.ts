@@ -108,7 +108,7 @@ test('package.json names the manifest and the package ships it', async () => {
 test('one custom element, <merchant-checkout>, with its summary', () => {
   assert.equal(manifest.schemaVersion, '1.0.0');
   assert.equal(elements.length, 1, `custom elements: ${names(elements).join(', ')}`);
-  assert.equal(element.name, 'MerchantCheckout');
+  assert.equal(element.name, 'MerchantCheckoutElement');
   assert.equal(element.tagName, 'merchant-checkout');
   assert.match(element.summary ?? '', /checkout/i);
 });
@@ -179,7 +179,7 @@ test('the manifest points at shipped files, and says where the tag is registered
       module: 'dist/esm/define.js',
       kind: 'custom-element-definition',
       name: 'merchant-checkout',
-      declaration: { name: 'MerchantCheckout', module: 'dist/esm/element/merchant-checkout.js' },
+      declaration: { name: 'MerchantCheckoutElement', module: 'dist/esm/element/merchant-checkout.js' },
     },
   ]);
 });

@@ -12,7 +12,7 @@ const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
 const all = (text: string, pattern: RegExp) => sorted([...text.matchAll(pattern)].map((match) => match[1]!));
 
 const elementSource = await source('merchant-checkout.ts');
-const jsdoc = elementSource.slice(0, elementSource.indexOf('export class MerchantCheckout'));
+const jsdoc = elementSource.slice(0, elementSource.indexOf('export class MerchantCheckoutElement'));
 
 /** Every `.ts` of the element, for the parts its templates use. */
 const templates = async () => {
@@ -50,7 +50,11 @@ test('every event is documented, dispatched as its class and typed in GlobalEven
     'checkout-copy',
     'checkout-error',
     'checkout-expired',
+    'checkout-payer-confirmed',
     'checkout-ready',
+    'checkout-receipt',
+    'checkout-report',
+    'checkout-return',
     'checkout-status',
     'checkout-variant-select',
   ]);

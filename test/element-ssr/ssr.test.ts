@@ -39,7 +39,7 @@ Object.defineProperty(globalThis, 'customElements', {
 
 test('importing merchant-checkout in Node reads no browser global and registers nothing', async () => {
   const element = await import('../../src/element/index.js');
-  assert.equal(typeof element.MerchantCheckout, 'function');
+  assert.equal(typeof element.MerchantCheckoutElement, 'function');
   assert.equal(typeof element.defineMerchantCheckout, 'function');
   assert.equal(typeof element.createCheckoutClient, 'function');
   assert.deepEqual(ownReads, []);
@@ -49,7 +49,7 @@ test('importing merchant-checkout in Node reads no browser global and registers 
 test('the pure helpers work on the server too', async () => {
   const { formatMoney, formatRequisites, statusMeaning } = await import('../../src/element/index.js');
   assert.equal(formatMoney({ amount: '1500.00', currency: 'RUB' }, 'ru').replace(/\s/g, ' '), '1 500,00 ₽');
-  assert.equal(formatRequisites('+79001234567').text, '+7 900 123-45-67');
+  assert.equal(formatRequisites('+79001234567').text, '+7 (900) 123-45-67');
   assert.equal(statusMeaning('paid'), 'paid');
 });
 

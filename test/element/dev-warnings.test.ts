@@ -4,7 +4,7 @@
  * loaded and walks it through every screen: any such warning fails it.
  */
 import { assert, fixture, html, waitUntil } from '@open-wc/testing';
-import type { MerchantCheckout } from '../../src/element/merchant-checkout.js';
+import type { MerchantCheckoutElement } from '../../src/element/merchant-checkout.js';
 import type * as Helpers from './helpers.js';
 
 const warnings: string[] = [];
@@ -27,7 +27,7 @@ describe('Lit dev-mode warnings', () => {
 
   it('are never given while the element goes through its screens', async () => {
     const client = h.readyClient(h.newInvoice());
-    const el = await fixture<MerchantCheckout>(
+    const el = await fixture<MerchantCheckoutElement>(
       html`<merchant-checkout lang="en" invoice-id=${h.INVOICE_ID} poll-interval="1000" .client=${client}></merchant-checkout>`,
     );
     await h.untilScreen(el, 'picker');

@@ -12,7 +12,8 @@ import {
   nextPollDelay,
   normalizeInterval,
 } from '../../src/element/poll-policy.js';
-import { QUIET_ZONE, qrMatrix, qrPath, safeQrLink } from '../../src/element/qr.js';
+import { QUIET_ZONE, safeQrLink } from '../../src/element/qr.js';
+import { qrMatrix, qrPath } from '../../src/element/qr-matrix.js';
 import { isFinalStatus, normalizeStatus, statusMeaning } from '../../src/element/status.js';
 import { plain } from './helpers.js';
 
@@ -66,17 +67,17 @@ describe('format', () => {
       ['2202 2067 1234 5678', 'card', '2202 2067 1234 5678'],
       ['2202-2067-1234-5678', 'card', '2202 2067 1234 5678'],
       ['2202206712345678901', 'card', '2202 2067 1234 5678 901'],
-      ['+79001234567', 'phone', '+7 900 123-45-67'],
-      ['79001234567', 'phone', '+7 900 123-45-67'],
-      ['89001234567', 'phone', '8 900 123-45-67'],
-      ['+7 (900) 123-45-67', 'phone', '+7 900 123-45-67'],
+      ['+79001234567', 'phone', '+7 (900) 123-45-67'],
+      ['79001234567', 'phone', '+7 (900) 123-45-67'],
+      ['89001234567', 'phone', '8 (900) 123-45-67'],
+      ['+7 (900) 123-45-67', 'phone', '+7 (900) 123-45-67'],
       ['+447911123456', 'phone', '+447911123456'],
-      ['40817810099910004312', 'account', '40817810099910004312'],
+      ['40817810099910004312', 'account', '40817 810 0 9991 0004312'],
       ['TQrZ9wBzQ2V7ZxYkS9hA1mV1p7nWcX3e4F', 'account', 'TQrZ9wBzQ2V7ZxYkS9hA1mV1p7nWcX3e4F'],
       ['<img src=x onerror=alert(1)>', 'account', '<img src=x onerror=alert(1)>'],
       // Bidi controls could show digits in another order than they are typed: gone.
       ['\u202e2202\u2066 2067\u2069 \u200f1234\u202c \u202d5678\u200e', 'card', '2202 2067 1234 5678'],
-      ['\u2067+7\u2069 900 \u202b123\u202c-45-67', 'phone', '+7 900 123-45-67'],
+      ['\u2067+7\u2069 900 \u202b123\u202c-45-67', 'phone', '+7 (900) 123-45-67'],
       ['\u200f+447911123456\u061c', 'phone', '+447911123456'],
       ['\u202eACC \u05d0 40817\u202a810\u202c', 'account', 'ACC \u05d0 40817810'],
     ];
@@ -85,6 +86,14 @@ describe('format', () => {
         assert.deepEqual(formatRequisites(raw), { kind: kind as 'card', text });
       });
     }
+
+    it('follows the kind the proxy sent', () => {
+      assert.deepEqual(formatRequisites('9001234567', 'phone'), { kind: 'phone', text: '9001234567' });
+      assert.deepEqual(formatRequisites('2202206712345678', 'account'), { kind: 'account', text: '2202 2067 1234 5678' });
+      assert.deepEqual(formatRequisites('https://pay.example/p/1', 'url'), { kind: 'url', text: 'https://pay.example/p/1' });
+      assert.deepEqual(formatRequisites('ST00012|Name=ООО', 'qr'), { kind: 'qr', text: 'ST00012|Name=ООО' });
+      assert.deepEqual(formatRequisites('79001234567', 'phone'), { kind: 'phone', text: '+7 (900) 123-45-67' });
+    });
   });
 
   it('plainText removes every bidirectional control and nothing else', () => {
@@ -114,7 +123,7 @@ describe('status', () => {
   it('knows the statuses of the service, the mock and their obvious synonyms', () => {
     const statuses = ['new', 'transfer_waiting', 'paid', 'Completed', 'success', 'canceled', 'CANCELLED', 'expired', 'timed-out'];
     assert.deepEqual(statuses.map(statusMeaning), ['open', 'open', 'paid', 'paid', 'paid', 'canceled', 'canceled', 'expired', 'expired']);
-    assert.deepEqual(['dispute', '', 'constructor', '__proto__', 'toString'].map(statusMeaning), ['other', 'other', 'other', 'other', 'other']);
+    assert.deepEqual(['dispute', 'Disputed', '', 'constructor', '__proto__', 'toString'].map(statusMeaning), ['dispute', 'dispute', 'other', 'other', 'other', 'other']);
   });
 
   it('calls only paid, canceled and expired final', () => {

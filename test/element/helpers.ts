@@ -4,19 +4,21 @@
  */
 import { fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { CheckoutAnswer, CheckoutClient, CheckoutRequestOptions, CheckoutWatchHandlers } from '../../src/element/protocol-client.js';
-import type { MerchantCheckout } from '../../src/element/merchant-checkout.js';
+import type { MerchantCheckoutElement } from '../../src/element/merchant-checkout.js';
 import { exampleCanceledInvoice, exampleLookupDeal, exampleLookupInvoice, exampleVariants, INVOICE_ID } from '../fixtures/dto.js';
 import '../../src/element/define.js';
 
 export { INVOICE_ID };
 export const OTHER_INVOICE_ID = '7a2b3c4d-5e6f-4a1b-8c2d-3e4f5a6b7c8d';
 
-export type Method = 'getInvoice' | 'getPaymentVariants' | 'cancelInvoice' | 'startDeal';
+export type Method = 'getInvoice' | 'getPaymentVariants' | 'cancelInvoice' | 'startDeal' | 'getBanks' | 'sendReceipt' | 'reportPayment';
 
 export interface Call {
   method: Method;
   invoiceId: string;
   variant: { option: string; method: string } | undefined;
+  /** What an upload sent: the receipt, or the report. */
+  body?: unknown;
   signal: AbortSignal | undefined;
   settled: boolean;
   resolve: (answer: CheckoutAnswer) => void;
@@ -46,6 +48,16 @@ export class FakeClient implements CheckoutClient {
   }
   startDeal(invoiceId: string, variant: { option: string; method: string }, options?: CheckoutRequestOptions) {
     return this.#call('startDeal', invoiceId, variant, options);
+  }
+
+  getBanks(currency: string, options?: CheckoutRequestOptions) {
+    return this.#call('getBanks', currency, undefined, options);
+  }
+  sendReceipt(invoiceId: string, file: Blob, options?: CheckoutRequestOptions) {
+    return this.#call('sendReceipt', invoiceId, undefined, options, file);
+  }
+  reportPayment(invoiceId: string, report: unknown, options?: CheckoutRequestOptions) {
+    return this.#call('reportPayment', invoiceId, undefined, options, report);
   }
 
   callsOf(method: Method): Call[] {
@@ -84,12 +96,14 @@ export class FakeClient implements CheckoutClient {
     invoiceId: string,
     variant: Call['variant'],
     options: CheckoutRequestOptions | undefined,
+    body?: unknown,
   ): Promise<CheckoutAnswer> {
     return new Promise<CheckoutAnswer>((resolve, reject) => {
       const call: Call = {
         method,
         invoiceId,
         variant,
+        body,
         signal: options?.signal,
         settled: false,
         resolve: (answer) => {
@@ -122,9 +136,22 @@ export class FakeClient implements CheckoutClient {
 
 const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
 
-/** An invoice waiting for a transfer: an active deal, `expireAt` 30 minutes from now. */
-export const waitingInvoice = (overrides: Record<string, unknown> = {}) =>
-  exampleLookupInvoice({ expireAt: isoIn(30 * 60_000), ...overrides });
+const FIXTURE_DEADLINE = exampleLookupDeal().canceledAt;
+
+/**
+ * An invoice waiting for a transfer: an active deal, `expireAt` 30 minutes from now. Its
+ * deals' deadlines (`canceledAt`) are its expiry, unless a deal of `overrides` says otherwise:
+ * the countdown shows the earlier of the two.
+ */
+export const waitingInvoice = (overrides: Record<string, unknown> = {}) => {
+  const invoice = exampleLookupInvoice({ expireAt: isoIn(30 * 60_000), ...overrides });
+  const deals = invoice.deals as { canceledAt?: unknown }[];
+  return {
+    ...invoice,
+    // A deal keeps a deadline a test gave it; the fixture's own (a fixed date) follows the expiry.
+    deals: deals.map((deal) => (deal.canceledAt === FIXTURE_DEADLINE ? { ...deal, canceledAt: invoice.expireAt } : deal)),
+  };
+};
 
 /** An invoice without an active deal (the variant picker). */
 export const newInvoice = (overrides: Record<string, unknown> = {}) =>
@@ -142,34 +169,34 @@ export const readyClient = (invoice: unknown = waitingInvoice(), variantList: un
     .reply('getInvoice', () => ({ data: invoice, date: new Date().toUTCString() }))
     .reply('getPaymentVariants', () => ({ data: variantList, date: new Date().toUTCString() }));
 
-export const part = (el: MerchantCheckout, name: string): HTMLElement | null =>
+export const part = (el: MerchantCheckoutElement, name: string): HTMLElement | null =>
   el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
 
-export const parts = (el: MerchantCheckout, name: string): HTMLElement[] => [
+export const parts = (el: MerchantCheckoutElement, name: string): HTMLElement[] => [
   ...el.shadowRoot!.querySelectorAll<HTMLElement>(`[part~="${name}"]`),
 ];
 
-export const screenOf = (el: MerchantCheckout): string | undefined => part(el, 'base')?.dataset.screen;
+export const screenOf = (el: MerchantCheckoutElement): string | undefined => part(el, 'base')?.dataset.screen;
 
 export const text = (node: Element | null | undefined): string => (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
 
 /** Spaces of every kind (Intl uses U+00A0 and U+202F) as plain spaces. */
 export const plain = (value: string): string => value.replace(/[\u00a0\u202f]/g, ' ');
 
-export const liveRegion = (el: MerchantCheckout): string => text(el.shadowRoot!.querySelector('[role="status"][aria-live]'));
+export const liveRegion = (el: MerchantCheckoutElement): string => text(el.shadowRoot!.querySelector('[role="status"][aria-live]'));
 
 /** The next `name` event of `target`, typed from `GlobalEventHandlersEventMap`. */
 export const nextEvent = <K extends keyof GlobalEventHandlersEventMap>(target: EventTarget, name: K) =>
   oneEvent<GlobalEventHandlersEventMap[K]>(target, name);
 
 /** Lets pending promises and the element's update run (no timers: fine under fake timers). */
-export const settle = async (el: MerchantCheckout): Promise<void> => {
+export const settle = async (el: MerchantCheckoutElement): Promise<void> => {
   for (let turn = 0; turn < 20; turn++) await Promise.resolve();
   await el.updateComplete;
 };
 
 /** Waits until the element shows `screen`. */
-export const untilScreen = async (el: MerchantCheckout, screen: string): Promise<void> => {
+export const untilScreen = async (el: MerchantCheckoutElement, screen: string): Promise<void> => {
   await waitUntil(() => screenOf(el) === screen, `screen is ${screenOf(el)}, expected ${screen}`);
   await el.updateComplete;
 };
@@ -256,4 +283,4 @@ export const installFakeEventSource = (): (() => void) => {
 
 /** The element on `client`, for the invoice of the fixtures, in `lang`. */
 export const mount = (client: FakeClient, lang = 'en') =>
-  fixture<MerchantCheckout>(html`<merchant-checkout lang=${lang} invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`);
+  fixture<MerchantCheckoutElement>(html`<merchant-checkout lang=${lang} invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`);

@@ -4,7 +4,7 @@
  * the browser speaks HTTP to `/checkout-api`, and the mock's controls play the bank.
  */
 import { assert, expect, fixture, html, waitUntil } from '@open-wc/testing';
-import type { MerchantCheckout } from '../../src/element/merchant-checkout.js';
+import type { MerchantCheckoutElement } from '../../src/element/merchant-checkout.js';
 import type { Invoice, InvoiceLookup } from '../../src/schemas/invoice.js';
 import { nextEvent, part, parts, plain, screenOf, text } from './helpers.js';
 
@@ -26,12 +26,12 @@ const mockInvoice = async (id: string) => (await (await fetch(`/__mock/invoices/
  * notifications or its minutely refresh, which the test server does not wire.
  */
 const mount = (invoiceId: string, { noStream = false, pollInterval = 1000 } = {}) =>
-  fixture<MerchantCheckout>(
+  fixture<MerchantCheckoutElement>(
     html`<merchant-checkout lang="en" endpoint="/checkout-api" poll-interval=${pollInterval} ?no-stream=${noStream} invoice-id=${invoiceId}></merchant-checkout>`,
   );
 
 /** The network is real here: give it more than waitUntil's default second. */
-const untilScreen = async (el: MerchantCheckout, screen: string) => {
+const untilScreen = async (el: MerchantCheckoutElement, screen: string) => {
   await waitUntil(() => screenOf(el) === screen, `screen is ${screenOf(el)}, expected ${screen}`, { timeout: 8000 });
   await el.updateComplete;
 };

@@ -1,6 +1,6 @@
 import { assert, expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import type { MerchantCheckout } from '../../src/element/merchant-checkout.js';
+import type { MerchantCheckoutElement } from '../../src/element/merchant-checkout.js';
 import { CheckoutError } from '../../src/element/protocol-client.js';
 import {
   type FakeClient,
@@ -19,7 +19,7 @@ import {
 } from './helpers.js';
 
 const mount = async (client: FakeClient, attributes: { hideCancel?: boolean } = {}) => {
-  const el = await fixture<MerchantCheckout>(
+  const el = await fixture<MerchantCheckoutElement>(
     html`<merchant-checkout lang="en" invoice-id=${INVOICE_ID} ?hide-cancel=${attributes.hideCancel} .client=${client}></merchant-checkout>`,
   );
   return el;
@@ -32,7 +32,7 @@ const stubClipboard = (writeText: (value: string) => Promise<void>) => {
 };
 
 /** The shadow root's selection (Chromium keeps one per shadow root). */
-const selectionIn = (el: MerchantCheckout) =>
+const selectionIn = (el: MerchantCheckoutElement) =>
   (el.shadowRoot as ShadowRoot & { getSelection(): Selection | null }).getSelection()?.toString() ?? '';
 
 describe('<merchant-checkout> interactions', () => {
@@ -304,6 +304,8 @@ describe('<merchant-checkout> interactions', () => {
         assert.equal(focused(), part(el, 'requisites')!.querySelector('button'));
         await sendKeys({ press: 'Space' });
         await waitUntil(() => copies === 2, 'Space copies');
+        await sendKeys({ press: 'Tab' });
+        assert.equal(focused(), part(el, 'paid-button'), '"I have paid" after the details');
         await sendKeys({ press: 'Tab' });
         assert.equal(focused(), part(el, 'cancel-button'));
         await sendKeys({ press: 'Enter' });

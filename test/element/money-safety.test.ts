@@ -7,7 +7,7 @@
 import { aTimeout, assert, expect, fixture, fixtureSync, html, waitUntil } from '@open-wc/testing';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { CheckoutAmountChangedEvent } from '../../src/element/events.js';
-import type { MerchantCheckout } from '../../src/element/merchant-checkout.js';
+import type { MerchantCheckoutElement } from '../../src/element/merchant-checkout.js';
 import { CheckoutError } from '../../src/element/protocol-client.js';
 import {
   type FakeClient,
@@ -37,13 +37,13 @@ const readAgain = () => {
 };
 
 /** Every event of `name` the element dispatches from now on. */
-const record = <K extends keyof GlobalEventHandlersEventMap>(el: MerchantCheckout, name: K) => {
+const record = <K extends keyof GlobalEventHandlersEventMap>(el: MerchantCheckoutElement, name: K) => {
   const seen: GlobalEventHandlersEventMap[K][] = [];
   el.addEventListener(name, (event) => seen.push(event));
   return seen;
 };
 
-const confirmCancel = async (el: MerchantCheckout) => {
+const confirmCancel = async (el: MerchantCheckoutElement) => {
   part(el, 'cancel-button')!.click();
   await el.updateComplete;
   part(el, 'confirm-button')!.click();
@@ -328,7 +328,7 @@ describe('<merchant-checkout> money safety: a changed amount or place to pay is 
   });
 
   it('shows the notice on the first read when the service says the amount was changed (isSumChanged)', async () => {
-    const el = fixtureSync<MerchantCheckout>(
+    const el = fixtureSync<MerchantCheckoutElement>(
       html`<merchant-checkout lang="en" invoice-id=${INVOICE_ID} .client=${readyClient(waitingInvoice({ isSumChanged: true }))}></merchant-checkout>`,
     );
     const { detail } = await nextEvent(el, 'checkout-amount-changed');

@@ -1,6 +1,6 @@
 import { assert, expect, fixture, html } from '@open-wc/testing';
 import { type Clock, withGlobal } from '@sinonjs/fake-timers';
-import type { MerchantCheckout } from '../../src/element/merchant-checkout.js';
+import type { MerchantCheckoutElement } from '../../src/element/merchant-checkout.js';
 import { CheckoutError } from '../../src/element/protocol-client.js';
 import {
   FakeClient,
@@ -43,7 +43,7 @@ const setVisibility = (state: 'hidden' | 'visible') => {
 /** A mounted element whose first load is answered: the server's clock is the real one. */
 const mountWaiting = async (options: { pollInterval?: number; invoice?: unknown; serverNow?: number } = {}) => {
   const client = new FakeClient();
-  const el = await fixture<MerchantCheckout>(
+  const el = await fixture<MerchantCheckoutElement>(
     html`<merchant-checkout lang="en" invoice-id=${INVOICE_ID} poll-interval=${options.pollInterval ?? 5000} .client=${client}></merchant-checkout>`,
   );
   const serverDate = new Date(options.serverNow ?? realNow).toUTCString();
@@ -186,7 +186,7 @@ describe('<merchant-checkout> polling and time', () => {
 
   it('aborts everything of the old invoice when invoice-id changes', async () => {
     const client = new FakeClient();
-    const el = await fixture<MerchantCheckout>(html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`);
+    const el = await fixture<MerchantCheckoutElement>(html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`);
     const [oldInvoice, oldVariants] = [await client.next('getInvoice'), await client.next('getPaymentVariants')];
     el.invoiceId = OTHER_INVOICE_ID;
     await el.updateComplete;
@@ -218,7 +218,7 @@ describe('<merchant-checkout> polling and time', () => {
     it('trusts the device clock when an answer has no Date header', async () => {
       install(60 * MINUTE);
       const client = new FakeClient();
-      const el = await fixture<MerchantCheckout>(html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`);
+      const el = await fixture<MerchantCheckoutElement>(html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`);
       await client.answer('getInvoice', expiringIn(30 * MINUTE), null);
       await settle(el);
       assert.equal(screenOf(el), 'expired', 'an hour-fast clock without correction sees the deal as expired');

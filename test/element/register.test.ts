@@ -1,5 +1,5 @@
 import { assert } from '@open-wc/testing';
-import { MerchantCheckout } from '../../src/element/merchant-checkout.js';
+import { MerchantCheckoutElement } from '../../src/element/merchant-checkout.js';
 import { defineMerchantCheckout } from '../../src/element/register.js';
 import { VERSION } from '../../src/element/version.js';
 import '../../src/element/define.js';
@@ -19,12 +19,12 @@ const warningsOf = (action: () => void): string[] => {
 
 describe('registration', () => {
   it('registers <merchant-checkout> once; registering again is a quiet no-op', () => {
-    assert.equal(customElements.get('merchant-checkout'), MerchantCheckout);
+    assert.equal(customElements.get('merchant-checkout'), MerchantCheckoutElement);
     assert.deepEqual(
       warningsOf(() => defineMerchantCheckout()),
       [],
     );
-    assert.instanceOf(document.createElement('merchant-checkout'), MerchantCheckout);
+    assert.instanceOf(document.createElement('merchant-checkout'), MerchantCheckoutElement);
   });
 
   it('warns instead of throwing when another version holds the name', () => {
@@ -41,6 +41,6 @@ describe('registration', () => {
 
   it('can register under a second name', () => {
     defineMerchantCheckout('shop-checkout');
-    assert.instanceOf(document.createElement('shop-checkout'), MerchantCheckout);
+    assert.instanceOf(document.createElement('shop-checkout'), MerchantCheckoutElement);
   });
 });

@@ -3,9 +3,11 @@ import type { CheckoutInvoice } from '../../src/schemas/checkout.js';
 import { en } from '../../src/element/i18n/en.js';
 import {
   changesOf,
+  dealKey,
   groupVariants,
   type InvoiceScreenModel,
   screen,
+  type ScreenEnvironment,
   type ScreenModel,
   type SessionSnapshot,
   statusLine,
@@ -33,12 +35,20 @@ const snapshot = (overrides: Partial<SessionSnapshot> = {}): SessionSnapshot => 
   changes: [],
   connectionLost: false,
   clockOffset: 0,
+  payerConfirmed: undefined,
+  showDetails: false,
+  receipt: { state: 'closed' },
+  report: { state: 'closed' },
+  autoReturn: undefined,
+  bankName: () => undefined,
+  bankColor: () => undefined,
+  bankPicker: false,
   ...overrides,
 });
 
 /** The model of a screen about an invoice (fails the test for idle, loading and error). */
-const shown = (session: SessionSnapshot, now = NOW): InvoiceScreenModel => {
-  const model: ScreenModel = screen(session, now);
+const shown = (session: SessionSnapshot, now = NOW, env: ScreenEnvironment = {}): InvoiceScreenModel => {
+  const model: ScreenModel = screen(session, now, env);
   if (model.screen === 'idle' || model.screen === 'loading' || model.screen === 'error') {
     assert.fail(`expected an invoice screen, got ${model.screen}`);
   }
@@ -76,17 +86,24 @@ describe('screen()', () => {
         payee: 'Demo Shop',
         status: { screen: 'waiting', raw: 'new', asWritten: false },
         sum: { amount: '1500.00', currency: 'RUB', subunit: 2 },
+        amountLabel: 'send',
         explanation: undefined,
         deal: {
           amount: { field: 'amount', value: '1500.00', kind: 'card', copied: false, byHand: false },
           bank: 'Сбербанк',
+          bankCode: 'sberbank',
           requisites: {
             text: '2202 2067 1234 5678',
             kind: 'card',
             copy: { field: 'requisites', value: '2202206712345678', kind: 'card', copied: false, byHand: false },
+            href: undefined,
           },
           holder: 'Иван Петрович С.',
           link: 'https://qr.nspk.ru/AS1000670LSS7DN18SJQDNP4B05KLJL2?type=01&bank=100000000111',
+          qr: { text: 'https://qr.nspk.ru/AS1000670LSS7DN18SJQDNP4B05KLJL2?type=01&bank=100000000111', image: false },
+          sbpLink: undefined,
+          pickerOpen: false,
+          crossBorder: undefined,
         },
         variants: undefined,
         picker: undefined,
@@ -94,26 +111,33 @@ describe('screen()', () => {
         remaining: 30 * MINUTE,
         cancel: { confirming: false, pending: false, checking: false, notice: undefined },
         changes: [],
+        confirmOffered: true,
+        checking: undefined,
+        report: undefined,
+        reference: undefined,
+        returnTo: undefined,
       });
     });
 
     it('says "Copied" on the copied field only, and which field to copy by hand', () => {
       const copied = shown(snapshot({ copied: 'amount' })).deal!;
       assert.isTrue(copied.amount.copied);
-      assert.isFalse(copied.requisites.copy.copied);
+      assert.isFalse(copied.requisites.copy!.copied);
       const byHand = shown(snapshot({ copyByHand: 'requisites' })).deal!;
-      assert.deepEqual([byHand.amount.byHand, byHand.requisites.copy.byHand], [false, true]);
-      assert.deepEqual([byHand.amount.copied, byHand.requisites.copy.copied], [false, false]);
+      assert.deepEqual([byHand.amount.byHand, byHand.requisites.copy!.byHand], [false, true]);
+      assert.deepEqual([byHand.amount.copied, byHand.requisites.copy!.copied], [false, false]);
     });
 
-    it('uses the bank code without a bank name, groups a phone number, and copies it raw', () => {
-      const invoice = invoiceOf({
-        deals: [exampleLookupDeal({ paymentMethodName: undefined, requisites: { requisites: '+79001234567', holder: null } })],
-      });
+    it('names a bank without a name readably, groups a phone number, and copies it raw', () => {
+      const invoice = invoiceOf(
+        { deals: [exampleLookupDeal({ paymentMethodName: undefined, requisites: { requisites: '+79001234567', holder: null } })] },
+        'phone',
+      );
       const deal = shown(snapshot({ invoice })).deal!;
-      assert.equal(deal.bank, 'sberbank');
-      assert.deepInclude(deal.requisites, { text: '+7 900 123-45-67', kind: 'phone' });
-      assert.equal(deal.requisites.copy.value, '+79001234567');
+      assert.equal(deal.bank, 'Sberbank', 'never the raw code');
+      assert.equal(shown(snapshot({ invoice, bankName: (code) => (code === 'sberbank' ? 'Сбер' : undefined) })).deal!.bank, 'Сбер');
+      assert.deepInclude(deal.requisites, { text: '+7 (900) 123-45-67', kind: 'phone' });
+      assert.equal(deal.requisites.copy!.value, '+79001234567');
       assert.equal(deal.amount.kind, 'phone', 'the announcement of a copied amount names the kind too');
       assert.equal(deal.holder, '');
     });
@@ -134,7 +158,7 @@ describe('screen()', () => {
         variants!.groups.map((group) => [group.bankName, group.variants.length]),
         [
           ['Сбербанк', 2],
-          ['tinkoff', 1],
+          ['Tinkoff', 1],
         ],
       );
       assert.deepEqual(variants!.current, { option: 'TO_CARD', method: 'sberbank' });
@@ -164,7 +188,7 @@ describe('screen()', () => {
     });
 
     it('has no countdown for an expiry it cannot read', () => {
-      const model = shown(snapshot({ invoice: invoiceOf({ expireAt: 'soon' }) }), NOW + 365 * 24 * 60 * MINUTE);
+      const model = shown(snapshot({ invoice: invoiceOf({ expireAt: 'soon', deals: [exampleLookupDeal({ canceledAt: null })] }) }), NOW + 365 * 24 * 60 * MINUTE);
       assert.equal(model.screen, 'waiting');
       assert.isUndefined(model.remaining);
     });
@@ -214,8 +238,8 @@ describe('screen()', () => {
       assert.deepEqual(idle.picker, {
         state: 'ready',
         groups: [
-          { method: 'sberbank', bankName: 'sberbank', variants: [variants[0]!, variants[1]!] },
-          { method: 'tinkoff', bankName: 'tinkoff', variants: [variants[2]!] },
+          { method: 'sberbank', bankName: 'Sberbank', variants: [variants[0]!, variants[1]!] },
+          { method: 'tinkoff', bankName: 'Tinkoff', variants: [variants[2]!] },
         ],
         pending: undefined,
         notice: undefined,
@@ -280,10 +304,167 @@ describe('screen()', () => {
   it('never asks for the transfer again on a disputed invoice whose deal the service still shows active', () => {
     for (const status of ['dispute', 'Dispute']) {
       const model = shown(snapshot({ invoice: invoiceOf({ status }) }));
-      assert.equal(model.screen, 'other', status);
+      assert.equal(model.screen, 'dispute', status);
       assert.isUndefined(model.deal, status);
       assert.isUndefined(model.cancel, status);
     }
+  });
+
+  describe('the payer’s journey', () => {
+    const deal = () => activeDealOf(invoiceOf());
+    const activeDealOf = (invoice: CheckoutInvoice) => invoice.deals.find((candidate) => candidate.isActive)!;
+
+    it('counts down to the deal’s deadline when it comes before the invoice’s expiry', () => {
+      const invoice = invoiceOf({ deals: [exampleLookupDeal({ canceledAt: '2026-11-22T10:15:00+03:00' })] });
+      assert.equal(shown(snapshot({ invoice })).remaining, 15 * MINUTE);
+      const later = invoiceOf({ deals: [exampleLookupDeal({ canceledAt: '2026-11-22T11:15:00+03:00' })] });
+      assert.equal(shown(snapshot({ invoice: later })).remaining, 30 * MINUTE, 'the invoice’s expiry when it is earlier');
+    });
+
+    it('after "I have paid": the check, how long it may take, the receipt, no cancel, no second "I have paid"', () => {
+      const model = shown(snapshot({ payerConfirmed: dealKey(deal()) }), NOW + 10 * MINUTE);
+      assert.equal(model.screen, 'checking');
+      assert.equal(model.amountLabel, 'send');
+      assert.deepEqual(model.checking, { minutes: 20, transferConfirmed: false, receipts: 'optional', receipt: { state: 'closed' } });
+      assert.isUndefined(model.cancel);
+      assert.isFalse(model.confirmOffered);
+      assert.isUndefined(model.variants);
+      assert.equal(model.deal?.bank, 'Сбербанк');
+    });
+
+    it('goes back to the details when the payer asks, without forgetting the confirmation', () => {
+      const model = shown(snapshot({ payerConfirmed: dealKey(deal()), showDetails: true }));
+      assert.equal(model.screen, 'waiting');
+      assert.isUndefined(model.cancel, 'a payer who said they paid is not offered a cancel');
+    });
+
+    it('follows the proxy’s receipt policy, optional when it says nothing', () => {
+      for (const receipts of ['off', 'optional', 'required'] as const) {
+        const invoice = { ...invoiceOf(), receipts };
+        assert.equal(shown(snapshot({ invoice, payerConfirmed: dealKey(deal()) })).checking?.receipts, receipts);
+      }
+    });
+
+    it('shows a deal the service has as transfer_confirmed as checked with its receipt, whoever pressed what', () => {
+      const invoice = invoiceOf({ deals: [exampleLookupDeal({ status: 'transfer_confirmed' })] });
+      const model = shown(snapshot({ invoice }));
+      assert.equal(model.screen, 'checking');
+      assert.isTrue(model.checking?.transferConfirmed);
+    });
+
+    it('a "I have paid" of another deal does not count', () => {
+      assert.equal(shown(snapshot({ payerConfirmed: 'another-deal' })).screen, 'waiting');
+    });
+
+    it('offers to report the payment when the deal the payer paid ended unconfirmed', () => {
+      const paidDeal = exampleLookupDeal({ isActive: false, status: 'expired' });
+      const invoice = noDeal({ deals: [paidDeal] });
+      const key = dealKey(invoice.deals[0]!);
+      const model = shown(snapshot({ invoice, payerConfirmed: key, variants: exampleVariants() }));
+      assert.equal(model.screen, 'picker');
+      assert.deepInclude(model.report, { prompt: 'confirmed', state: 'closed' });
+      assert.equal(model.reference?.value, invoice.internalId ?? invoice.id);
+      const completed = noDeal({ deals: [exampleLookupDeal({ isActive: false, status: 'completed' })] });
+      assert.isUndefined(shown(snapshot({ invoice: completed, payerConfirmed: key })).report, 'a completed deal was paid');
+    });
+
+    it('asks any payer on the expired screen whether they have already paid, and shows the number to quote', () => {
+      const model = shown(snapshot({ invoice: invoiceOf({ status: 'expired' }) }));
+      assert.deepInclude(model.report, { prompt: 'maybe' });
+      assert.deepInclude(model.reference, { field: 'reference', value: invoiceOf().internalId! });
+      assert.equal(model.amountLabel, 'sum');
+    });
+
+    it('stops offering the report once it became a dispute, and says a kept report is with the shop', () => {
+      const invoice = invoiceOf({ status: 'expired' });
+      assert.isUndefined(shown(snapshot({ invoice, report: { state: 'done', outcome: 'forwarded' } })).report);
+      assert.deepInclude(shown(snapshot({ invoice, report: { state: 'done', outcome: 'reported' } })).report, { state: 'done' });
+      assert.deepInclude(shown(snapshot({ invoice, report: { state: 'failed', code: 'dispute_exists' } })).report, { code: 'dispute_exists' });
+    });
+
+    it('has a dispute screen of its own, with the number to quote and nothing to pay', () => {
+      const model = shown(snapshot({ invoice: invoiceOf({ status: 'dispute' }) }));
+      assert.equal(model.screen, 'dispute');
+      assert.equal(model.explanation, 'above');
+      assert.isDefined(model.reference);
+      for (const key of ['deal', 'cancel', 'remaining', 'returnTo', 'report'] as const) assert.isUndefined(model[key], key);
+    });
+
+    it('says "Amount paid" on the paid screen', () => {
+      assert.equal(shown(snapshot({ invoice: invoiceOf({ status: 'paid' }) })).amountLabel, 'paid');
+    });
+  });
+
+  describe('back to the shop', () => {
+    const env = { returnUrl: '/thanks', cancelUrl: 'https://shop.example/cart', baseUrl: 'https://shop.example/pay/1' };
+
+    it('leads to the invoice’s own URLs first, then to the attributes', () => {
+      const own = { ...invoiceOf({ status: 'paid' }), successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/no' };
+      assert.deepEqual(shown(snapshot({ invoice: own }), NOW, env).returnTo, { url: 'https://shop.example/ok', kind: 'success', autoIn: undefined });
+      const paid = { ...invoiceOf({ status: 'paid' }), successUrl: null };
+      assert.equal(shown(snapshot({ invoice: paid }), NOW, env).returnTo?.url, 'https://shop.example/thanks');
+      for (const status of ['canceled', 'expired']) {
+        const model = shown(snapshot({ invoice: { ...invoiceOf({ status }), cancelUrl: null } }), NOW, env);
+        assert.deepEqual(model.returnTo, { url: 'https://shop.example/cart', kind: 'cancel', autoIn: undefined }, status);
+      }
+      const fallback = shown(snapshot({ invoice: invoiceOf({ status: 'canceled' }) }), NOW, { returnUrl: 'https://shop.example/' });
+      assert.equal(fallback.returnTo?.url, 'https://shop.example/', 'cancel-url falls back to return-url');
+    });
+
+    it('offers no way back while paying, and none to an unsafe URL', () => {
+      assert.isUndefined(shown(snapshot(), NOW, env).returnTo);
+      const unsafe = { ...invoiceOf({ status: 'paid' }), successUrl: 'javascript:alert(1)' };
+      assert.isUndefined(shown(snapshot({ invoice: unsafe }), NOW, { returnUrl: 'data:text/html,x' }).returnTo);
+    });
+
+    it('counts the automatic return down on paid, and not once the payer stays', () => {
+      const invoice = { ...invoiceOf({ status: 'paid' }), successUrl: 'https://shop.example/ok' };
+      assert.equal(shown(snapshot({ invoice, autoReturn: NOW + 5000 }), NOW + 1200).returnTo?.autoIn, 4);
+      assert.equal(shown(snapshot({ invoice, autoReturn: NOW + 5000 }), NOW + 6000).returnTo?.autoIn, 0);
+      assert.isUndefined(shown(snapshot({ invoice, autoReturn: 'stopped' })).returnTo?.autoIn);
+    });
+  });
+
+  describe('requisites by kind', () => {
+    /** A deal whose requisites kind the proxy computed as `kind`. */
+    const withRequisites = (requisites: string, paymentOption: string, more: Record<string, unknown> = {}, kind = 'card') =>
+      invoiceOf({ deals: [exampleLookupDeal({ requisites: { requisites, holder: null }, paymentOption, ...more })] }, kind);
+
+    it('makes a payment page a link to open, never text to copy', () => {
+      const deal = shown(snapshot({ invoice: withRequisites('https://pay.bank.example/p/42', 'TO_BANK_DETAILS', {}, 'url') })).deal!;
+      assert.deepInclude(deal.requisites, { kind: 'url', href: 'https://pay.bank.example/p/42', copy: undefined });
+      const unsafe = shown(snapshot({ invoice: withRequisites('http://pay.bank.example/p/42', 'TO_BANK_DETAILS', {}, 'url') })).deal!;
+      assert.isUndefined(unsafe.requisites.href, 'only https');
+    });
+
+    it('draws the QR data of a QR option when the deal has no link, with nothing to copy', () => {
+      const deal = shown(snapshot({ invoice: withRequisites('ST00012|Name=ООО Ромашка', 'SBP_QR', { qrCodeLink: null }, 'qr') })).deal!;
+      assert.deepEqual(deal.qr, { text: 'ST00012|Name=ООО Ромашка', image: false });
+      assert.isUndefined(deal.requisites.copy);
+    });
+
+    it('draws QR data itself even when the service links its own picture, and shows the picture only without data', () => {
+      const both = withRequisites('https://qr.nspk.ru/AS1A42?type=02', 'SBP_QR', { qrCodeLink: 'https://service.example/api/public/invoices/1/qr-code' }, 'qr');
+      assert.deepEqual(shown(snapshot({ invoice: both })).deal!.qr, { text: 'https://qr.nspk.ru/AS1A42?type=02', image: false });
+      assert.equal(shown(snapshot({ invoice: both }), NOW, { touch: true }).deal!.sbpLink, 'https://qr.nspk.ru/AS1A42?type=02', 'its SBP link opens bank apps');
+      const image = withRequisites('', 'CLICK_UZ_QR', { qrCodeLink: 'https://cdn.service.example/qr/42.png' }, 'qr');
+      assert.deepEqual(shown(snapshot({ invoice: image })).deal!.qr, { text: 'https://cdn.service.example/qr/42.png', image: true });
+    });
+
+    it('offers the SBP bank picker for an SBP link on a touch device only', () => {
+      assert.equal(shown(snapshot(), NOW, { touch: true }).deal!.sbpLink, invoiceOf().deals[0]!.qrCodeLink);
+      assert.isUndefined(shown(snapshot(), NOW, { touch: false }).deal!.sbpLink);
+      const other = invoiceOf({ deals: [exampleLookupDeal({ qrCodeLink: 'https://bank.example/pay/1' })] });
+      assert.isUndefined(shown(snapshot({ invoice: other }), NOW, { touch: true }).deal!.sbpLink);
+    });
+
+    it('marks a cross-border deal with the currency to send and the card’s country', () => {
+      const invoice = { ...withRequisites('2202206712345678', 'CROSS_BORDER'), crossBorderCurrency: 'tjs' };
+      assert.deepEqual(shown(snapshot({ invoice })).deal!.crossBorder, { currency: 'TJS', country: 'TJ' });
+      const unknown = withRequisites('2202206712345678', 'CROSS_BORDER');
+      assert.deepEqual(shown(snapshot({ invoice: unknown })).deal!.crossBorder, { currency: undefined, country: undefined });
+      assert.isUndefined(shown(snapshot()).deal!.crossBorder);
+    });
   });
 
   it('has no payee line for a shop without a name', () => {
@@ -316,7 +497,7 @@ describe('text from the service on screen', () => {
     assert.equal(model.payee, 'Shop');
     assert.equal(model.deal?.bank, 'Bank');
     assert.equal(model.deal?.requisites.text, '2202 2067 1234 5678');
-    assert.equal(model.deal?.requisites.copy.value, '2202206712345678');
+    assert.equal(model.deal?.requisites.copy?.value, '2202206712345678');
     assert.equal(model.deal?.holder, 'Ivan');
     assert.equal(model.variants?.groups[0]?.bankName, 'Bank');
   });

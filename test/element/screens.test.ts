@@ -1,5 +1,5 @@
 import { assert, expect, fixture, html, waitUntil } from '@open-wc/testing';
-import type { MerchantCheckout } from '../../src/element/merchant-checkout.js';
+import type { MerchantCheckoutElement } from '../../src/element/merchant-checkout.js';
 import { CheckoutError } from '../../src/element/protocol-client.js';
 import {
   FakeClient,
@@ -67,31 +67,35 @@ describe('<merchant-checkout> screens', () => {
     assert.equal(parts(el, 'copy-button').length, 2);
     const svg = part(el, 'qr')!.querySelector('svg')!;
     assert.equal(svg.getAttribute('role'), 'img');
+    // The QR encoder loads on demand; the square holds its place meanwhile.
+    await waitUntil(() => svg.querySelector('path'), 'the QR code is drawn once its encoder has loaded');
     assert.match(svg.querySelector('path')!.getAttribute('d')!, /^M\d+ \d+h\d+v1h-\d+z/);
     expect(part(el, 'cancel-button')).to.exist;
     expect(part(el, 'payee')).to.exist;
     await expect(el).to.be.accessible();
   });
 
-  it('uses the bank code when the deal has no bank name, and shows a phone number grouped', async () => {
+  it('makes a bank code readable when the deal has no bank name, and shows a phone number grouped', async () => {
     const invoice = waitingInvoice({
       deals: [dealWith({ paymentMethodName: undefined, paymentOption: 'SBP', requisites: { requisites: '+79001234567', holder: 'Anna K.' } })],
     });
     const el = await mount(readyClient(invoice));
     await untilScreen(el, 'waiting');
-    assert.equal(text(part(el, 'bank')?.querySelector('.value')), 'sberbank');
+    // The service's list (none from this client) or the bundled directory names it; never the raw code.
+    await waitUntil(() => text(part(el, 'bank')?.querySelector('.value')) === 'Sberbank', 'the directory’s English name');
     assert.equal(text(part(el, 'requisites')?.querySelector('dt')), 'Phone number');
-    assert.equal(text(part(el, 'requisites')?.querySelector('.value')), '+7 900 123-45-67');
+    assert.equal(text(part(el, 'requisites')?.querySelector('.value')), '+7 (900) 123-45-67');
   });
 
   it('marks the active variant beside the deal, grouped by bank', async () => {
     const el = await mount(readyClient());
     await untilScreen(el, 'waiting');
     await waitUntil(() => part(el, 'variants'));
+    await waitUntil(() => text(part(el, 'variants')!.querySelectorAll('[role="group"] .label')[1]) === 'T-Bank', 'the directory names tinkoff');
     const groups = [...part(el, 'variants')!.querySelectorAll('[role="group"]')];
     assert.deepEqual(
       groups.map((group) => text(group.querySelector('.label'))),
-      ['Сбербанк', 'tinkoff'],
+      ['Сбербанк', 'T-Bank'],
     );
     const items = parts(el, 'variant');
     assert.equal(items.length, 3);
@@ -146,7 +150,9 @@ describe('<merchant-checkout> screens', () => {
       assert.equal(text(part(el, 'title')), title);
       expect(part(el, 'explanation')).to.exist;
       expect(part(el, 'amount')).to.exist;
-      expect(part(el, 'copy-button')).to.not.exist;
+      // Only the payment's number to quote to the shop is copied here (expired).
+      const copies = parts(el, 'copy-button').map((button) => button.closest('[part]:not([part~="copy-button"])')?.getAttribute('part'));
+      assert.deepEqual(copies, screen === 'expired' ? ['reference'] : []);
       expect(part(el, 'cancel-button')).to.not.exist;
       expect(part(el, 'timer')).to.not.exist;
       await expect(el).to.be.accessible();
@@ -229,7 +235,7 @@ describe('<merchant-checkout> screens', () => {
 
     it('says a malformed invoice-id is not valid without asking anyone', async () => {
       const client = new FakeClient();
-      const el = await fixture<MerchantCheckout>(html`<merchant-checkout lang="en" invoice-id="../../admin" .client=${client}></merchant-checkout>`);
+      const el = await fixture<MerchantCheckoutElement>(html`<merchant-checkout lang="en" invoice-id="../../admin" .client=${client}></merchant-checkout>`);
       await untilScreen(el, 'error');
       assert.include(text(part(el, 'error')), 'not valid');
       assert.equal(client.calls.length, 0);
@@ -238,7 +244,7 @@ describe('<merchant-checkout> screens', () => {
 
   it('renders nothing but an empty card until it has an invoice id', async () => {
     const client = new FakeClient();
-    const el = await fixture<MerchantCheckout>(html`<merchant-checkout .client=${client}></merchant-checkout>`);
+    const el = await fixture<MerchantCheckoutElement>(html`<merchant-checkout .client=${client}></merchant-checkout>`);
     assert.equal(screenOf(el), 'idle');
     assert.equal(client.calls.length, 0);
     el.invoiceId = INVOICE_ID;

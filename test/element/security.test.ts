@@ -1,6 +1,6 @@
 import { aTimeout, assert, expect, fixture, html, oneEvent } from '@open-wc/testing';
 import type { CheckoutErrorEvent } from '../../src/element/events.js';
-import type { MerchantCheckout } from '../../src/element/merchant-checkout.js';
+import type { MerchantCheckoutElement } from '../../src/element/merchant-checkout.js';
 import type { CspReport } from '../support/csp-page.js';
 import { dealWith, INVOICE_ID, part, readyClient, screenOf, text, untilScreen, waitingInvoice } from './helpers.js';
 
@@ -41,7 +41,7 @@ const PAYLOADS = [
 const FOREIGN = 'script, img, iframe, object, embed, input, video, details, form, meta, style, math, a#xss';
 
 const mount = (invoice: unknown) =>
-  fixture<MerchantCheckout>(html`<merchant-checkout lang="en" invoice-id=${INVOICE_ID} .client=${readyClient(invoice)}></merchant-checkout>`);
+  fixture<MerchantCheckoutElement>(html`<merchant-checkout lang="en" invoice-id=${INVOICE_ID} .client=${readyClient(invoice)}></merchant-checkout>`);
 
 /** Gives an injected handler (image error, autofocus, toggle) the time it would need to fire: proves it did not. */
 const letHandlersFire = () => aTimeout(50);
@@ -117,13 +117,19 @@ describe('<merchant-checkout> security', () => {
         assert.notInclude(el.shadowRoot!.innerHTML, 'xssHits');
         el.remove();
       }
-      const el = await mount(waitingInvoice());
+      const el = await mount(waitingInvoice({ deals: [dealWith({ qrCodeLink: 'https://bank.example/pay/42' })] }));
       await untilScreen(el, 'waiting');
       expect(part(el, 'qr')).to.exist;
       const link = part(el, 'bank-link') as HTMLAnchorElement;
-      assert.equal(link.href, 'https://qr.nspk.ru/AS1000670LSS7DN18SJQDNP4B05KLJL2?type=01&bank=100000000111');
+      assert.equal(link.href, 'https://bank.example/pay/42');
       assert.equal(link.rel, 'noopener noreferrer');
       await expect(el).to.be.accessible();
+      el.remove();
+      // An SBP link gets the bank picker instead of one link.
+      const sbp = await mount(waitingInvoice());
+      await untilScreen(sbp, 'waiting');
+      assert.isNull(part(sbp, 'bank-link'));
+      expect(part(sbp, 'bank-picker-button')).to.exist;
     } finally {
       if (realMatchMedia) Object.defineProperty(window, 'matchMedia', realMatchMedia);
       else Reflect.deleteProperty(window, 'matchMedia');

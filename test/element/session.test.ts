@@ -3,7 +3,7 @@
  * old invoice. Regression tests for state that once carried over from one invoice to the next.
  */
 import { assert, expect, fixture, html, waitUntil } from '@open-wc/testing';
-import type { MerchantCheckout } from '../../src/element/merchant-checkout.js';
+import type { MerchantCheckoutElement } from '../../src/element/merchant-checkout.js';
 import type { CheckoutAnswer, CheckoutClient } from '../../src/element/protocol-client.js';
 import {
   FakeClient,
@@ -28,9 +28,9 @@ const answeringClient = (invoice: (id: string) => unknown = (id) => waitingInvoi
     .reply('getPaymentVariants', () => ({ data: variants(), date: new Date().toUTCString() }));
 
 const mount = (client: CheckoutClient) =>
-  fixture<MerchantCheckout>(html`<merchant-checkout lang="en" invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`);
+  fixture<MerchantCheckoutElement>(html`<merchant-checkout lang="en" invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`);
 
-const copyButtonOf = (el: MerchantCheckout, name: 'amount' | 'requisites') =>
+const copyButtonOf = (el: MerchantCheckoutElement, name: 'amount' | 'requisites') =>
   part(el, name)!.querySelector<HTMLButtonElement>('[part~="copy-button"]')!;
 
 describe('<merchant-checkout> one session per invoice', () => {

@@ -5,7 +5,7 @@
  */
 import { assert, expect, fixture, html } from '@open-wc/testing';
 import { type Clock, withGlobal } from '@sinonjs/fake-timers';
-import type { MerchantCheckout } from '../../src/element/merchant-checkout.js';
+import type { MerchantCheckoutElement } from '../../src/element/merchant-checkout.js';
 import { createCheckoutClient } from '../../src/element/protocol-client.js';
 import { MAX_STREAM_RETRY, nextStreamDelay, STREAM_RETRY } from '../../src/element/poll-policy.js';
 import {
@@ -40,7 +40,7 @@ const realTimers = () => {
 /** A mounted element whose first load is answered; its stream is open (not yet delivering). */
 const mountStreaming = async (options: { invoice?: unknown; noStream?: boolean } = {}) => {
   const client = new StreamingFakeClient();
-  const el = await fixture<MerchantCheckout>(
+  const el = await fixture<MerchantCheckoutElement>(
     html`<merchant-checkout lang="en" invoice-id=${INVOICE_ID} poll-interval="5000" ?no-stream=${options.noStream ?? false} .client=${client}></merchant-checkout>`,
   );
   await client.answer('getInvoice', options.invoice ?? waitingInvoice());
@@ -290,7 +290,7 @@ describe('<merchant-checkout> event stream', () => {
       const realFetch = Object.getOwnPropertyDescriptor(window, 'fetch')!;
       window.fetch = (input) => Promise.resolve(fetchAnswers(input instanceof Request ? input.url : input.toString()));
       try {
-        const el = await fixture<MerchantCheckout>(html`<merchant-checkout lang="en" endpoint="/checkout" invoice-id=${INVOICE_ID}></merchant-checkout>`);
+        const el = await fixture<MerchantCheckoutElement>(html`<merchant-checkout lang="en" endpoint="/checkout" invoice-id=${INVOICE_ID}></merchant-checkout>`);
         await new Promise((resolve) => setTimeout(resolve, 50));
         await settle(el);
         assert.lengthOf(FakeEventSource.live(), 1);

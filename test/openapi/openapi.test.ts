@@ -315,6 +315,12 @@ const driveProxy = async (mock: MockService, answers: Captured[]): Promise<void>
   const get = (path: string) => handler(new Request(`${proxy}${path}`));
   const post = (path: string, body?: unknown, contentType = 'application/json') =>
     handler(new Request(`${proxy}${path}`, { method: 'POST', ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': contentType } }) }));
+  const upload = (path: string, fields: Record<string, string | Blob>) => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    return handler(new Request(`${proxy}${path}`, { method: 'POST', body: form }));
+  };
+  const png = () => new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0])], 'receipt.png', { type: 'image/png' });
   const create = (startDeal: boolean) =>
     client.createInvoice({ type: 'in', amount: '2500.00', currency: 'RUB', notificationUrl: 'http://127.0.0.1:9/notify', notificationToken: 'token', startDeal });
 
@@ -329,8 +335,14 @@ const driveProxy = async (mock: MockService, answers: Captured[]): Promise<void>
   const [variant] = (await variantsAnswer.json()) as { option: string; method: string }[];
   await post(`/invoices/${plain.id}/deal`, { option: variant?.option ?? 'SBP', method: variant?.method ?? 'sberbank' });
   await get(`/invoices/${plain.id}`);
+  await upload(`/invoices/${plain.id}/receipt`, { attachment: png() });
+  await upload(`/invoices/${plain.id}/dispute`, { reason: 'invalid_sum', amount: '2000.00', attachment: png() });
+  // Refused: the invoice's dispute is open already.
+  await upload(`/invoices/${plain.id}/dispute`, { reason: 'no_payment', attachment: png() });
   mock.markPaid(plain.id);
   await get(`/invoices/${plain.id}`);
+  await get('/banks?currency=RUB');
+  await get('/banks?currency=rub');
 
   // Refusals.
   await get('/invoices/00000000-0000-4000-8000-000000000000');
@@ -340,6 +352,8 @@ const driveProxy = async (mock: MockService, answers: Captured[]): Promise<void>
   await handler(new Request(`${proxy}/invoices/${plain.id}`, { method: 'DELETE' }));
   const noDeal = await create(false);
   await post(`/invoices/${noDeal.id}/cancel`);
+  await upload(`/invoices/${noDeal.id}/receipt`, { attachment: new File(['not a picture'], 'receipt.png', { type: 'image/png' }) });
+  await upload(`/invoices/${noDeal.id}/receipt`, { attachment: png() });
 };
 
 describe('the proxy answers as openapi/checkout.json describes', () => {
@@ -361,7 +375,18 @@ describe('the proxy answers as openapi/checkout.json describes', () => {
         }
         validator.check(answer);
       }
-      for (const key of ['GET /invoices/{id} 200', 'GET /invoices/{id}/available-payment-variants 200', 'POST /invoices/{id}/cancel 200', 'POST /invoices/{id}/deal 200']) {
+      for (const key of [
+        'GET /invoices/{id} 200',
+        'GET /invoices/{id}/available-payment-variants 200',
+        'POST /invoices/{id}/cancel 200',
+        'POST /invoices/{id}/deal 200',
+        'POST /invoices/{id}/receipt 200',
+        'POST /invoices/{id}/dispute 200',
+        'POST /invoices/{id}/dispute 409',
+        'POST /invoices/{id}/receipt 415',
+        'GET /banks 200',
+        'GET /banks 400',
+      ]) {
         assert.ok(validator.seen.has(key), `${key} was never checked`);
       }
       assert.ok([...validator.seen].some((key) => / 4\d\d$/.test(key)), 'no error answer was checked');

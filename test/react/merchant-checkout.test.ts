@@ -10,7 +10,7 @@ import { createElement, StrictMode, useMemo, useState, type ReactElement } from 
 import { flushSync } from 'react-dom';
 import { createRoot, type Root } from 'react-dom/client';
 import { MerchantCheckout, type MerchantCheckoutProps } from '../../src/react/index.js';
-import { MerchantCheckout as MerchantCheckoutElement } from '../../src/element/merchant-checkout.js';
+import { MerchantCheckoutElement } from '../../src/element/merchant-checkout.js';
 import {
   CheckoutCanceledEvent,
   CheckoutCopyEvent,

@@ -14,7 +14,7 @@ describe('requisitesKind: what the requisites of a deal are', () => {
     ['40817810099910004312', 'TO_ACCOUNT', 'account'],
     ['40817810099910004312', null, 'account'],
     ['https://pay.bank.example/p/123', 'TO_CARD', 'url'],
-    ['https://qr.nspk.ru/AD10006M8KH7FQ1A8U2P1LN6KJT0DLTB', 'SBP_QR', 'url'],
+    ['https://qr.nspk.ru/AD10006M8KH7FQ1A8U2P1LN6KJT0DLTB', 'SBP_QR', 'qr'], // scanned, though a link
     ['00020101021226...', 'SBP_QR', 'qr'],
     ['ST00012|Name=ООО Ромашка|PersonalAcc=40702810', 'MANUAL_SBP_QR', 'qr'],
     ['Иванов И. И.', 'TO_BANK_DETAILS', 'other'],

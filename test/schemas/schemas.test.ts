@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   CancelInvoiceResponseSchema,
+  CheckoutDisputeAnswerSchema,
+  CheckoutDisputeFormSchema,
+  CheckoutInvoiceSchema,
   CreateInvoiceRequestSchema,
   CreateInvoiceResponseSchema,
   CreateWithdrawalRequestSchema,
@@ -171,5 +174,37 @@ describe('responses', () => {
       deals: [{ ...exampleLookupInvoice().deals[0], disputeResult: { outcome: 'won' }, payment: { id: 1 }, attachments: ['a'] }],
     });
     assert.equal(safeParse(GetInvoiceResponseSchema, invoice).success, true);
+  });
+});
+
+describe('the payer’s journey: cross-border invoices, receipts, disputes', () => {
+  test('a cross-border invoice’s transfer currency is read when it is text, and leniently otherwise', () => {
+    const read = (crossBorderCurrency: unknown) => {
+      const parsed = safeParse(InvoiceSchema, { ...exampleLookupInvoice(), crossBorderCurrency });
+      assert.ok(parsed.success, parsed.success ? '' : parsed.message);
+      return parsed.data.crossBorderCurrency;
+    };
+    assert.equal(read('TJS'), 'TJS');
+    assert.equal(read(null), null);
+    assert.equal(read(42), undefined);
+    assert.equal(read(''), undefined);
+  });
+
+  test('the projection takes any receipt policy as text (a newer proxy’s), and a dispute answer only its two outcomes', () => {
+    const invoice = { id: '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b', internalId: null, type: 'in', status: 'new', sum: { amount: '1.00', currency: 'RUB', subunit: 2 }, paymentMethod: null, paymentOption: null, deals: [], expireAt: '2026-11-22T10:30:00+03:00' };
+    for (const receipts of ['off', 'optional', 'required', 'photo-only']) assert.ok(safeParse(CheckoutInvoiceSchema, { ...invoice, receipts }).success, receipts);
+    assert.equal(safeParse(CheckoutInvoiceSchema, { ...invoice, receipts: '' }).success, false);
+    assert.ok(safeParse(CheckoutDisputeAnswerSchema, { outcome: 'reported', invoice }).success);
+    assert.match(messageOf(safeParse(CheckoutDisputeAnswerSchema, { outcome: 'ignored', invoice })), /^outcome: /);
+  });
+
+  test('the dispute form: the amount goes with invalid_sum only, as positive decimal text', () => {
+    const attachment = new File(['%PDF-1.4'], 'receipt.pdf', { type: 'application/pdf' });
+    assert.ok(safeParse(CheckoutDisputeFormSchema, { reason: 'invalid_sum', amount: '99.90', attachment }).success);
+    assert.ok(safeParse(CheckoutDisputeFormSchema, { reason: 'no_payment', attachment }).success);
+    assert.match(messageOf(safeParse(CheckoutDisputeFormSchema, { reason: 'invalid_sum', attachment })), /^amount: is required/);
+    assert.match(messageOf(safeParse(CheckoutDisputeFormSchema, { reason: 'invalid_sum', amount: '99,90', attachment })), /^amount: must be a decimal number/);
+    assert.match(messageOf(safeParse(CheckoutDisputeFormSchema, { reason: 'no_payment', amount: '1', attachment })), /^amount: is only sent/);
+    assert.match(messageOf(safeParse(CheckoutDisputeFormSchema, { reason: 'no_payment' })), /^attachment: /);
   });
 });

@@ -11,7 +11,10 @@ import {
   createCheckoutHandler,
   type CheckoutHandlerOptions,
 } from '../../src/server/index.js';
-import { INVOICE_ID, checkoutViewOf, exampleCanceledInvoice, exampleLookupInvoice, exampleVariants } from '../fixtures/dto.js';
+import { INVOICE_ID, checkoutViewOf as fixtureView, exampleCanceledInvoice, exampleLookupInvoice, exampleVariants } from '../fixtures/dto.js';
+
+/** The projection of the fixtures, with the receipt policy the proxy adds (default `optional`). */
+const checkoutViewOf = (...args: Parameters<typeof fixtureView>) => ({ ...fixtureView(...args), receipts: 'optional' });
 
 const API_KEY = 'proxy-test-api-key-Qm4Z';
 const SECRET_KEY = 'proxy-test-secret-Xu93-Ключ';
@@ -586,7 +589,9 @@ describe('paths', () => {
       ['POST', '/withdrawals', 404],
       ['GET', `/withdrawals/${INVOICE_ID}`, 404],
       ['GET', '/accounts', 404],
-      ['POST', `/invoices/${INVOICE_ID}/dispute`, 404],
+      ['POST', `/invoices/${INVOICE_ID}/disputes`, 404],
+      ['GET', '/banks/RUB', 404],
+      ['GET', `/invoices/${INVOICE_ID}/banks`, 404],
       ['GET', '/invoices/internal-id/order-42', 404],
       ['GET', '/invoices', 404],
       ['POST', '/invoices', 404],

@@ -7,7 +7,7 @@ const base = ['checkout-api'];
 const match = (pathname: string) => matchCheckoutRoute(pathname, base);
 
 describe('matchCheckoutRoute', () => {
-  test('names the four routes, with the id lower-cased', () => {
+  test('names the routes, with the id lower-cased', () => {
     assert.deepEqual(match(`/checkout-api/invoices/${ID}`), { kind: 'route', route: 'invoice', id: ID });
     assert.deepEqual(match(`/checkout-api/invoices/${ID.toUpperCase()}/available-payment-variants`), {
       kind: 'route',
@@ -16,6 +16,10 @@ describe('matchCheckoutRoute', () => {
     });
     assert.deepEqual(match(`/checkout-api/invoices/${ID}/cancel`), { kind: 'route', route: 'cancel', id: ID });
     assert.deepEqual(match(`/checkout-api/invoices/${ID}/deal`), { kind: 'route', route: 'deal', id: ID });
+    assert.deepEqual(match(`/checkout-api/invoices/${ID}/receipt`), { kind: 'route', route: 'receipt', id: ID });
+    assert.deepEqual(match(`/checkout-api/invoices/${ID}/dispute`), { kind: 'route', route: 'dispute', id: ID });
+    assert.deepEqual(match('/checkout-api/banks'), { kind: 'route', route: 'banks', id: '' });
+    assert.deepEqual(match('/checkout-api/%62anks'), { kind: 'route', route: 'banks', id: '' });
   });
 
   test('decodes each segment once: an encoded letter is the letter, a double-encoded one is not', () => {
@@ -54,7 +58,13 @@ describe('matchCheckoutRoute', () => {
       `/checkout-api/invoices/${ID}//cancel`,
       `/checkout-api//invoices/${ID}`,
       `//checkout-api/invoices/${ID}`,
-      `/checkout-api/invoices/${ID}/dispute`,
+      `/checkout-api/invoices/${ID}/disputes`,
+      `/checkout-api/invoices/${ID}/receipt/extra`,
+      '/checkout-api/banks/',
+      '/checkout-api/banks/RUB',
+      '/checkout-api/BANKS',
+      '/banks',
+      `/checkout-api/invoices/${ID}/banks`,
       `/checkout-api/invoices/${ID}/cancel/extra`,
       `/checkout-api/invoices/internal-id/order-42`,
       `/checkout-api/withdrawals/${ID}`,

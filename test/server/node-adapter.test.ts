@@ -1,23 +1,10 @@
 import assert from 'node:assert/strict';
-import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
-import { after, describe, test } from 'node:test';
+import { Agent, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { describe, test } from 'node:test';
+import { serve } from '../support/node-server.js';
 import { PayloadTooLargeError, toNodeHandler, type FetchHandler } from '../../src/server/node-adapter.js';
 
-const servers: ReturnType<typeof createServer>[] = [];
-after(async () => {
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
-
-const serve = async (listener: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> => {
-  const server = createServer(listener);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-};
 
 const echo: FetchHandler = async (request) => {
   let body: string;

@@ -162,6 +162,32 @@ describe('three instances behind one Redis', () => {
     }
   });
 
+  test('one dispute per invoice across stores on one Redis: a claim, released or kept, or lapsing when never settled', async () => {
+    const other = createRedisStore({ url: redis.url, prefix: PREFIX });
+    try {
+      // Both connect in the background: wait until each answers.
+      const answers = (store: CheckoutStore) => store.lastSeen('probe').then(() => true, () => undefined);
+      await waitFor('both stores connected', async () => ((await answers(observer)) && (await answers(other))) || undefined);
+      const id = crypto.randomUUID();
+      const claim = await observer.claimDispute(id, 10_000);
+      assert.ok(claim, 'the first claim is had');
+      assert.equal(await other.claimDispute(id, 10_000), undefined, 'held: another store gets none');
+      await claim.settle('released');
+      const again = await other.claimDispute(id, 10_000);
+      assert.ok(again, 'released: the payer may try again');
+      await again.settle('kept');
+      assert.equal(await observer.claimDispute(id, 10_000), undefined, 'kept: no second dispute');
+
+      const lapsing = crypto.randomUUID();
+      assert.ok(await observer.claimDispute(lapsing, 100));
+      assert.equal(await other.claimDispute(lapsing, 100), undefined);
+      await quietFor(200);
+      assert.ok(await other.claimDispute(lapsing, 100), 'an unsettled claim lapses');
+    } finally {
+      await other.close();
+    }
+  });
+
   test('Redis killed: reads go on, notifications are 5xx; after a restart each is handled exactly once', async () => {
     const invoices = await Promise.all([newInvoice(), newInvoice(), newInvoice()]);
     const [a, b, c] = cluster.instances as [Instance, Instance, Instance];

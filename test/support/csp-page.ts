@@ -3,7 +3,7 @@
  * with XSS payloads in the data, walks it through a deal and a cancel, then tells the parent
  * window what happened and every violation the page saw.
  */
-import type { MerchantCheckout } from '../../src/element/merchant-checkout.js';
+import type { MerchantCheckoutElement } from '../../src/element/merchant-checkout.js';
 import type { CheckoutAnswer, CheckoutClient } from '../../src/element/protocol-client.js';
 import '../../src/element/define.js';
 import { exampleCanceledInvoice, exampleLookupDeal, exampleLookupInvoice, exampleVariants, INVOICE_ID } from '../fixtures/dto.js';
@@ -44,7 +44,7 @@ const until = (test: () => boolean) =>
   });
 
 const run = async (): Promise<CspReport> => {
-  const el: MerchantCheckout = document.createElement('merchant-checkout');
+  const el: MerchantCheckoutElement = document.createElement('merchant-checkout');
   el.client = client;
   el.invoiceId = INVOICE_ID;
   document.body.append(el);

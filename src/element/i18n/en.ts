@@ -7,16 +7,20 @@ const TITLES = {
   idle: 'Payment',
   loading: 'Loading the payment…',
   waiting: 'Transfer the money',
+  checking: 'Checking your payment',
   picker: 'Choose how to pay',
   payout: 'Payout in progress',
   paid: 'Payment received',
   canceled: 'Payment canceled',
   expired: 'Time to pay is up',
+  dispute: 'Your payment is being reviewed',
   other: 'Payment status',
   error: 'Could not load the payment',
 } as const;
 const STATUSES: Record<string, string> = {
   waiting: 'waiting for your transfer',
+  checking: 'being checked',
+  dispute: 'under review',
   picker: 'choose how to pay',
   payout: 'being paid out to you',
   paid: 'paid',
@@ -27,10 +31,21 @@ const EXPLANATIONS: Record<string, string> = {
   payout: 'The shop is sending this money to you: there is nothing to pay. This page updates by itself.',
   paid: 'Thank you! The shop has received your payment.',
   canceled: 'This payment was canceled. Do not send money for it.',
-  expired: 'If you have already sent the money, contact the shop: it will be credited.',
+  expired: 'Do not send money for this payment any more. If you have already sent it, report the payment or contact the shop with the payment number below.',
+  dispute: 'The service is checking your transfer with the bank. This page updates by itself; the shop will tell you the outcome too.',
 };
-const REQUISITES = { card: 'Card number', phone: 'Phone number', account: 'Account' } as const;
-const OPTIONS: Record<string, string> = { TO_CARD: 'Card transfer', SBP: 'SBP (Faster Payments)' };
+const REQUISITES = { card: 'Card number', phone: 'Phone number', account: 'Account', url: 'Payment page', qr: 'QR code', other: 'Payment details' } as const;
+const OPTIONS: Record<string, string> = {
+  TO_CARD: 'Card transfer',
+  SBP: 'SBP (Faster Payments)',
+  SBP_QR: 'SBP QR code',
+  MANUAL_SBP_QR: 'SBP QR code',
+  TO_ACCOUNT: 'Bank account transfer',
+  TO_BANK_DETAILS: 'Bank details transfer',
+  TO_PHONE_NUMBER: 'Transfer by phone number',
+  CROSS_BORDER: 'Transfer from abroad',
+  MOBILE_TOP_UP: 'Mobile top-up',
+};
 const ERRORS: Record<string, string> = {
   network_error: 'No connection to the payment service. Check your internet connection.',
   not_found: 'This payment was not found.',
@@ -39,6 +54,13 @@ const ERRORS: Record<string, string> = {
   upstream_timeout: 'The payment service did not answer in time.',
   upstream_invalid: 'The payment service answered something unexpected.',
   service_unavailable: 'Payments are switched off for this shop right now. Please contact the shop.',
+  payload_too_large: 'The file is too large: up to 10 MB.',
+  unsupported_media_type: 'This file type is not accepted: send a photo (JPEG, PNG, WebP, HEIC) or a PDF.',
+  receipts_off: 'This shop does not take receipts here. Please contact the shop.',
+  dispute_exists: 'This payment has been reported already. The shop will contact you.',
+  dispute_refused: 'The report could not be taken here. Please contact the shop with the payment number.',
+  dispute_not_allowed: 'This payment can no longer be reported here. Please contact the shop with the payment number.',
+  no_deal: 'There is no transfer to confirm for this payment.',
   cancel_refused: 'The payment could not be canceled: its state has changed.',
 };
 
@@ -52,6 +74,8 @@ export const en: Translation = {
   explanation: (screen, rawStatus) =>
     own(EXPLANATIONS, screen) ?? `The payment is “${rawStatus}”. This page updates by itself.`,
   amountLabel: 'Amount to send',
+  amountPaidLabel: 'Amount paid',
+  amountSumLabel: 'Amount',
   bankLabel: 'Bank',
   requisitesLabel: (kind) => REQUISITES[kind],
   holderLabel: 'Recipient',
@@ -87,6 +111,26 @@ export const en: Translation = {
   cancelFailed: 'Could not cancel the payment. Please try again.',
   changed: 'The payment details changed. Check them before you pay.',
   changeSeen: 'Got it',
+  confirmPaid: 'I have paid',
+  checkingExplanation: (minutes) =>
+    `The seller checks that the money arrived${minutes ? `: this can take up to ${minutes} minute${plural.select(minutes) === 'one' ? '' : 's'}` : ''}. Do not pay again. This page updates by itself.`,
+  receiptReceived: 'Receipt received, the payment is being checked.',
+  attachReceipt: (policy) => (policy === 'required' ? 'Attach the receipt (required)' : 'Attach the receipt'),
+  showDetails: 'Show the payment details again',
+  reportPayment: (prompt) => (prompt === 'confirmed' ? 'Report a payment' : 'I have already paid'),
+  reportIntro: (prompt) =>
+    prompt === 'confirmed'
+      ? 'Your transfer was not confirmed in time. If you sent the money, report it: it will be checked with your receipt.'
+      : 'Sent the money before the time was up? Report it with your receipt.',
+  reportReported: 'Thank you. The shop has your report and will contact you.',
+  referenceLabel: 'Payment number',
+  returnToShop: 'Return to the shop',
+  autoReturn: (seconds) => `Returning to the shop in ${seconds} s`,
+  stayHere: 'Stay on this page',
+  openPaymentPage: 'Open payment page',
+  chooseBank: 'Choose your bank',
+  crossBorder: (currency, country) =>
+    [currency && `The bank sends ${currency}`, country && `card of ${country}`].filter(Boolean).join(', ') || 'Cross-border transfer',
   errorMessage: (code) => own(ERRORS, code) ?? 'The payment service is not available right now.',
   retry: 'Try again',
   connectionTrouble: 'Connection lost. Retrying…',

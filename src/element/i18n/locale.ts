@@ -1,9 +1,13 @@
 /**
- * Which translation and which `Intl` locale a `lang` tag gets: `ru-RU` → `ru` → `en`.
+ * Which translation and which `Intl` locale a `lang` tag gets: `ru-RU` → `ru` → `en`. Both
+ * translations are imported here, for pages and tests that want one at once; the element
+ * itself loads only the one it needs (lang.ts).
  */
 import { en } from './en.js';
 import { ru } from './ru.js';
 import { own, type Translation } from './translation.js';
+
+export { closestLang, intlLocale } from './lang.js';
 
 const TRANSLATIONS: Record<string, Translation> = { en, ru };
 
@@ -15,31 +19,4 @@ export const translationFor = (lang: string | null | undefined): Translation => 
     if (found) return found;
   }
   return en;
-};
-
-/**
- * The locale for number formatting: the page's own tag when it is of the translation's
- * language (`en-GB` keeps British formatting with English text), else the translation's.
- */
-export const intlLocale = (lang: string | null | undefined, translation: Translation): string => {
-  if (!lang) return translation.language;
-  try {
-    const [canonical] = Intl.getCanonicalLocales(lang.replace(/_/g, '-'));
-    return canonical?.split('-')[0]?.toLowerCase() === translation.language ? canonical : translation.language;
-  } catch {
-    return translation.language;
-  }
-};
-
-/** The `lang` of `start` or its nearest ancestor, crossing shadow roots; `<html lang>` last. */
-export const closestLang = (start: Element): string | undefined => {
-  let node: Node | null = start;
-  while (node) {
-    if (node instanceof Element) {
-      const lang = node.getAttribute('lang');
-      if (lang) return lang;
-    }
-    node = node instanceof ShadowRoot ? node.host : node.parentNode;
-  }
-  return undefined;
 };

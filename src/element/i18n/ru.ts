@@ -11,16 +11,20 @@ const TITLES = {
   idle: 'Оплата',
   loading: 'Загружаем платёж…',
   waiting: 'Переведите деньги',
+  checking: 'Проверяем платёж',
   picker: 'Выберите способ оплаты',
   payout: 'Выплата в обработке',
   paid: 'Платёж получен',
   canceled: 'Платёж отменён',
   expired: 'Время на оплату истекло',
+  dispute: 'Платёж на проверке',
   other: 'Статус платежа',
   error: 'Не удалось загрузить платёж',
 } as const;
 const STATUSES: Record<string, string> = {
   waiting: 'ожидаем ваш перевод',
+  checking: 'проверяется',
+  dispute: 'на рассмотрении',
   picker: 'выберите способ оплаты',
   payout: 'выплачиваем вам',
   paid: 'оплачено',
@@ -31,16 +35,30 @@ const EXPLANATIONS: Record<string, string> = {
   payout: 'Магазин отправляет вам эти деньги: платить ничего не нужно. Страница обновится сама.',
   paid: 'Спасибо! Магазин получил ваш платёж.',
   canceled: 'Этот платёж отменён. Не отправляйте по нему деньги.',
-  expired: 'Если вы уже отправили деньги, свяжитесь с магазином: они будут зачислены.',
+  expired: 'Больше не отправляйте деньги по этому платежу. Если вы уже отправили их, сообщите о платеже или свяжитесь с магазином, назвав номер платежа ниже.',
+  dispute: 'Сервис проверяет ваш перевод вместе с банком. Страница обновится сама; о результате сообщит и магазин.',
 };
-const REQUISITES = { card: 'Номер карты', phone: 'Номер телефона', account: 'Реквизиты' } as const;
-const REQUISITES_TO_COPY = { card: 'номер карты', phone: 'номер телефона', account: 'реквизиты' } as const;
+const REQUISITES = { card: 'Номер карты', phone: 'Номер телефона', account: 'Номер счёта', url: 'Страница оплаты', qr: 'QR-код', other: 'Реквизиты' } as const;
+const REQUISITES_TO_COPY = { card: 'номер карты', phone: 'номер телефона', account: 'номер счёта', url: 'ссылку', qr: 'данные QR-кода', other: 'реквизиты' } as const;
 const REQUISITES_COPIED = {
   card: 'Номер карты скопирован',
   phone: 'Номер телефона скопирован',
-  account: 'Реквизиты скопированы',
+  account: 'Номер счёта скопирован',
+  url: 'Ссылка скопирована',
+  qr: 'Данные QR-кода скопированы',
+  other: 'Реквизиты скопированы',
 } as const;
-const OPTIONS: Record<string, string> = { TO_CARD: 'Перевод на карту', SBP: 'СБП (по номеру телефона)' };
+const OPTIONS: Record<string, string> = {
+  TO_CARD: 'Перевод на карту',
+  SBP: 'СБП (по номеру телефона)',
+  SBP_QR: 'QR-код СБП',
+  MANUAL_SBP_QR: 'QR-код СБП',
+  TO_ACCOUNT: 'Перевод на счёт',
+  TO_BANK_DETAILS: 'Перевод по реквизитам',
+  TO_PHONE_NUMBER: 'Перевод по номеру телефона',
+  CROSS_BORDER: 'Перевод из-за рубежа',
+  MOBILE_TOP_UP: 'Пополнение телефона',
+};
 const ERRORS: Record<string, string> = {
   network_error: 'Нет связи с платёжным сервисом. Проверьте подключение к интернету.',
   not_found: 'Платёж не найден.',
@@ -49,6 +67,13 @@ const ERRORS: Record<string, string> = {
   upstream_timeout: 'Платёжный сервис не ответил вовремя.',
   upstream_invalid: 'Платёжный сервис ответил что-то неожиданное.',
   service_unavailable: 'Приём платежей в этом магазине сейчас отключён. Свяжитесь с магазином.',
+  payload_too_large: 'Файл слишком большой: не больше 10 МБ.',
+  unsupported_media_type: 'Такой файл не подходит: пришлите фото (JPEG, PNG, WebP, HEIC) или PDF.',
+  receipts_off: 'Этот магазин не принимает чеки здесь. Свяжитесь с магазином.',
+  dispute_exists: 'Об этом платеже уже сообщили. Магазин свяжется с вами.',
+  dispute_refused: 'Сообщение не удалось принять здесь. Свяжитесь с магазином, назвав номер платежа.',
+  dispute_not_allowed: 'Об этом платеже уже нельзя сообщить здесь. Свяжитесь с магазином, назвав номер платежа.',
+  no_deal: 'По этому платежу нет перевода, который можно подтвердить.',
   cancel_refused: 'Платёж не удалось отменить: его состояние изменилось.',
 };
 
@@ -62,6 +87,8 @@ export const ru: Translation = {
   explanation: (screen, rawStatus) =>
     own(EXPLANATIONS, screen) ?? `Статус платежа: «${rawStatus}». Страница обновится сама.`,
   amountLabel: 'Сумма перевода',
+  amountPaidLabel: 'Оплачено',
+  amountSumLabel: 'Сумма',
   bankLabel: 'Банк',
   requisitesLabel: (kind) => REQUISITES[kind],
   holderLabel: 'Получатель',
@@ -99,6 +126,30 @@ export const ru: Translation = {
   cancelFailed: 'Не удалось отменить платёж. Попробуйте ещё раз.',
   changed: 'Данные платежа изменились. Проверьте их перед оплатой.',
   changeSeen: 'Понятно',
+  confirmPaid: 'Я оплатил',
+  checkingExplanation: (minutes) => {
+    if (!minutes) return 'Продавец проверяет, что деньги пришли. Не платите повторно. Страница обновится сама.';
+    // «до» takes the genitive: до 1 минуты, до 2 минут, до 21 минуты.
+    const word = plural.select(minutes) === 'one' ? 'минуты' : 'минут';
+    return `Продавец проверяет, что деньги пришли: это может занять до ${minutes} ${word}. Не платите повторно. Страница обновится сама.`;
+  },
+  receiptReceived: 'Чек получен, платёж проверяется.',
+  attachReceipt: (policy) => (policy === 'required' ? 'Приложить чек (обязательно)' : 'Приложить чек'),
+  showDetails: 'Снова показать реквизиты',
+  reportPayment: (prompt) => (prompt === 'confirmed' ? 'Сообщить о платеже' : 'Я уже оплатил'),
+  reportIntro: (prompt) =>
+    prompt === 'confirmed'
+      ? 'Ваш перевод не подтвердили вовремя. Если вы отправили деньги, сообщите об этом: платёж проверят по вашему чеку.'
+      : 'Отправили деньги до истечения времени? Сообщите об этом и приложите чек.',
+  reportReported: 'Спасибо. Магазин получил ваше сообщение и свяжется с вами.',
+  referenceLabel: 'Номер платежа',
+  returnToShop: 'Вернуться в магазин',
+  autoReturn: (seconds) => `Возвращаемся в магазин через ${seconds} с`,
+  stayHere: 'Остаться на странице',
+  openPaymentPage: 'Открыть страницу оплаты',
+  chooseBank: 'Выбрать банк',
+  crossBorder: (currency, country) =>
+    [currency && `Банк отправит ${currency}`, country && `карта: ${country}`].filter(Boolean).join(', ') || 'Трансграничный перевод',
   errorMessage: (code) => own(ERRORS, code) ?? 'Платёжный сервис сейчас недоступен.',
   retry: 'Попробовать снова',
   connectionTrouble: 'Связь прервалась. Пробуем снова…',

@@ -4,12 +4,25 @@
  * any entry through the element's `strings` property.
  */
 import type { RequisitesKind } from '../format.js';
+import type { ReceiptPolicy } from '../screen.js';
 
 /** The screens the element has; also the value of `data-screen` on its base part. */
-export type Screen = 'idle' | 'loading' | 'waiting' | 'picker' | 'payout' | 'paid' | 'canceled' | 'expired' | 'other' | 'error';
+export type Screen =
+  | 'idle'
+  | 'loading'
+  | 'waiting'
+  | 'checking'
+  | 'picker'
+  | 'payout'
+  | 'paid'
+  | 'canceled'
+  | 'expired'
+  | 'dispute'
+  | 'other'
+  | 'error';
 
-/** What a copy button copies. */
-export type CopyField = 'amount' | 'requisites';
+/** What a copy button copies: the amount, the requisites, or the payment's number to quote to the shop. */
+export type CopyField = 'amount' | 'requisites' | 'reference';
 
 export interface Translation {
   /** Primary language subtag of this translation (`en`, `ru`). */
@@ -24,7 +37,12 @@ export interface Translation {
   status: (screen: Screen, rawStatus: string) => string;
   /** The paragraph under the heading of the final and `other` screens. */
   explanation: (screen: Screen, rawStatus: string) => string;
+  /** The amount to send (waiting, picker, checking). */
   amountLabel: string;
+  /** The amount on the paid screen. */
+  amountPaidLabel: string;
+  /** The amount on the other screens. */
+  amountSumLabel: string;
   bankLabel: string;
   requisitesLabel: (kind: RequisitesKind) => string;
   holderLabel: string;
@@ -68,6 +86,36 @@ export interface Translation {
   changed: string;
   /** The button that closes the change notice. */
   changeSeen: string;
+  /** The button a payer presses after sending the money: it sends nothing by itself. */
+  confirmPaid: string;
+  /** The checking screen: how long the check may take (`minutes` rounded up; undefined when unknown). */
+  checkingExplanation: (minutes: number | undefined) => string;
+  /** The deal is `transfer_confirmed`: the receipt arrived. */
+  receiptReceived: string;
+  /** Opens the receipt form; with the policy, so `required` can say so. */
+  attachReceipt: (policy: ReceiptPolicy) => string;
+  /** Back from the checking screen to the payment details. */
+  showDetails: string;
+  /** "Report a payment" when the deal the payer paid ended unconfirmed; "I have already paid" on the expired screen. */
+  reportPayment: (prompt: 'confirmed' | 'maybe') => string;
+  /** Above the report button: why it is offered. */
+  reportIntro: (prompt: 'confirmed' | 'maybe') => string;
+  /** The proxy kept the report for the shop (not sent to the service). */
+  reportReported: string;
+  /** The payment's number to quote to the shop. */
+  referenceLabel: string;
+  /** The way back to the shop on a final screen. */
+  returnToShop: string;
+  /** The automatic return after paying, in whole seconds. */
+  autoReturn: (seconds: number) => string;
+  /** Stops the automatic return. */
+  stayHere: string;
+  /** A requisite that is a payment page. */
+  openPaymentPage: string;
+  /** Opens the SBP bank picker. */
+  chooseBank: string;
+  /** A cross-border deal: the currency to send and the card's country (ISO code or name), either may be unknown. */
+  crossBorder: (currency: string | undefined, country: string | undefined) => string;
   /** Message of the error screen for a `checkout-error` code. */
   errorMessage: (code: string) => string;
   retry: string;

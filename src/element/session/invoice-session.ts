@@ -13,7 +13,10 @@ import {
   CheckoutCopyEvent,
   CheckoutErrorEvent,
   CheckoutExpiredEvent,
+  CheckoutPayerConfirmedEvent,
   CheckoutReadyEvent,
+  CheckoutReceiptEvent,
+  CheckoutReportEvent,
   CheckoutStatusEvent,
   type CheckoutStatusDetail,
   CheckoutVariantSelectEvent,
@@ -28,14 +31,56 @@ import {
   isAbortError,
   readInvoice,
   readVariants,
+  reportPayment,
+  sendReceipt,
   startDeal,
   toCheckoutError,
   watchInvoice,
   type Validated,
 } from '../protocol-client.js';
 import { announcementStep, clockOffset, EXPIRY_GRACE } from '../poll-policy.js';
-import { type CancelState, type Change, changesOf, type DealNotice, type SessionSnapshot, statusLine, statusText } from '../screen.js';
+import {
+  activeDeal,
+  type CancelState,
+  type Change,
+  changesOf,
+  type DealNotice,
+  dealKey,
+  type FormState,
+  type ReportState,
+  type SessionSnapshot,
+  statusLine,
+  statusText,
+} from '../screen.js';
 import { isFinalStatus, statusMeaning } from '../status.js';
+import { BankNames, type BankOverrides } from './bank-names.js';
+
+/** What the payer reports: no payment credited, or a different amount sent (with that amount). */
+export interface PaymentReport {
+  reason: 'no_payment' | 'invalid_sum';
+  /** The amount sent, decimal text (with `invalid_sum`). */
+  amount?: string | undefined;
+  /** The receipt of the transfer. */
+  attachment?: Blob | undefined;
+}
+
+/** Where "I have paid" is remembered for a page reload (per tab): the deal's key by invoice. */
+const confirmedKey = (invoiceId: string) => `merchant-checkout:paid:${invoiceId.toLowerCase()}`;
+const remembered = (invoiceId: string): string | undefined => {
+  try {
+    return sessionStorage.getItem(confirmedKey(invoiceId)) ?? undefined;
+  } catch {
+    return undefined; // storage blocked (private mode, sandboxed frame): this page only
+  }
+};
+const remember = (invoiceId: string, key: string | undefined): void => {
+  try {
+    if (key === undefined) sessionStorage.removeItem(confirmedKey(invoiceId));
+    else sessionStorage.setItem(confirmedKey(invoiceId), key);
+  } catch {
+    // as above
+  }
+};
 
 /** How long a copy button says "Copied". */
 const COPIED_FOR = 2000;
@@ -61,10 +106,17 @@ export interface InvoiceSessionOptions {
   stream: boolean;
   /** The element's `poll-interval`, asked before each wait. */
   pollInterval: () => number;
-  /** The strings of the element's current language, for what the session announces. */
-  translation: () => Translation;
-  /** Says something through the element's live region. */
-  announce: (text: string) => void;
+  /** The element's current language (`ru`, `en`): bank names follow it. */
+  language: () => string;
+  /**
+   * Says something through the element's live region, in the words of the element's current
+   * language (nothing while its strings are still loading).
+   */
+  announce: (text: (t: Translation) => string) => void;
+  /** Seconds from paid to the automatic return to the shop (`auto-return`); 0 is off. */
+  autoReturn?: () => number;
+  /** The merchant's bank names and colours over the bundled directory (`banks`). */
+  banks?: () => BankOverrides | undefined;
 }
 
 /**
@@ -97,6 +149,13 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
   #copyByHand: CopyField | undefined;
   #copiedTimer: ReturnType<typeof setTimeout> | undefined;
   #lastAnnouncementStep: number | undefined;
+  #payerConfirmed: string | undefined;
+  #showDetails = false;
+  #receipt: FormState = { state: 'closed' };
+  #paymentReport: ReportState = { state: 'closed' };
+  #autoReturn: number | 'stopped' | undefined;
+  #bankPicker = false;
+  readonly #banks: BankNames;
 
   readonly #invoiceTask = new Task(this, {
     args: () => [this.#options.client, this.#options.invoiceId] as const,
@@ -205,7 +264,7 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
     onTick: (remaining) => {
       const step = announcementStep(remaining);
       if (this.#lastAnnouncementStep !== undefined && step !== this.#lastAnnouncementStep && remaining > 0) {
-        this.#options.announce(this.#options.translation().timeLeftAnnouncement(remaining));
+        this.#options.announce((t) => t.timeLeftAnnouncement(remaining));
       }
       this.#lastAnnouncementStep = step;
       this.requestUpdate();
@@ -214,14 +273,22 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
       const invoice = this.#invoice;
       if (!invoice) return;
       this.#confirming = false;
-      this.#options.announce(this.#options.translation().title('expired'));
+      this.#options.announce((t) => t.title('expired'));
       this.#dispatchAfterRender(new CheckoutExpiredEvent({ invoice }));
     },
+  });
+
+  /** Ticks the automatic return's seconds; at zero the element returns (it knows where to). */
+  readonly #autoReturnTimer = new CountdownController(this, {
+    onTick: () => this.requestUpdate(),
+    onZero: () => this.requestUpdate(),
   });
 
   constructor(host: SessionHost, options: InvoiceSessionOptions) {
     this.#host = host;
     this.#options = options;
+    this.#payerConfirmed = options.invoiceId ? remembered(options.invoiceId) : undefined;
+    this.#banks = new BankNames(() => this.requestUpdate(), options.banks ?? (() => undefined));
     host.addController(this);
   }
 
@@ -253,7 +320,109 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
       changes: this.#changes,
       connectionLost: this.#connectionLost,
       clockOffset: this.#clockOffset ?? 0,
+      payerConfirmed: this.#payerConfirmed,
+      showDetails: this.#showDetails,
+      receipt: this.#receipt,
+      report: this.#paymentReport,
+      autoReturn: this.#autoReturn,
+      bankName: (code) => this.#banks.name(code, this.#options.language()),
+      bankColor: (code) => this.#banks.color(code),
+      bankPicker: this.#bankPicker,
     };
+  }
+
+  /**
+   * "I have paid": remembered for this deal (also over a reload of the tab), announced, and
+   * told to the page (`checkout-payer-confirmed`). Nothing is sent: the status is followed as before.
+   */
+  confirmPaid(): void {
+    const invoice = this.#invoice;
+    const deal = invoice && activeDeal(invoice);
+    if (!invoice || !deal) return;
+    this.#payerConfirmed = dealKey(deal);
+    this.#showDetails = false;
+    this.#confirming = false;
+    remember(this.#options.invoiceId, this.#payerConfirmed);
+    this.#options.announce((t) => t.title('checking'));
+    this.#host.dispatchEvent(new CheckoutPayerConfirmedEvent({ invoice, deal }));
+    this.requestUpdate();
+  }
+
+  /** Back from the check to the payment details (the confirmation stays; "I have paid" returns to the check). */
+  toggleDetails(show: boolean): void {
+    this.#showDetails = show;
+    this.requestUpdate();
+  }
+
+  /** Opens or closes the receipt form (its module loads on demand). */
+  receiptForm(open: boolean): void {
+    if (this.#receipt.state === 'sending') return;
+    this.#receipt = { state: open ? 'open' : 'closed' };
+    this.requestUpdate();
+  }
+
+  /** Sends the payer's receipt (checked in the browser already) through the proxy's `confirm-transfer`. */
+  async sendReceipt(file: Blob): Promise<void> {
+    if (this.#receipt.state === 'sending' || !this.#invoice) return;
+    this.#receipt = { state: 'sending' };
+    this.requestUpdate();
+    try {
+      const invoice = await this.#read((signal) => sendReceipt(this.#options.client, this.#options.invoiceId, file, signal), this.#work.signal);
+      this.#receipt = { state: 'done' };
+      this.#adopt(invoice, 'receipt');
+      this.#dispatchAfterRender(new CheckoutReceiptEvent({ invoice }));
+    } catch (error) {
+      if (isAbortError(error)) return;
+      this.#receipt = { state: 'failed', code: toCheckoutError(error).code };
+      this.#report(error);
+      this.requestUpdate();
+    }
+  }
+
+  /** A form's own check failed (`code` names what): shown in the form, nothing is sent. */
+  formProblem(form: 'receipt' | 'report', code: string): void {
+    if (form === 'receipt') this.#receipt = { state: 'failed', code };
+    else this.#paymentReport = { state: 'failed', code };
+    this.requestUpdate();
+  }
+
+  /** Opens or closes the form to report a payment. */
+  reportForm(open: boolean): void {
+    if (this.#paymentReport.state === 'sending') return;
+    this.#paymentReport = { state: open ? 'open' : 'closed' };
+    this.requestUpdate();
+  }
+
+  /** Reports a payment that went missing: the proxy forwards it as a dispute or keeps it for the shop. */
+  async sendReport(report: PaymentReport): Promise<void> {
+    if (this.#paymentReport.state === 'sending' || !this.#invoice) return;
+    this.#paymentReport = { state: 'sending' };
+    this.requestUpdate();
+    try {
+      const answer = await this.#read((signal) => reportPayment(this.#options.client, this.#options.invoiceId, report, signal), this.#work.signal);
+      this.#paymentReport = { state: 'done', outcome: answer.outcome };
+      this.#adopt(answer.invoice, 'report');
+      this.#options.announce((t) => (answer.outcome === 'reported' ? t.reportReported : t.title('dispute')));
+      this.#dispatchAfterRender(new CheckoutReportEvent({ outcome: answer.outcome, invoice: answer.invoice }));
+    } catch (error) {
+      if (isAbortError(error)) return;
+      this.#paymentReport = { state: 'failed', code: toCheckoutError(error).code };
+      this.#report(error);
+      this.requestUpdate();
+    }
+  }
+
+  /** The payer stays: no automatic return. */
+  stopAutoReturn(): void {
+    this.#autoReturn = 'stopped';
+    this.#autoReturnTimer.stop();
+    this.requestUpdate();
+  }
+
+  /** Opens or closes the SBP bank picker. */
+  bankPicker(open: boolean): void {
+    this.#bankPicker = open;
+    this.requestUpdate();
   }
 
   /** Ends the session: every request of it is aborted, every timer and listener released. */
@@ -285,7 +454,7 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
         this.#copied = undefined;
         this.requestUpdate();
       }, COPIED_FOR);
-      this.#options.announce(this.#options.translation().copiedAnnouncement(field, kind));
+      this.#options.announce((t) => t.copiedAnnouncement(field, kind));
       this.#host.dispatchEvent(new CheckoutCopyEvent({ field, value }));
     }
     this.requestUpdate();
@@ -390,6 +559,7 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
 
   /** Whether the invoice's status can still change: not final, and not long past its expiry. */
   #goesOn(invoice: CheckoutInvoice): boolean {
+    if (statusMeaning(invoice.status) === 'dispute') return true; // reviewed for days, past any expiry
     return !isFinalStatus(invoice.status) && Date.now() + (this.#clockOffset ?? 0) < Date.parse(invoice.expireAt) + EXPIRY_GRACE;
   }
 
@@ -412,6 +582,12 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
   #adopt(invoice: CheckoutInvoice, source: CheckoutStatusDetail['source']): void {
     const previous = this.#invoice;
     this.#invoice = invoice;
+    const [was, is] = [previous && activeDeal(previous), activeDeal(invoice)];
+    if (was && is && dealKey(was) !== dealKey(is)) {
+      // Another deal: its receipt is still to come, its details are what to look at.
+      this.#receipt = { state: 'closed' };
+      this.#showDetails = false;
+    }
     this.requestUpdate();
     if (source === 'load') this.#dispatchAfterRender(new CheckoutReadyEvent({ invoice }));
     // Never a silent swap: the notice (role="alert") stays until dismissed, one event per field.
@@ -420,17 +596,26 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
       this.#dispatchAfterRender(new CheckoutAmountChangedEvent({ ...change, invoice }));
     }
     if (previous && previous.status !== invoice.status) {
-      const t = this.#options.translation();
-      this.#options.announce(`${t.statusLabel}: ${statusText(statusLine(invoice), t)}`);
+      this.#options.announce((t) => `${t.statusLabel}: ${statusText(statusLine(invoice), t)}`);
       this.#dispatchAfterRender(new CheckoutStatusEvent({ status: invoice.status, previous: previous.status, invoice, source }));
     }
+    // A cross-border deal's banks are those of the payer's country (its currency's list).
+    this.#banks.load(this.#options.client, invoice.crossBorderCurrency ?? invoice.sum.currency, this.#work.signal);
     if (isFinalStatus(invoice.status)) {
       this.#pause();
       this.#countdown.stop();
       this.#confirming = false;
+      const seconds = this.#options.autoReturn?.() ?? 0;
+      if (statusMeaning(invoice.status) === 'paid' && seconds > 0 && this.#autoReturn === undefined) {
+        this.#autoReturn = Date.now() + seconds * 1000;
+        this.#autoReturnTimer.set(this.#autoReturn, 0);
+        this.#options.announce((t) => t.autoReturn(seconds));
+      }
       return;
     }
-    this.#countdown.set(Date.parse(invoice.expireAt), this.#clockOffset ?? 0);
+    // A dispute has no time to pay any more: no countdown, no expiry; its outcome is followed.
+    if (statusMeaning(invoice.status) === 'dispute') this.#countdown.stop();
+    else this.#countdown.set(Date.parse(invoice.expireAt), this.#clockOffset ?? 0);
     if (source !== 'poll' && source !== 'push') this.#follow();
   }
 

@@ -10,6 +10,7 @@ import {
   nextMark,
   withoutSecrets,
   type CheckoutStore,
+  type DisputeClaim,
   type InvoiceMark,
   type InvoiceUpdate,
   type NotificationClaim,
@@ -55,7 +56,24 @@ export const createMemoryStore = (options: MemoryStoreOptions = {}): CheckoutSto
   const latest = new Map<string, InvoiceMark & { print: string }>();
   const latestLimit = Math.max(limit, DEFAULT_MEMORY_STORE_ENTRIES);
   const refreshes = new Map<string, number>();
+  /** Disputes by invoice: made (`kept`), or claimed until a time (ms) with the claim's token. */
+  const disputes = new Map<string, { state: 'kept' } | { state: 'held'; until: number; token: symbol }>();
   const listeners = new Set<StoreListener>();
+
+  const claimDispute = (id: string, holdMs: number): Promise<DisputeClaim | undefined> => {
+    const current = disputes.get(id);
+    if (current && (current.state === 'kept' || current.until > Date.now())) return Promise.resolve(undefined);
+    const token = Symbol(id);
+    remember(disputes, id, { state: 'held', until: Date.now() + holdMs, token }, latestLimit);
+    return Promise.resolve({
+      settle: (outcome) => {
+        const now = disputes.get(id);
+        if (outcome === 'kept') remember(disputes, id, { state: 'kept' }, latestLimit);
+        else if (now?.state === 'held' && now.token === token) disputes.delete(id);
+        return Promise.resolve();
+      },
+    });
+  };
 
   const claimNotification = (key: string, holdMs: number): Promise<NotificationClaim> => {
     if (handled.has(key)) return Promise.resolve({ state: 'handled' });
@@ -137,6 +155,7 @@ export const createMemoryStore = (options: MemoryStoreOptions = {}): CheckoutSto
       remember(refreshes, id, now + intervalMs, latestLimit);
       return Promise.resolve(true);
     },
+    claimDispute,
     close: () => {
       for (const entry of held.values()) clearTimeout(entry.timer);
       listeners.clear();

@@ -6,6 +6,7 @@
  * - `{prefix}n:{notification}`: the claim of a notification (`SET NX PX`), then `done`;
  * - `{prefix}i:{invoice id}`: the last status, `updatedAt` and fingerprint recorded (a hash);
  * - `{prefix}r:{invoice id}`: whose turn it is to read the invoice from the service;
+ * - `{prefix}d:{invoice id}`: the claim of the invoice's one dispute (`SET NX PX`), then `kept`;
  * - the channel `{prefix}updates`: every recorded state, to every instance.
  *
  * Recording is one Lua script (compare, write, publish), so no two instances can move an
@@ -20,6 +21,7 @@ import {
   markOf,
   withoutSecrets,
   type CheckoutStore,
+  type DisputeClaim,
   type InvoiceMark,
   type InvoiceUpdate,
   type NotificationClaim,
@@ -42,6 +44,8 @@ export interface RedisStoreOptions {
   notificationTtlMs?: number;
   /** How long an invoice's last state is kept after its last change, in ms (default 7 days). */
   stateTtlMs?: number;
+  /** How long an invoice's made dispute is remembered (no second one is sent), in ms (default 30 days). */
+  disputeTtlMs?: number;
   /** How long one command may take before it counts as failed, in ms (default 1 000). */
   commandTimeoutMs?: number;
   /** Told about connection errors (the store keeps reconnecting). */
@@ -120,6 +124,7 @@ export const createRedisStore = (options: RedisStoreOptions = {}): CheckoutStore
   if (typeof prefix !== 'string') throw new TypeError('createRedisStore: prefix must be a string');
   const notificationTtlMs = positive(options.notificationTtlMs, 7 * DAY_MS, 'notificationTtlMs');
   const stateTtlMs = positive(options.stateTtlMs, 7 * DAY_MS, 'stateTtlMs');
+  const disputeTtlMs = positive(options.disputeTtlMs, 30 * DAY_MS, 'disputeTtlMs');
   const commandTimeoutMs = positive(options.commandTimeoutMs, 1000, 'commandTimeoutMs');
   const channel = `${prefix}updates`;
   const listeners = new Set<StoreListener>();
@@ -285,6 +290,19 @@ export const createRedisStore = (options: RedisStoreOptions = {}): CheckoutStore
   const claimRefresh = async (id: string, intervalMs: number): Promise<boolean> =>
     (await command((client) => client.set(`${prefix}r:${id}`, '1', { condition: 'NX', expiration: { type: 'PX', value: Math.max(1, Math.floor(intervalMs)) } }))) === 'OK';
 
+  const claimDispute = async (id: string, holdMs: number): Promise<DisputeClaim | undefined> => {
+    const key = `${prefix}d:${id}`;
+    const token = `claim:${crypto.randomUUID()}`;
+    const set = await command((client) => client.set(key, token, { condition: 'NX', expiration: { type: 'PX', value: Math.max(1, Math.ceil(holdMs)) } }));
+    if (set !== 'OK') return undefined;
+    return {
+      settle: async (outcome) => {
+        if (outcome === 'kept') await command((client) => client.set(key, 'kept', { expiration: { type: 'PX', value: disputeTtlMs } }));
+        else await command((client) => client.eval(RELEASE_SCRIPT, { keys: [key], arguments: [token] }));
+      },
+    };
+  };
+
   /** Closes a connection: politely when Redis answers, at once when it does not. */
   const shut = async (client: RedisClientLike) => {
     if (!client.isReady) {
@@ -313,6 +331,7 @@ export const createRedisStore = (options: RedisStoreOptions = {}): CheckoutStore
       });
     },
     claimRefresh,
+    claimDispute,
     close: async () => {
       if (closed) return;
       closed = true;

@@ -48,6 +48,20 @@ export type NotificationClaim =
       outcome(timeoutMs: number): Promise<'handled' | 'failed'>;
     };
 
+/**
+ * The claim of an invoice's one dispute ({@link CheckoutStore.claimDispute}), held while the
+ * merchant's hook and the service decide.
+ */
+export interface DisputeClaim {
+  /**
+   * Ends the claim: `kept` when a dispute was made (forwarded to the service, or reported to
+   * the merchant), so the invoice gets no other; `released` when nothing was made (the hook or
+   * the service refused), so the payer may try again. A claim never settled (the outcome is not
+   * known: the service did not answer) lapses after its `holdMs`.
+   */
+  settle(outcome: 'kept' | 'released'): Promise<void>;
+}
+
 /** A subscription to the store's updates. */
 export interface StoreSubscription {
   /** Stops the listener. */
@@ -88,6 +102,12 @@ export interface CheckoutStore {
    * invoice per `intervalMs` across all instances.
    */
   claimRefresh(id: string, intervalMs: number): Promise<boolean>;
+  /**
+   * Claims the one dispute of invoice `id` across all instances: a claim, or undefined when
+   * the invoice's dispute is already made or being made. An unsettled claim lapses after
+   * `holdMs`; a kept one is remembered (memory: up to the store's size; Redis: `disputeTtlMs`).
+   */
+  claimDispute(id: string, holdMs: number): Promise<DisputeClaim | undefined>;
   /** Releases connections and timers the store made itself. */
   close(): Promise<void>;
 }

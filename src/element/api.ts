@@ -1,0 +1,34 @@
+/**
+ * The element's API without its translation objects: what `merchant-checkout` (index.ts) and
+ * the CDN file (cdn.ts) both export. The element loads its strings on demand; `en`, `ru` and
+ * `translationFor` are exported by the npm entry only, so the CDN file's first-render bundle
+ * carries no strings.
+ */
+export { MerchantCheckoutElement } from './merchant-checkout.js';
+export { defineMerchantCheckout } from './register.js';
+export { VERSION } from './version.js';
+export * from './events.js';
+export {
+  type CheckoutAnswer,
+  type CheckoutClient,
+  type CheckoutClientOptions,
+  type CheckoutErrorKind,
+  type CheckoutRequestOptions,
+  CheckoutError,
+  createCheckoutClient,
+} from './protocol-client.js';
+export type { CopyField, Screen, Translation } from './i18n/translation.js';
+export {
+  formatDecimal,
+  formatDuration,
+  formatMoney,
+  formatRequisites,
+  plainText,
+  type FormattedRequisites,
+  type RequisitesKind,
+} from './format.js';
+export { statusMeaning, isFinalStatus, type StatusMeaning } from './status.js';
+export type { CheckoutCanceledInvoice, CheckoutDeal, CheckoutInvoice } from '../schemas/checkout.js';
+export type { Money, PaymentVariant } from '../schemas/invoice.js';
+/** @deprecated The element's invoice is the proxy's projection: {@link CheckoutInvoice}. */
+export type { CheckoutInvoice as InvoiceLookup, CheckoutCanceledInvoice as CanceledInvoice } from '../schemas/checkout.js';

@@ -1,0 +1,263 @@
+/**
+ * The payer's forms, loaded on demand (they are not in the first-render file): the receipt
+ * after "I have paid", and the report of a payment that went missing. Plain template
+ * functions like views.ts, with their own strings (English and Russian) and styles. The file
+ * and the amount are checked here, in the browser, before anything is sent; the proxy checks
+ * them again.
+ */
+import { css, html, nothing, type TemplateResult } from 'lit';
+import type { FormState } from '../screen.js';
+import type { PaymentReport } from '../session/invoice-session.js';
+
+/** The service's limit for a receipt: 10 MB. */
+export const MAX_RECEIPT_BYTES = 10 * 1024 * 1024;
+
+/** Receipts the service takes: photos and PDF. */
+export const RECEIPT_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif', 'application/pdf'];
+/** Phones may give a HEIC photo no type at all: its extension decides then. */
+const RECEIPT_EXTENSIONS = /\.(jpe?g|png|webp|heic|heif|pdf)$/i;
+
+/** Why a receipt file cannot be sent, or undefined when it can. */
+export const checkReceipt = (file: File | null | undefined): 'receipt_missing' | 'receipt_too_large' | 'receipt_type' | undefined => {
+  if (!file || file.size === 0) return 'receipt_missing';
+  if (file.size > MAX_RECEIPT_BYTES) return 'receipt_too_large';
+  const typed = file.type ? RECEIPT_TYPES.includes(file.type.toLowerCase()) : RECEIPT_EXTENSIONS.test(file.name);
+  return typed ? undefined : 'receipt_type';
+};
+
+/**
+ * An amount as the payer typed it (`1 500,50`, `1500.5`) as decimal text with at most
+ * `decimals` fraction digits (`1500.50`), or undefined when it is not a positive amount.
+ * Text in, text out: never a float.
+ */
+export const checkAmount = (typed: string, decimals: number): string | undefined => {
+  const compact = typed.replace(/[\s\u00a0\u202f']/g, '').replace(',', '.');
+  const match = /^(\d{1,15})(?:\.(\d+))?$/.exec(compact);
+  if (!match) return undefined;
+  const [, whole = '', fraction = ''] = match;
+  if (fraction.length > decimals) return undefined;
+  const amount = fraction ? `${whole.replace(/^0+(?=\d)/, '')}.${fraction}` : whole.replace(/^0+(?=\d)/, '');
+  return /[1-9]/.test(amount) ? amount : undefined;
+};
+
+/** The forms' strings; a merchant overrides any of them through the element's `strings`. */
+export interface JourneyStrings {
+  receiptLabel: string;
+  receiptHint: string;
+  sendReceipt: string;
+  sending: string;
+  close: string;
+  reportTitle: string;
+  reasonLabel: string;
+  /** `amount` is formatted. */
+  reasonExact: (amount: string) => string;
+  reasonDifferent: string;
+  amountSentLabel: string;
+  amountHint: (decimals: number) => string;
+  attachmentLabel: (required: boolean) => string;
+  sendReport: string;
+  /** The forms' own checks, by code. */
+  formErrors: Readonly<Record<'receipt_missing' | 'receipt_too_large' | 'receipt_type' | 'amount_invalid', string>>;
+}
+
+const en: JourneyStrings = {
+  receiptLabel: 'Receipt of your transfer',
+  receiptHint: 'A photo or screenshot (JPEG, PNG, WebP, HEIC) or a PDF, up to 10 MB.',
+  sendReceipt: 'Send the receipt',
+  sending: 'Sending…',
+  close: 'Back',
+  reportTitle: 'Report a payment',
+  reasonLabel: 'What did you send?',
+  reasonExact: (amount) => `Exactly ${amount}`,
+  reasonDifferent: 'A different amount',
+  amountSentLabel: 'Amount you sent',
+  amountHint: (decimals) => (decimals > 0 ? `For example 1500 or 1500.${'5'.padEnd(decimals, '0')}` : 'For example 1500'),
+  attachmentLabel: (required) => (required ? 'Receipt of your transfer' : 'Receipt of your transfer (if you have one)'),
+  sendReport: 'Send the report',
+  formErrors: {
+    receipt_missing: 'Choose the receipt file.',
+    receipt_too_large: 'The file is larger than 10 MB. Send a smaller photo or a PDF.',
+    receipt_type: 'This file type is not accepted: send a photo (JPEG, PNG, WebP, HEIC) or a PDF.',
+    amount_invalid: 'Enter the amount you sent, for example 1500.',
+  },
+};
+
+const ru: JourneyStrings = {
+  receiptLabel: 'Чек перевода',
+  receiptHint: 'Фото или снимок экрана (JPEG, PNG, WebP, HEIC) или PDF, до 10 МБ.',
+  sendReceipt: 'Отправить чек',
+  sending: 'Отправляем…',
+  close: 'Назад',
+  reportTitle: 'Сообщить о платеже',
+  reasonLabel: 'Сколько вы отправили?',
+  reasonExact: (amount) => `Ровно ${amount}`,
+  reasonDifferent: 'Другую сумму',
+  amountSentLabel: 'Сумма, которую вы отправили',
+  amountHint: (decimals) => (decimals > 0 ? `Например, 1500 или 1500,${'5'.padEnd(decimals, '0')}` : 'Например, 1500'),
+  attachmentLabel: (required) => (required ? 'Чек перевода' : 'Чек перевода (если есть)'),
+  sendReport: 'Отправить',
+  formErrors: {
+    receipt_missing: 'Выберите файл чека.',
+    receipt_too_large: 'Файл больше 10 МБ. Пришлите фото поменьше или PDF.',
+    receipt_type: 'Такой файл не подходит: пришлите фото (JPEG, PNG, WebP, HEIC) или PDF.',
+    amount_invalid: 'Введите сумму, которую вы отправили, например 1500.',
+  },
+};
+
+/** The forms' strings by language (`ru`, else English). */
+export const journeyStrings = (language: string): JourneyStrings => (language === 'ru' ? ru : en);
+
+const ACCEPT = [...RECEIPT_TYPES, '.heic', '.heif'].join(',');
+
+/** What the receipt form shows and does. */
+export interface ReceiptFormView {
+  t: JourneyStrings;
+  state: FormState;
+  /** The failure in words (the form's own check or the proxy's answer). */
+  error: string | undefined;
+  onSubmit: (file: File) => void;
+  /** The form's own check failed (a `formErrors` code). */
+  onInvalid: (code: string) => void;
+  onClose: () => void;
+}
+
+const fileOf = (form: HTMLFormElement): File | undefined =>
+  (form.elements.namedItem('attachment') as HTMLInputElement | null)?.files?.[0] ?? undefined;
+
+const submitButton = (sending: boolean, label: string, t: JourneyStrings) =>
+  html`<button part="submit-button" class="primary" type="submit" aria-disabled=${sending ? 'true' : 'false'}>${sending ? t.sending : label}</button>`;
+
+/** The receipt: one file, checked before it is sent. */
+export const receiptForm = ({ t, state, error, onSubmit, onInvalid, onClose }: ReceiptFormView): TemplateResult => {
+  const sending = state.state === 'sending';
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    if (sending) return;
+    const file = fileOf(event.currentTarget as HTMLFormElement);
+    const problem = checkReceipt(file);
+    if (problem) onInvalid(problem);
+    else onSubmit(file!);
+  };
+  return html`
+    <form part="receipt-form" class="form" novalidate @submit=${submit} aria-busy=${sending ? 'true' : 'false'}>
+      <label for="receipt-file">${t.receiptLabel}</label>
+      <input
+        id="receipt-file"
+        name="attachment"
+        type="file"
+        accept=${ACCEPT}
+        aria-describedby="receipt-hint${error ? ' receipt-error' : ''}"
+        aria-invalid=${error ? 'true' : 'false'}
+      />
+      <p id="receipt-hint" class="notice">${t.receiptHint}</p>
+      ${error ? html`<p id="receipt-error" part="notice" class="notice alert" role="alert">${error}</p>` : nothing}
+      <div class="actions">
+        ${submitButton(sending, t.sendReceipt, t)}
+        <button type="button" aria-disabled=${sending ? 'true' : 'false'} @click=${onClose}>${t.close}</button>
+      </div>
+    </form>
+  `;
+};
+
+/** What the report form shows and does. */
+export interface ReportFormView {
+  t: JourneyStrings;
+  state: FormState;
+  error: string | undefined;
+  /** The invoice's amount, formatted. */
+  amount: string;
+  /** Fraction digits of the invoice's currency (from its amount). */
+  decimals: number;
+  /** Whether the service needs the receipt with a report. */
+  attachmentRequired: boolean;
+  onSubmit: (report: PaymentReport) => void;
+  onInvalid: (code: string) => void;
+  onClose: () => void;
+}
+
+/** The report: what was sent (exactly the amount, or another one), and the receipt. */
+export const reportForm = (view: ReportFormView): TemplateResult => {
+  const { t, state, error } = view;
+  const sending = state.state === 'sending';
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    if (sending) return;
+    const form = event.currentTarget as HTMLFormElement;
+    const data = new FormData(form);
+    const reason = data.get('reason') === 'invalid_sum' ? 'invalid_sum' : 'no_payment';
+    const file = fileOf(form);
+    let amount: string | undefined;
+    if (reason === 'invalid_sum') {
+      const typed = data.get('amount');
+      amount = checkAmount(typeof typed === 'string' ? typed : '', view.decimals);
+      if (!amount) return view.onInvalid('amount_invalid');
+    }
+    const problem = file || view.attachmentRequired ? checkReceipt(file) : undefined;
+    if (problem) return view.onInvalid(problem);
+    view.onSubmit({ reason, amount, attachment: file });
+  };
+  return html`
+    <form part="report-form" class="form" novalidate @submit=${submit} aria-busy=${sending ? 'true' : 'false'} aria-labelledby="report-title">
+      <h3 id="report-title">${t.reportTitle}</h3>
+      <fieldset>
+        <legend>${t.reasonLabel}</legend>
+        <label><input type="radio" name="reason" value="no_payment" checked /> ${t.reasonExact(view.amount)}</label>
+        <label><input type="radio" name="reason" value="invalid_sum" /> ${t.reasonDifferent}</label>
+      </fieldset>
+      <div class="sent-amount">
+        <label for="report-amount">${t.amountSentLabel}</label>
+        <input id="report-amount" name="amount" type="text" inputmode="decimal" autocomplete="off" aria-describedby="report-amount-hint" />
+        <p id="report-amount-hint" class="notice">${t.amountHint(view.decimals)}</p>
+      </div>
+      <label for="receipt-file">${t.attachmentLabel(view.attachmentRequired)}</label>
+      <input id="receipt-file" name="attachment" type="file" accept=${ACCEPT} aria-describedby="receipt-hint" />
+      <p id="receipt-hint" class="notice">${t.receiptHint}</p>
+      ${error ? html`<p part="notice" class="notice alert" role="alert">${error}</p>` : nothing}
+      <div class="actions">
+        ${submitButton(sending, t.sendReport, t)}
+        <button type="button" aria-disabled=${sending ? 'true' : 'false'} @click=${view.onClose}>${t.close}</button>
+      </div>
+    </form>
+  `;
+};
+
+/** The forms' styles, adopted by the element when this module arrives. */
+export const formStyles = css`
+  .form,
+  .form fieldset,
+  .sent-amount {
+    display: grid;
+    gap: var(--_half);
+  }
+  .form fieldset {
+    margin: 0;
+    padding: var(--_half) var(--_spacing);
+    border: 1px solid var(--_border);
+    border-radius: var(--_inner-radius);
+  }
+  .form fieldset label {
+    display: flex;
+    gap: var(--_half);
+    align-items: center;
+    min-height: 44px;
+  }
+  .form input[type='text'],
+  .form input[type='file'] {
+    width: 100%;
+    min-width: 0;
+    min-height: 44px;
+    padding: 0 var(--_half);
+    border: 1px solid var(--_border);
+    border-radius: var(--_inner-radius);
+    background: var(--_background);
+    color: inherit;
+    font: inherit;
+  }
+  .form input:focus-visible {
+    outline: 3px solid var(--_accent);
+    outline-offset: 2px;
+  }
+  .form:has([value='no_payment']:checked) .sent-amount {
+    display: none;
+  }
+`;

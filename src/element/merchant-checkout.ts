@@ -413,6 +413,7 @@ export class MerchantCheckoutElement extends LitElement {
           t: strings,
           state: report,
           error: report.state === 'failed' ? errorText(report.code, strings) : undefined,
+          problem: report.state === 'failed' ? report.code : undefined,
           amount: formatMoney(sum, intlLocale(this.#lang(), t)),
           decimals: sum.amount.split('.')[1]?.length ?? 0,
           // The proxy needs the receipt with a report (the service's dispute takes one).

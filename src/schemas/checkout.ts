@@ -137,7 +137,8 @@ const checkoutInvoiceFields = {
 
 /**
  * Whether the merchant takes the payer's receipt: `off` (none: the receipt route answers 403),
- * `optional` (the payer may attach one), `required` (the payer attaches one to confirm).
+ * `optional` (the payer may attach one), `required` (the element opens the receipt form as soon
+ * as the payer presses "I have paid", and labels it required).
  */
 export const RECEIPTS_POLICIES = ['off', 'optional', 'required'] as const;
 /** One of {@link RECEIPTS_POLICIES}. */

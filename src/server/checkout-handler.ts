@@ -80,8 +80,9 @@ export interface StartDealContext {
 
 /**
  * The merchant's receipt policy: `off` (the receipt route answers 403 `receipts_off`),
- * `optional` (the payer may attach a receipt), `required` (the element asks for one before
- * "I have paid" counts); or a function deciding per invoice and request. The projection of the
+ * `optional` (the payer may attach a receipt), `required` (the element opens the receipt form
+ * as soon as the payer presses "I have paid", and labels it required); or a function deciding
+ * per invoice and request. The projection of the
  * invoice carries the answer as `receipts`.
  */
 export type ReceiptsOption =

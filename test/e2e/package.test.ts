@@ -193,6 +193,7 @@ const EXPECTED_FILES = `
   dist/types/server/invoice-events.d.ts
   dist/types/server/node-adapter.d.ts
   dist/types/server/node-fetch.d.ts
+  dist/types/server/node-stream.d.ts
   dist/types/server/notifications.d.ts
   dist/types/server/projection.d.ts
   dist/types/server/proxy-http.d.ts

@@ -91,7 +91,9 @@ describe('<merchant-checkout> the payer’s journey', () => {
       await el.updateComplete;
       assert.equal(el.shadowRoot!.activeElement?.id, 'receipt-file', 'focus goes to the file field');
       await expect(el).to.be.accessible();
+      assert.equal(text(el.shadowRoot!.querySelector('.file-name')), 'No file chosen', 'in the page’s language, not the browser’s');
       choose(el.shadowRoot!.querySelector<HTMLInputElement>('#receipt-file')!, receiptFile());
+      assert.equal(text(el.shadowRoot!.querySelector('.file-name')), 'receipt.png');
       const sent = nextEvent(el, 'checkout-receipt');
       part(el, 'submit-button')!.click();
       const call = await client.next('sendReceipt');
@@ -147,6 +149,10 @@ describe('<merchant-checkout> the payer’s journey', () => {
       off.remove();
       sessionStorage.clear();
       const required = await checking(readyClient({ ...waitingInvoice(), receipts: 'required' }));
+      // Required: "I have paid" opens the form at once.
+      await waitUntil(() => part(required, 'receipt-form'), 'the receipt form, without another press');
+      part(required, 'receipt-form')!.querySelector<HTMLButtonElement>('button[type="button"]')!.click();
+      await required.updateComplete;
       assert.equal(text(part(required, 'receipt-button')), 'Attach the receipt (required)');
     });
   });
@@ -170,6 +176,8 @@ describe('<merchant-checkout> the payer’s journey', () => {
       part(el, 'submit-button')!.click();
       await el.updateComplete;
       assert.include(text(form.querySelector('[role="alert"]')), 'Choose the receipt file', 'the receipt is required');
+      assert.equal(form.querySelector('#receipt-file')!.getAttribute('aria-invalid'), 'true', 'the field in question is marked');
+      assert.equal(form.querySelector('#report-amount')!.getAttribute('aria-invalid'), 'false');
       choose(form.querySelector<HTMLInputElement>('#receipt-file')!, receiptFile());
       const reported = nextEvent(el, 'checkout-report');
       part(el, 'submit-button')!.click();
@@ -204,6 +212,7 @@ describe('<merchant-checkout> the payer’s journey', () => {
       part(el, 'submit-button')!.click();
       await el.updateComplete;
       assert.include(text(form.querySelector('[role="alert"]')), 'Enter the amount you sent');
+      assert.equal(form.querySelector('#report-amount')!.getAttribute('aria-invalid'), 'true');
       form.querySelector<HTMLInputElement>('[value="no_payment"]')!.click();
       choose(form.querySelector<HTMLInputElement>('#receipt-file')!, receiptFile());
       part(el, 'submit-button')!.click();

@@ -44,6 +44,9 @@ export const checkAmount = (typed: string, decimals: number): string | undefined
 export interface JourneyStrings {
   receiptLabel: string;
   receiptHint: string;
+  /** The file field's button (the browser's own would speak the browser's language). */
+  chooseFile: string;
+  noFile: string;
   sendReceipt: string;
   sending: string;
   close: string;
@@ -63,6 +66,8 @@ export interface JourneyStrings {
 const en: JourneyStrings = {
   receiptLabel: 'Receipt of your transfer',
   receiptHint: 'A photo or screenshot (JPEG, PNG, WebP, HEIC) or a PDF, up to 10 MB.',
+  chooseFile: 'Choose a file',
+  noFile: 'No file chosen',
   sendReceipt: 'Send the receipt',
   sending: 'Sending…',
   close: 'Back',
@@ -85,6 +90,8 @@ const en: JourneyStrings = {
 const ru: JourneyStrings = {
   receiptLabel: 'Чек перевода',
   receiptHint: 'Фото или снимок экрана (JPEG, PNG, WebP, HEIC) или PDF, до 10 МБ.',
+  chooseFile: 'Выбрать файл',
+  noFile: 'Файл не выбран',
   sendReceipt: 'Отправить чек',
   sending: 'Отправляем…',
   close: 'Назад',
@@ -108,6 +115,37 @@ const ru: JourneyStrings = {
 export const journeyStrings = (language: string): JourneyStrings => (language === 'ru' ? ru : en);
 
 const ACCEPT = [...RECEIPT_TYPES, '.heic', '.heif'].join(',');
+
+/** Writes the chosen file's name beside the button (the native input is see-through, over them). */
+const showFileName = (t: JourneyStrings) => (event: Event) => {
+  const input = event.target as HTMLInputElement;
+  const shown = input.parentElement?.querySelector('.file-name');
+  if (shown) shown.textContent = input.files?.[0]?.name ?? t.noFile;
+};
+
+/**
+ * The receipt's file field in the page's language: the native input lies see-through over a
+ * button and the chosen file's name, so it keeps its keyboard, screen-reader and drop
+ * behaviour; its name is the label and the button's text.
+ */
+const fileField = (t: JourneyStrings, label: string, describedBy: string, invalid: boolean): TemplateResult => html`
+  <label id="receipt-label" for="receipt-file">${label}</label>
+  <div class="file">
+    <input
+      id="receipt-file"
+      class="file-input"
+      name="attachment"
+      type="file"
+      accept=${ACCEPT}
+      aria-labelledby="receipt-label receipt-choose"
+      aria-describedby=${describedBy}
+      aria-invalid=${invalid ? 'true' : 'false'}
+      @change=${showFileName(t)}
+    />
+    <span id="receipt-choose" class="file-button" aria-hidden="true">${t.chooseFile}</span>
+    <span class="file-name" aria-hidden="true" .textContent=${t.noFile}></span>
+  </div>
+`;
 
 /** What the receipt form shows and does. */
 export interface ReceiptFormView {
@@ -140,15 +178,7 @@ export const receiptForm = ({ t, state, error, onSubmit, onInvalid, onClose }: R
   };
   return html`
     <form part="receipt-form" class="form" novalidate @submit=${submit} aria-busy=${sending ? 'true' : 'false'}>
-      <label for="receipt-file">${t.receiptLabel}</label>
-      <input
-        id="receipt-file"
-        name="attachment"
-        type="file"
-        accept=${ACCEPT}
-        aria-describedby="receipt-hint${error ? ' receipt-error' : ''}"
-        aria-invalid=${error ? 'true' : 'false'}
-      />
+      ${fileField(t, t.receiptLabel, `receipt-hint${error ? ' receipt-error' : ''}`, error !== undefined)}
       <p id="receipt-hint" class="notice">${t.receiptHint}</p>
       ${error ? html`<p id="receipt-error" part="notice" class="notice alert" role="alert">${error}</p>` : nothing}
       <div class="actions">
@@ -164,6 +194,8 @@ export interface ReportFormView {
   t: JourneyStrings;
   state: FormState;
   error: string | undefined;
+  /** The code of the failed check, to mark the field it is about (`amount_invalid`, `receipt_…`). */
+  problem: string | undefined;
   /** The invoice's amount, formatted. */
   amount: string;
   /** Fraction digits of the invoice's currency (from its amount). */
@@ -206,11 +238,18 @@ export const reportForm = (view: ReportFormView): TemplateResult => {
       </fieldset>
       <div class="sent-amount">
         <label for="report-amount">${t.amountSentLabel}</label>
-        <input id="report-amount" name="amount" type="text" inputmode="decimal" autocomplete="off" aria-describedby="report-amount-hint" />
+        <input
+          id="report-amount"
+          name="amount"
+          type="text"
+          inputmode="decimal"
+          autocomplete="transaction-amount"
+          aria-describedby="report-amount-hint"
+          aria-invalid=${view.problem === 'amount_invalid' ? 'true' : 'false'}
+        />
         <p id="report-amount-hint" class="notice">${t.amountHint(view.decimals)}</p>
       </div>
-      <label for="receipt-file">${t.attachmentLabel(view.attachmentRequired)}</label>
-      <input id="receipt-file" name="attachment" type="file" accept=${ACCEPT} aria-describedby="receipt-hint" />
+      ${fileField(t, t.attachmentLabel(view.attachmentRequired), 'receipt-hint', view.problem?.startsWith('receipt_') === true)}
       <p id="receipt-hint" class="notice">${t.receiptHint}</p>
       ${error ? html`<p part="notice" class="notice alert" role="alert">${error}</p>` : nothing}
       <div class="actions">
@@ -241,8 +280,7 @@ export const formStyles = css`
     align-items: center;
     min-height: 44px;
   }
-  .form input[type='text'],
-  .form input[type='file'] {
+  .form input[type='text'] {
     width: 100%;
     min-width: 0;
     min-height: 44px;
@@ -253,9 +291,40 @@ export const formStyles = css`
     color: inherit;
     font: inherit;
   }
-  .form input:focus-visible {
+  .form input:focus-visible,
+  .file:focus-within .file-button {
     outline: 3px solid var(--_accent);
     outline-offset: 2px;
+  }
+  .file {
+    position: relative;
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: var(--_half);
+  }
+  .file-input {
+    position: absolute;
+    inset: 0;
+    width: 100%;
+    height: 100%;
+    opacity: 0;
+    cursor: pointer;
+  }
+  .file-button {
+    display: inline-flex;
+    align-items: center;
+    min-height: 44px;
+    padding: 0 calc(var(--_spacing) * 0.875);
+    border: 1px solid var(--_border);
+    border-radius: var(--_inner-radius);
+    background: var(--_surface);
+    font-weight: 600;
+  }
+  .file-name {
+    min-width: 0;
+    color: var(--_muted);
+    font-size: 0.875rem;
   }
   .form:has([value='no_payment']:checked) .sent-amount {
     display: none;

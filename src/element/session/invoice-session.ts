@@ -342,6 +342,8 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
     this.#payerConfirmed = dealKey(deal);
     this.#showDetails = false;
     this.#confirming = false;
+    // A merchant who requires the receipt gets the form at once.
+    if (invoice.receipts === 'required' && this.#receipt.state === 'closed') this.#receipt = { state: 'open' };
     remember(this.#options.invoiceId, this.#payerConfirmed);
     this.#options.announce((t) => t.title('checking'));
     this.#host.dispatchEvent(new CheckoutPayerConfirmedEvent({ invoice, deal }));

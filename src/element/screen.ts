@@ -436,9 +436,10 @@ export const screen = (session: SessionSnapshot, now: number, env: ScreenEnviron
   return {
     screen: name,
     payee: plainText(invoice.storeName ?? '') || undefined,
-    status: statusLine(invoice),
+    // "I have paid" is the payer's word, not the service's: the status line says the check too.
+    status: name === 'checking' ? { ...statusLine(invoice), screen: 'checking', asWritten: false } : statusLine(invoice),
     sum: invoice.sum,
-    amountLabel: name === 'paid' ? 'paid' : name === 'waiting' || name === 'picker' || name === 'checking' ? 'send' : 'sum',
+    amountLabel: name === 'paid' ? 'paid' : name === 'waiting' || name === 'picker' ? 'send' : 'sum',
     explanation: name === 'other' ? 'below' : name === 'waiting' || name === 'picker' ? undefined : 'above',
     deal: deal && dealModel(session, invoice, deal, env),
     variants:

@@ -324,7 +324,8 @@ describe('screen()', () => {
     it('after "I have paid": the check, how long it may take, the receipt, no cancel, no second "I have paid"', () => {
       const model = shown(snapshot({ payerConfirmed: dealKey(deal()) }), NOW + 10 * MINUTE);
       assert.equal(model.screen, 'checking');
-      assert.equal(model.amountLabel, 'send');
+      assert.equal(model.amountLabel, 'sum', 'no longer an amount to send');
+      assert.deepEqual(model.status, { screen: 'checking', raw: 'new', asWritten: false }, 'the status line says the check');
       assert.deepEqual(model.checking, { minutes: 20, transferConfirmed: false, receipts: 'optional', receipt: { state: 'closed' } });
       assert.isUndefined(model.cancel);
       assert.isFalse(model.confirmOffered);

@@ -8,7 +8,7 @@
  *   first render (CDP `Performance.getMetrics`, `TaskDuration`).
  * - leaks: mount and remove the element many times against the proxy and the mock, then count
  *   the timers, requests and listeners left (bench/page/instrument.js), the JS heap after GC
- *   and the `MerchantCheckout` instances still alive.
+ *   and the `MerchantCheckoutElement` instances still alive.
  */
 import { fileURLToPath } from 'node:url';
 import type { Browser, CDPSession, Page } from 'playwright-core';
@@ -187,7 +187,7 @@ export interface LeakResult {
   heapBefore: number;
   heapAfter: number;
   heapGrowth: number;
-  /** `MerchantCheckout` objects reachable after GC (the page holds none). */
+  /** `MerchantCheckoutElement` objects reachable after GC (the page holds none). */
   instancesAlive: number;
 }
 

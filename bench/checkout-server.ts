@@ -4,7 +4,8 @@
  * all on loopback. `latency` delays every proxy request by a fixed time before it is handled:
  * the network between the payer and the merchant's server.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +54,12 @@ export const startCheckoutServer = async (): Promise<CheckoutServer> => {
     createCheckoutHandler({ client, basePath: ENDPOINT, resolveInternalId: (id) => (id === invoice.id ? INTERNAL_ID : undefined) }),
   );
   const [script, pageScript] = await Promise.all([readFile(CDN_FILE), readFile(PAGE_SCRIPT)]);
+  // The parts the element loads on demand, beside the main file as dist/cdn/ has them.
+  const cdnDir = dirname(CDN_FILE);
+  const chunks = new Map<string, Buffer>();
+  for (const name of await readdir(cdnDir)) {
+    if (/^merchant-checkout-[\w-]+\.js$/.test(name)) chunks.set(`/${name}`, await readFile(join(cdnDir, name)));
+  }
   let latency = 0;
   let inFlight = 0;
   let received = 0;
@@ -74,7 +81,9 @@ export const startCheckoutServer = async (): Promise<CheckoutServer> => {
           ? { type: 'text/javascript', body: script }
           : path === '/bench-page.js'
             ? { type: 'text/javascript', body: pageScript }
-            : undefined;
+            : chunks.has(path)
+              ? { type: 'text/javascript', body: chunks.get(path)! }
+              : undefined;
     if (!asset) {
       response.writeHead(404).end();
       return;

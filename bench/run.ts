@@ -9,6 +9,7 @@
  *
  * Parts alone, printed (each file's header says more):
  *
+ *   npm run bench -- --only bundle                               the CDN files' sizes, before and after the split (about 30 s with the build)
  *   npm run bench -- --only proxy --no-build                     the proxy (about 2.5 min)
  *   BENCH_PROXY_ROOT=<dir> npm run bench -- --only proxy         … with the proxy of another copy of the sources beside it (A/B)
  *   node --import tsx bench/events.ts idle [count] [--floor]     the idle streams' memory (about 30 s)

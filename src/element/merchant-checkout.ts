@@ -467,6 +467,7 @@ export class MerchantCheckoutElement extends LitElement {
   }
 
   #renderScreen(model: ScreenModel, t: Translation): TemplateResult | typeof nothing {
+    const { bankColor } = this.#session!.snapshot;
     const context: ScreenContext = {
       t,
       locale: intlLocale(this.#lang(), t),
@@ -475,7 +476,7 @@ export class MerchantCheckoutElement extends LitElement {
       lazy: this.#lazyParts(model, t),
       bankMark: (code, name) => {
         const marks = this.#marks.get();
-        return marks ? marks.bankLogo(marks.logoUrl(this.bankLogos || undefined, code), name, this.#session!.snapshot.bankColor(code)) : nothing;
+        return marks ? marks.bankLogo(marks.logoUrl(this.bankLogos || undefined, code), name, bankColor(code)) : nothing;
       },
     };
     switch (model.screen) {

@@ -15,7 +15,7 @@ const post = async (path: string, body: unknown = {}) => {
 };
 
 /** What a merchant's server does: creates the invoice with the client and remembers it. */
-const createInvoice = async (options: { startDeal?: boolean; amount?: string } = {}) =>
+const createInvoice = async (options: { startDeal?: boolean; amount?: string; paymentOption?: string; paymentMethod?: string } = {}) =>
   (await (await post('/__test/invoices', options)).json()) as Invoice;
 
 const mockInvoice = async (id: string) => (await (await fetch(`/__mock/invoices/${id}`)).json()) as InvoiceLookup;
@@ -40,7 +40,8 @@ describe('<merchant-checkout> with the real proxy and mock service', () => {
   afterEach(() => post('/__mock/reset'));
 
   it('shows an invoice created through the client, and the paid screen once the mock is paid', async () => {
-    const invoice = await createInvoice({ amount: '2750.50' });
+    // A card deal: the requisites are a number to read (a QR option's are drawn as its QR code).
+    const invoice = await createInvoice({ amount: '2750.50', paymentOption: 'TO_CARD', paymentMethod: 'sberbank' });
     const deal = invoice.deals[0]!;
     const el = await mount(invoice.id, { noStream: true });
     await untilScreen(el, 'waiting');

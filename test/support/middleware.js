@@ -74,6 +74,7 @@ const createIntegration = async () => {
       notificationToken: 'wtr-token',
       internalId,
       startDeal: options.startDeal ?? true,
+      ...(options.paymentOption ? { paymentOption: options.paymentOption, paymentMethod: options.paymentMethod ?? null } : {}),
     });
     orders.set(invoice.id, internalId);
     return Response.json(invoice);

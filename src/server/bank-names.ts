@@ -9,6 +9,7 @@
  */
 import type { Invoice } from '../schemas/index.js';
 import { abortable } from './body.js';
+import { deepFreeze } from './immutable.js';
 import type { MerchantClient, RequestOptions } from './client.js';
 
 /** How long the list of one terminal and currency is kept: an hour. */
@@ -57,23 +58,37 @@ export const createBankNames = (ttlMs = DEFAULT_BANK_NAMES_TTL_MS) => {
     return read;
   };
 
-  /** Fills in `paymentMethodName` where the service left it out; the invoice as it is when names cannot be had. */
+  /** A frozen invoice filled from a list, by the list it was filled from: the same invoice and list fill once. */
+  const filled = new WeakMap<Invoice, { list: readonly BankName[]; invoice: Invoice }>();
+
+  /**
+   * Fills in `paymentMethodName` where the service left it out; the invoice as it is when
+   * names cannot be had. A frozen invoice (the same answer read again) gives a frozen filled
+   * copy, the same one as long as the list is the same.
+   */
   const fill = async (invoice: Invoice, client: MerchantClient, options: RequestOptions): Promise<Invoice> => {
     if (invoice.deals.every((deal) => deal.paymentMethodName || !deal.paymentMethod)) return invoice;
-    let names: ReadonlyMap<string, string>;
+    let list: readonly BankName[];
     try {
       // A cross-border deal's bank is one of the transfer currency's (a Tajik bank for TJS).
-      const list = banks(client, invoice.crossBorderCurrency ?? invoice.sum.currency);
-      names = new Map((await (options.signal ? abortable(list, options.signal) : list)).map((bank) => [bank.code, bank.name] as const));
+      const read = banks(client, invoice.crossBorderCurrency ?? invoice.sum.currency);
+      list = await (options.signal ? abortable(read, options.signal) : read);
     } catch {
       return invoice;
     }
-    return {
+    const frozen = Object.isFrozen(invoice);
+    const known = frozen ? filled.get(invoice) : undefined;
+    if (known?.list === list) return known.invoice;
+    const names = new Map(list.map((bank) => [bank.code, bank.name] as const));
+    const copy: Invoice = {
       ...invoice,
       deals: invoice.deals.map((deal) =>
         deal.paymentMethodName || !deal.paymentMethod || !names.has(deal.paymentMethod) ? deal : { ...deal, paymentMethodName: names.get(deal.paymentMethod) },
       ),
     };
+    if (!frozen) return copy;
+    filled.set(invoice, { list, invoice: deepFreeze(copy) });
+    return copy;
   };
 
   return { banks, fill };

@@ -20,7 +20,7 @@ import {
 } from '../schemas/index.js';
 import { Hono, type Context, type Next } from 'hono';
 import { cors as corsMiddleware } from 'hono/cors';
-import type { MerchantClient } from './client.js';
+import { SHARED_ANSWER, type MerchantClient, type SharedReadOptions } from './client.js';
 import {
   MerchantApiError,
   MerchantNetworkError,
@@ -33,6 +33,7 @@ import {
   CheckoutHttpError,
   Deadline,
   announcesBody,
+  baseHeaderPairs,
   baseHeaders,
   DEFAULT_BODY_TIMEOUT_MS,
   errorAnswer,
@@ -404,7 +405,8 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
 
   const readInvoice = async (client: MerchantClient, id: string, deadline: Deadline | undefined): Promise<Invoice | undefined> => {
     try {
-      return await flight(client, id, deadline?.signal, (signal) => client.getInvoice(id, { signal }));
+      // Shared: the same answer as last time is the same frozen invoice (client.ts, SHARED_ANSWER).
+      return await flight(client, id, deadline?.signal, (signal) => client.getInvoice(id, { signal, [SHARED_ANSWER]: true } as SharedReadOptions));
     } catch (error) {
       if (error instanceof MerchantApiError && error.status === 404) return undefined;
       throw error;
@@ -770,8 +772,9 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
   // a HEAD answer without a body, whatever the runtime does with one.
   app.use('*', async (c: Context<ProxyEnv>, next: Next) => {
     await next();
-    for (const [name, value] of baseHeaders()) if (!c.res.headers.has(name)) c.res.headers.set(name, value);
-    if (cors && !/\borigin\b/i.test(c.res.headers.get('vary') ?? '')) c.res.headers.append('vary', 'Origin');
+    const headers = c.res.headers;
+    for (const [name, value] of baseHeaderPairs()) if (!headers.has(name)) headers.set(name, value);
+    if (cors && !/\borigin\b/i.test(headers.get('vary') ?? '')) headers.append('vary', 'Origin');
     if (c.req.method === 'HEAD' && c.res.body) {
       await c.res.body.cancel();
       c.res = new Response(null, { status: c.res.status, headers: c.res.headers });
@@ -833,7 +836,7 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
     try {
       if (request.method === 'POST') checkSameSite(request);
       const answer = await serve(c, name, c.get('match').id, budget);
-      return answer instanceof Response ? answer : jsonAnswer(200, answer);
+      return answer instanceof Response ? answer : jsonAnswer(200, answer, baseHeaders(), request);
     } catch (error) {
       const answer = toCheckoutError(error, budget.deadline);
       // A payer who went away is no failure worth a log line.

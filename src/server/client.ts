@@ -40,7 +40,8 @@ import {
 } from './errors.js';
 import { BodyTooLargeError, abortable, readTextLimited } from './body.js';
 import { readServiceError } from './service-errors.js';
-import { SEND, createNodeFetch, type NodeFetch } from './node-fetch.js';
+import { deepFreeze } from './immutable.js';
+import { SEND, SEND_TEXT, UpstreamDeadlineError, createNodeFetch, type NodeFetch } from './node-fetch.js';
 import { signRequest } from './signing.js';
 
 /** The path prefix of the merchant API under the service's `{base_url}`. */
@@ -51,6 +52,20 @@ export const PUBLIC_API_PREFIX = '/api/public';
 /** The client's default `timeoutMs`: a request that has not fully answered in 10 s is aborted. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+
+/**
+ * A read the checkout proxy makes on a payer's behalf, flagged by this (internal, not
+ * exported from the kit) option: an answer whose text is exactly the last one this client
+ * read from the same URL gives back the value that text was read into, frozen, instead of
+ * parsing and checking it again. Payers poll; most reads of an invoice answer what the last
+ * one did (bench/profile.ts: the tolerant reader was an eighth of the proxy's CPU).
+ * @internal
+ */
+export const SHARED_ANSWER: unique symbol = Symbol('merchant-checkout.client.sharedAnswer');
+/** {@link RequestOptions} with the internal {@link SHARED_ANSWER} flag. @internal */
+export type SharedReadOptions = RequestOptions & { [SHARED_ANSWER]?: true };
+/** How many URLs' last answers a client keeps for {@link SHARED_ANSWER} reads (oldest first out). */
+const SHARED_ANSWERS = 1024;
 const EXCERPT_CHARS = 500;
 
 // ── The operations, declared once ────────────────────────────────────────────────────
@@ -315,7 +330,7 @@ interface Call {
   /** Undefined for {@link MerchantClient.request}: the answer is returned as parsed. */
   answer?: z.ZodMiniType | undefined;
   answerType: OperationRow['answerType'];
-  options?: RequestOptions | undefined;
+  options?: SharedReadOptions | undefined;
 }
 
 interface Input {
@@ -325,6 +340,15 @@ interface Input {
 }
 
 class TimeoutSignal extends Error {}
+
+/** An upstream answer as the client reads it, whichever way it was fetched. */
+interface RawAnswer {
+  status: number;
+  /** A redirect (an opaque one has status 0), never followed. */
+  redirect?: boolean;
+  location?: string | undefined;
+  text: string;
+}
 
 // ── URLs that are signed as they are sent ────────────────────────────────────────────
 
@@ -398,7 +422,11 @@ export class MerchantClient {
   readonly #apiKey: string;
   readonly #secretKey: string;
   readonly #fetch: (href: string, init: RequestInit) => Promise<Response>;
+  /** A node fetch's entry that reads a JSON or empty call's answer whole into text, with no `Response` (bench/profile.ts). */
+  readonly #fetchText: NodeFetch[typeof SEND_TEXT] | undefined;
   readonly #maxResponseBytes: number;
+  /** The last answer of each URL read with {@link SHARED_ANSWER}: its text and the frozen value it was read into. */
+  readonly #shared = new Map<string, { text: string; value: unknown }>();
 
   constructor(options: MerchantClientOptions) {
     const { baseUrl, apiKey, secretKey } = options ?? ({} as MerchantClientOptions);
@@ -427,6 +455,7 @@ export class MerchantClient {
     this.#secretKey = secretKey;
     const custom = options.fetch ?? defaultFetch();
     const direct = custom && SEND in custom ? (custom as NodeFetch)[SEND] : undefined;
+    this.#fetchText = custom && SEND_TEXT in custom ? (custom as NodeFetch)[SEND_TEXT] : undefined;
     // The global fetch gets the signal in its own init: undici does not reliably abort the
     // socket for a signal that only rides inside a `Request` it is handed. A node fetch takes a
     // JSON or empty call as it is (no `Request` built: it costs CPU on every proxied answer).
@@ -687,65 +716,95 @@ export class MerchantClient {
     const timeoutMs = options?.timeoutMs ?? this.timeoutMs;
     const callerSignal = options?.signal;
     if (callerSignal?.aborted) throw new MerchantNetworkError(operation, 'aborted by the caller', { aborted: true });
+    const headers: Record<string, string> = { accept: call.answerType };
+    let signature = '';
+    if (call.signing !== 'public') {
+      // Exactly the URL that goes on the wire, and the JSON text exactly as sent.
+      signature = await signRequest({ method, url: href, body: call.signing === 'json' ? body : undefined }, this.#secretKey);
+      headers['x-identity'] = this.#apiKey;
+      headers['x-signature'] = signature;
+    }
+    // A FormData body gets its Content-Type (with the boundary) from the runtime.
+    if (typeof body === 'string') headers['content-type'] = 'application/json';
+    // The caller may have gone while the request was signed.
+    if (callerSignal?.aborted) throw new MerchantNetworkError(operation, 'aborted by the caller', { cause: callerSignal.reason, aborted: true });
+    const answer =
+      this.#fetchText && !(body instanceof FormData)
+        ? await this.#sendText(call, headers, timeoutMs, callerSignal)
+        : await this.#sendFetch(call, headers, timeoutMs, callerSignal);
+    const { status, text } = answer;
+    if (answer.redirect || (status >= 300 && status < 400)) {
+      const location = (answer.location ?? '').slice(0, 200);
+      throw new MerchantResponseError(operation, status, [
+        { field: '', message: `a redirect${location ? ` to ${location}` : ''} is not followed: the signature is for this URL only` },
+      ]);
+    }
+    if (status < 200 || status >= 300) {
+      const said = readServiceError(status, text);
+      said.messages = said.messages.map((message) => this.#redact(message, signature));
+      throw new MerchantApiError(operation, status, this.#excerpt(text, signature), said);
+    }
+    return this.#readShared(call, status, text, signature);
+  }
 
+  /** A failed call as the client's error: past its time limit, aborted by the caller, or a network failure. */
+  #failure(call: Call, error: unknown, timedOut: boolean, timeoutMs: number, aborted: boolean): Error {
+    if (timedOut) return new MerchantTimeoutError(call.operation, timeoutMs);
+    if (aborted) return new MerchantNetworkError(call.operation, 'aborted by the caller', { cause: error, aborted: true });
+    return new MerchantNetworkError(call.operation, `request failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+
+  /** The answer's size over `maxResponseBytes`, as the error of a readable status. */
+  #tooLarge(call: Call, status: number): MerchantResponseError {
+    return new MerchantResponseError(call.operation, status, [{ field: '', message: `answer exceeds ${this.#maxResponseBytes} bytes` }]);
+  }
+
+  /**
+   * One call through the node fetch's text entry: no `Request`, `Response`, web stream or
+   * `AbortController` (bench/profile.ts): the caller's signal and the time limit go to the
+   * request itself, which closes its socket on either.
+   */
+  async #sendText(call: Call, headers: Record<string, string>, timeoutMs: number, signal: AbortSignal | undefined): Promise<RawAnswer> {
+    try {
+      const init = { method: call.method, headers, body: call.body as string | undefined, signal, timeoutMs };
+      const answer = await this.#fetchText!(call.href, init, this.#maxResponseBytes);
+      return { status: answer.status, location: answer.header('location'), text: answer.text };
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) throw this.#tooLarge(call, (error as BodyTooLargeError & { status?: number }).status ?? 0);
+      throw this.#failure(call, error, error instanceof UpstreamDeadlineError, timeoutMs, signal?.aborted === true);
+    }
+  }
+
+  /** One call through a `fetch`: the answer's status, its `Location` and its text within the size limit and the time limit. */
+  async #sendFetch(call: Call, headers: Record<string, string>, timeoutMs: number, callerSignal: AbortSignal | undefined): Promise<RawAnswer> {
     const controller = new AbortController();
+    const { signal } = controller;
     const timer = setTimeout(() => controller.abort(new TimeoutSignal()), timeoutMs);
     const onCallerAbort = () => controller.abort(callerSignal?.reason);
     callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-    const failure = (error: unknown): Error => {
-      if (controller.signal.reason instanceof TimeoutSignal) return new MerchantTimeoutError(operation, timeoutMs);
-      if (controller.signal.aborted) return new MerchantNetworkError(operation, 'aborted by the caller', { cause: error, aborted: true });
-      return new MerchantNetworkError(operation, `request failed: ${error instanceof Error ? error.message : String(error)}`, {
-        cause: error,
-      });
-    };
-
+    const failure = (error: unknown) => this.#failure(call, error, signal.reason instanceof TimeoutSignal, timeoutMs, signal.aborted);
     try {
-      const headers = new Headers({ Accept: call.answerType });
-      let signature = '';
-      if (call.signing !== 'public') {
-        // Exactly the URL that goes on the wire, and the JSON text exactly as sent.
-        signature = await signRequest({ method, url: href, body: call.signing === 'json' ? body : undefined }, this.#secretKey);
-        headers.set('X-Identity', this.#apiKey);
-        headers.set('X-Signature', signature);
-      }
-      // A FormData body gets its Content-Type (with the boundary) from the runtime.
-      if (typeof body === 'string') headers.set('Content-Type', 'application/json');
       let response: Response;
       try {
         // Raced with the signal too: a `fetch` that ignores its signal (an in-process handler)
         // must not outlive the timeout.
         response = await abortable(
-          this.#fetch(href, { method, headers, body: body ?? null, signal: controller.signal, redirect: 'manual' }),
-          controller.signal,
+          this.#fetch(call.href, { method: call.method, headers: new Headers(headers), body: call.body ?? null, signal, redirect: 'manual' }),
+          signal,
         );
       } catch (error) {
         throw failure(error);
       }
       if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
         await response.body?.cancel().catch(() => undefined);
-        const location = (response.headers.get('location') ?? '').slice(0, 200);
-        throw new MerchantResponseError(operation, response.status, [
-          { field: '', message: `a redirect${location ? ` to ${location}` : ''} is not followed: the signature is for this URL only` },
-        ]);
+        return { status: response.status, redirect: true, location: response.headers.get('location') ?? undefined, text: '' };
       }
-      let text: string;
       try {
-        text = await readTextLimited(response, this.#maxResponseBytes, { signal: controller.signal });
+        return { status: response.status, text: await readTextLimited(response, this.#maxResponseBytes, { signal }) };
       } catch (error) {
-        if (error instanceof BodyTooLargeError) {
-          throw new MerchantResponseError(operation, response.status, [
-            { field: '', message: `answer exceeds ${this.#maxResponseBytes} bytes` },
-          ]);
-        }
+        if (error instanceof BodyTooLargeError) throw this.#tooLarge(call, response.status);
         throw failure(error);
       }
-      if (!response.ok) {
-        const said = readServiceError(response.status, text);
-        said.messages = said.messages.map((message) => this.#redact(message, signature));
-        throw new MerchantApiError(operation, response.status, this.#excerpt(text, signature), said);
-      }
-      return this.#read(call, response.status, text, signature);
     } finally {
       clearTimeout(timer);
       callerSignal?.removeEventListener('abort', onCallerAbort);
@@ -773,6 +832,18 @@ export class MerchantClient {
     const parsed = safeParse(answer, value);
     if (!parsed.success) throw invalid(parsed.issues, value);
     return parsed.data;
+  }
+
+  /** {@link #read}, or for a {@link SHARED_ANSWER} read of the same text as last time, the value it gave then. */
+  #readShared(call: Call, status: number, text: string, signature: string): unknown {
+    if (!call.options?.[SHARED_ANSWER]) return this.#read(call, status, text, signature);
+    const last = this.#shared.get(call.href);
+    if (last?.text === text) return last.value;
+    const value = deepFreeze(this.#read(call, status, text, signature));
+    this.#shared.delete(call.href);
+    this.#shared.set(call.href, { text, value });
+    if (this.#shared.size > SHARED_ANSWERS) this.#shared.delete(this.#shared.keys().next().value!);
+    return value;
   }
 
   #redact(text: string, signature: string): string {

@@ -28,6 +28,7 @@ import type { Context } from 'hono';
 import type { Invoice } from '../schemas/index.js';
 import type { MerchantClient } from './client.js';
 import { projectInvoice } from './projection.js';
+import { jsonText } from './immutable.js';
 import { baseHeaders } from './proxy-http.js';
 import {
   fingerprint,
@@ -198,7 +199,7 @@ export const createInvoiceEvents = (deps: InvoiceEventsDeps, options: CheckoutEv
 
   const stateOf = (invoice: Invoice, last: InvoiceMark | undefined): State => {
     const mark = nextMark(markOf(invoice), last);
-    const print = fingerprint(JSON.stringify(projectInvoice(invoice)));
+    const print = fingerprint(jsonText(projectInvoice(invoice)));
     return { invoice, mark, eventId: `${mark.updatedAt ?? 0}-${print}`, terminal: isTerminal(invoice.status) };
   };
 
@@ -206,7 +207,7 @@ export const createInvoiceEvents = (deps: InvoiceEventsDeps, options: CheckoutEv
     (state.event ??= deps
       .withBankNames(state.invoice, watch.client)
       .catch(() => state.invoice)
-      .then((invoice) => encoder.encode(sseEvent({ event: 'invoice', id: state.eventId, data: JSON.stringify(projectInvoice(invoice)), retry: retryMs }))));
+      .then((invoice) => encoder.encode(sseEvent({ event: 'invoice', id: state.eventId, data: jsonText(projectInvoice(invoice)), retry: retryMs }))));
 
   const schedule = (watch: Watch) => {
     clearTimeout(watch.timer);
@@ -271,7 +272,12 @@ export const createInvoiceEvents = (deps: InvoiceEventsDeps, options: CheckoutEv
     observed.add(invoice);
     const watch = watches.get(invoice.id.toLowerCase());
     if (watch) apply(watch, invoice, 'read');
-    store.record({ invoice, source: 'read' }).catch(storeFailed);
+    store.record({ invoice, source: 'read' }).catch((error: unknown) => {
+      // Not recorded: the same invoice read again (client.ts hands back the same object for
+      // the same answer) is recorded then, rather than taken as done.
+      observed.delete(invoice);
+      storeFailed(error);
+    });
   };
 
   /** The watch of `id`, made with `invoice` when there is none, else given it as a read. */

@@ -14,6 +14,7 @@ import {
   type Invoice,
   type PaymentVariant,
 } from '../schemas/index.js';
+import { deepFreeze } from './immutable.js';
 
 /** Copies the keys whose value is defined: `undefined` never becomes a key of an answer. */
 const defined = <T extends object>(value: T): T =>
@@ -70,12 +71,27 @@ export const withReceiptsPolicy = (invoice: Invoice, receipts: CheckoutReceiptsP
   if (receipts === undefined) return invoice;
   const copy = { ...invoice };
   receiptsOf.set(copy, receipts);
-  return copy;
+  return Object.isFrozen(invoice) ? Object.freeze(copy) : copy;
 };
 
-/** `GET /invoices/{id}`, `POST /invoices/{id}/deal`, `…/receipt`, and the invoice of `…/dispute`. */
-export const projectInvoice = (invoice: Invoice, extras: InvoiceProjectionExtras = {}): CheckoutInvoice =>
-  defined({ ...commonFields(invoice), expireAt: invoice.expireAt, receipts: extras.receipts ?? receiptsOf.get(invoice) });
+/** The projections of frozen invoices (the same answer read again), by receipt policy: made once, frozen. */
+const projections = new WeakMap<Invoice, Map<CheckoutReceiptsPolicy | undefined, CheckoutInvoice>>();
+
+/**
+ * `GET /invoices/{id}`, `POST /invoices/{id}/deal`, `…/receipt`, and the invoice of `…/dispute`.
+ * For a frozen invoice the projection is frozen and made once per receipt policy: the proxy
+ * answers every payer polling an unchanged invoice with the same projection and its JSON text.
+ */
+export const projectInvoice = (invoice: Invoice, extras: InvoiceProjectionExtras = {}): CheckoutInvoice => {
+  const receipts = extras.receipts ?? receiptsOf.get(invoice);
+  const project = () => defined({ ...commonFields(invoice), expireAt: invoice.expireAt, receipts });
+  if (!Object.isFrozen(invoice)) return project();
+  let byPolicy = projections.get(invoice);
+  if (!byPolicy) projections.set(invoice, (byPolicy = new Map<CheckoutReceiptsPolicy | undefined, CheckoutInvoice>()));
+  let projection = byPolicy.get(receipts);
+  if (!projection) byPolicy.set(receipts, (projection = deepFreeze(project())));
+  return projection;
+};
 
 /** `POST /invoices/{id}/cancel`. */
 export const projectCanceledInvoice = (invoice: CanceledInvoice): CheckoutCanceledInvoice =>

@@ -5,6 +5,8 @@
  */
 import { CHECKOUT_ERROR_STATUS, type CheckoutProxyErrorCode } from '../schemas/index.js';
 import { BodyTooLargeError, abortable, declaredLength, readTextLimited } from './body.js';
+import { jsonText } from './immutable.js';
+import { textAnswer } from './node-adapter.js';
 
 /**
  * Thrown by a merchant's hook (`resolveInternalId`, `startDeal`, `onNotification`) to answer
@@ -35,18 +37,36 @@ export class CheckoutHttpError extends Error {
  * a Fetch runtime does not always add it), `no-store` (invoices and requisites are personal
  * and change), and `nosniff` (the answers are JSON, never to be run as anything else).
  */
-export const baseHeaders = (): Headers =>
-  new Headers({
-    date: new Date().toUTCString(),
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-  });
+export const baseHeaderPairs = (): [string, string][] => [
+  ['date', httpDate()],
+  ['cache-control', 'no-store'],
+  ['x-content-type-options', 'nosniff'],
+];
 
-/** A JSON answer with the {@link baseHeaders}; `body: null` for an answer without one. */
-export const jsonAnswer = (status: number, body: unknown, headers: Headers = baseHeaders()): Response => {
+/** The {@link baseHeaderPairs} as `Headers`. */
+export const baseHeaders = (): Headers => new Headers(baseHeaderPairs());
+
+let dateSecond = 0;
+let dateText = '';
+/** Now as an HTTP date, made once per second (as `node:http` makes its own `Date`). */
+const httpDate = (): string => {
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== dateSecond) {
+    dateSecond = second;
+    dateText = new Date(second * 1000).toUTCString();
+  }
+  return dateText;
+};
+
+/**
+ * A JSON answer with the {@link baseHeaders}; `body: null` for an answer without one. Given
+ * the `request` it answers, an answer to a request of `toNodeHandler` is written without a
+ * body stream (node-adapter.ts, `textAnswer`).
+ */
+export const jsonAnswer = (status: number, body: unknown, headers: Headers = baseHeaders(), request?: Request): Response => {
   if (body === null) return new Response(null, { status, headers });
   headers.set('content-type', 'application/json; charset=utf-8');
-  return new Response(JSON.stringify(body), { status, headers });
+  return textAnswer(request, jsonText(body), status, headers);
 };
 
 /** `{ "error": { "code", "message" } }` with the status of its code. */

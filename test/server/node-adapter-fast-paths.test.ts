@@ -11,7 +11,7 @@ import { after, describe, test } from 'node:test';
 import { inspect } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { toNodeHandler, type FetchHandler } from '../../src/server/node-adapter.js';
+import { textAnswer, toNodeHandler, type FetchHandler } from '../../src/server/node-adapter.js';
 
 const servers: ReturnType<typeof createServer>[] = [];
 after(async () => {
@@ -100,6 +100,65 @@ describe('the Request a GET is handed', () => {
     assert.equal(method, 'HEAD');
     assert.equal(answer.status, 200);
     assert.equal(answer.body.length, 0);
+  });
+});
+
+describe('the text answer made for a request of toNodeHandler', () => {
+  test('is a Response in every way a wrapping handler can tell, and its bytes arrive as they are', async () => {
+    const text = JSON.stringify({ bank: 'Сбербанк', emoji: '💳' });
+    const made = (request: Request) => textAnswer(request, text, 201, new Headers({ 'content-type': 'application/json; charset=utf-8', 'x-made': 'light' }));
+    let seen: Record<string, unknown> = {};
+    const { base } = await serve(
+      toNodeHandler(async (request) => {
+        const path = new URL(request.url).pathname;
+        if (path === '/as-is') {
+          const answer = made(request);
+          answer.headers.set('x-added', 'later');
+          return answer;
+        }
+        const answer = made(request);
+        const clone = answer.clone();
+        seen = {
+          instance: answer instanceof Response,
+          tag: Object.prototype.toString.call(answer),
+          status: answer.status,
+          ok: answer.ok,
+          type: answer.type,
+          header: answer.headers.get('x-made'),
+          bodyIsStream: answer.body instanceof ReadableStream,
+          cloneText: await clone.text(),
+          inspected: inspect(answer).startsWith('Response {'),
+        };
+        // Re-wrapped by a handler of the merchant's: read through a real Response.
+        return new Response(answer.body, answer);
+      }),
+    );
+    const direct = await raw(`${base}/as-is`);
+    assert.equal(direct.status, 201);
+    assert.equal(direct.body.toString('utf8'), text);
+    assert.equal(direct.headers['content-length'], String(Buffer.byteLength(text)));
+    assert.equal(direct.headers['x-added'], 'later');
+    const wrapped = await raw(`${base}/wrapped`);
+    assert.equal(wrapped.status, 201);
+    assert.equal(wrapped.body.toString('utf8'), text);
+    assert.equal(wrapped.headers['x-made'], 'light');
+    assert.deepEqual(seen, {
+      instance: true,
+      tag: '[object Response]',
+      status: 201,
+      ok: true,
+      type: 'default',
+      header: 'light',
+      bodyIsStream: true,
+      cloneText: text,
+      inspected: true,
+    });
+  });
+
+  test('a request made elsewhere (a Fetch runtime) gets a real Response', async () => {
+    const answer = textAnswer(new Request('http://localhost/x'), 'plain', 200, new Headers());
+    assert.equal(Object.getPrototypeOf(answer), Response.prototype);
+    assert.equal(await answer.text(), 'plain');
   });
 });
 

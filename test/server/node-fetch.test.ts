@@ -89,6 +89,37 @@ describe('createNodeFetch under MerchantClient', () => {
     await assert.rejects(clientFor(server.baseUrl).listPaymentVariants(INVOICE_ID), { name: 'MerchantApiError', status: 500, bodyExcerpt: 'boom' });
   });
 
+  test('an answer is read whole as it streams: chunks split inside a letter, a byte-order mark, a cut, a redirect, a size limit', async () => {
+    const json = JSON.stringify(exampleLookupInvoice({ storeName: 'Магазин «Ёлка»' }));
+    const bytes = Buffer.from(`\uFEFF${json}`);
+    const split = bytes.indexOf(Buffer.from('Ё')) + 1; // inside the two bytes of «Ё»
+    let mode: 'chunks' | 'cut' | 'redirect' | 'stream-large' = 'chunks';
+    const plain = createServer((req, res) => {
+      req.resume();
+      if (mode === 'redirect') return void res.writeHead(302, { location: 'https://elsewhere.example/x' }).end();
+      res.writeHead(200, { 'content-type': 'application/json' }); // chunked: no length declared
+      if (mode === 'stream-large') return void res.end('['.padEnd(5000, ' '));
+      res.write(bytes.subarray(0, split));
+      if (mode === 'cut') return void setTimeout(() => res.socket?.destroy(), 20);
+      setTimeout(() => res.end(bytes.subarray(split)), 20);
+    });
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = clientFor(`http://127.0.0.1:${(plain.address() as AddressInfo).port}`, 2000, 1000);
+      const read = clientFor(`http://127.0.0.1:${(plain.address() as AddressInfo).port}`);
+      assert.equal((await read.getInvoice(INVOICE_ID)).storeName, 'Магазин «Ёлка»');
+      mode = 'cut';
+      await assert.rejects(read.getInvoice(INVOICE_ID), { name: 'MerchantNetworkError', message: /request failed/ });
+      mode = 'redirect';
+      await assert.rejects(read.getInvoice(INVOICE_ID), { name: 'MerchantResponseError', status: 302, message: /redirect to https:\/\/elsewhere\.example\/x is not followed/ });
+      mode = 'stream-large';
+      await assert.rejects(client.getInvoice(INVOICE_ID), { name: 'MerchantResponseError', status: 200, message: /answer exceeds 1000 bytes/ });
+    } finally {
+      plain.closeAllConnections();
+      await new Promise((resolve) => plain.close(resolve));
+    }
+  });
+
   test('a refused connection is MerchantNetworkError', async () => {
     await assert.rejects(clientFor('http://127.0.0.1:1').listPaymentVariants(INVOICE_ID), { name: 'MerchantNetworkError' });
   });

@@ -27,7 +27,13 @@ export interface BankName {
 const NOT_A_BANK = 'unknown';
 
 export const createBankNames = (ttlMs = DEFAULT_BANK_NAMES_TTL_MS) => {
-  const lists = new WeakMap<MerchantClient, Map<string, { until: number; banks: Promise<readonly BankName[]> }>>();
+  const lists = new WeakMap<MerchantClient, Map<string, { until: number; banks: Promise<readonly BankName[]>; read?: readonly BankName[] }>>();
+
+  /** The list of `currency` at `client`'s terminal when it is read and fresh: a deal's names need not wait for a promise. */
+  const freshList = (client: MerchantClient, currency: string): readonly BankName[] | undefined => {
+    const cached = lists.get(client)?.get(currency);
+    return cached && cached.until > Date.now() ? cached.read : undefined;
+  };
 
   /**
    * The banks of `currency` at `client`'s terminal, cached for `ttlMs`: one per code, in the
@@ -50,11 +56,16 @@ export const createBankNames = (ttlMs = DEFAULT_BANK_NAMES_TTL_MS) => {
       }
       return [...seen.values()];
     });
-    const entry = { until: Date.now() + ttlMs, banks: read };
+    const entry: { until: number; banks: Promise<readonly BankName[]>; read?: readonly BankName[] } = { until: Date.now() + ttlMs, banks: read };
     byCurrency.set(currency, entry);
-    read.catch(() => {
-      if (byCurrency.get(currency) === entry) byCurrency.delete(currency);
-    });
+    read.then(
+      (list) => {
+        entry.read = list;
+      },
+      () => {
+        if (byCurrency.get(currency) === entry) byCurrency.delete(currency);
+      },
+    );
     return read;
   };
 
@@ -71,8 +82,13 @@ export const createBankNames = (ttlMs = DEFAULT_BANK_NAMES_TTL_MS) => {
     let list: readonly BankName[];
     try {
       // A cross-border deal's bank is one of the transfer currency's (a Tajik bank for TJS).
-      const read = banks(client, invoice.crossBorderCurrency ?? invoice.sum.currency);
-      list = await (options.signal ? abortable(read, options.signal) : read);
+      const currency = invoice.crossBorderCurrency ?? invoice.sum.currency;
+      const read = freshList(client, currency);
+      if (read) list = read;
+      else {
+        const reading = banks(client, currency);
+        list = await (options.signal ? abortable(reading, options.signal) : reading);
+      }
     } catch {
       return invoice;
     }

@@ -41,6 +41,7 @@ import {
   readBodyLimited,
 } from './proxy-http.js';
 import { declaredLength } from './body.js';
+import { requestPath } from './node-adapter.js';
 import { createBankNames } from './bank-names.js';
 import { projectCanceledInvoice, projectInvoice, projectVariants, withReceiptsPolicy } from './projection.js';
 import {
@@ -785,7 +786,7 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
   // unknown → 404, malformed → 400, another method → 405 with Allow, a non-UUID id → 400.
   app.use('*', async (c: Context<ProxyEnv>, next: Next) => {
     const request = c.req.raw;
-    const match = matchCheckoutRoute(new URL(request.url).pathname, base);
+    const match = matchCheckoutRoute(requestPath(request), base);
     if (match.kind === 'unknown' || (match.kind !== 'malformed' && ((match.route === 'events' && !events) || (match.route === 'banks' && !bankNames)))) {
       return errorAnswer('not_found', 'no such checkout operation');
     }

@@ -66,6 +66,8 @@ export const SHARED_ANSWER: unique symbol = Symbol('merchant-checkout.client.sha
 export type SharedReadOptions = RequestOptions & { [SHARED_ANSWER]?: true };
 /** How many URLs' last answers a client keeps for {@link SHARED_ANSWER} reads (oldest first out). */
 const SHARED_ANSWERS = 1024;
+/** How many bodyless calls' signatures a client keeps (oldest first out). */
+const SIGNATURES = 1024;
 const EXCERPT_CHARS = 500;
 
 // ── The operations, declared once ────────────────────────────────────────────────────
@@ -325,6 +327,8 @@ interface Call {
   method: Method;
   /** The URL exactly as signed and sent. */
   href: string;
+  /** `href` parsed, when the caller has it (the node fetch then need not parse it again). */
+  url?: URL | undefined;
   body?: string | FormData | undefined;
   signing: Signing;
   /** Undefined for {@link MerchantClient.request}: the answer is returned as parsed. */
@@ -427,6 +431,8 @@ export class MerchantClient {
   readonly #maxResponseBytes: number;
   /** The last answer of each URL read with {@link SHARED_ANSWER}: its text and the frozen value it was read into. */
   readonly #shared = new Map<string, { text: string; value: unknown }>();
+  /** Signatures of calls without a body, by method and URL (a deterministic HMAC of those two). */
+  readonly #signatures = new Map<string, string>();
 
   constructor(options: MerchantClientOptions) {
     const { baseUrl, apiKey, secretKey } = options ?? ({} as MerchantClientOptions);
@@ -681,6 +687,7 @@ export class MerchantClient {
       operation: name,
       method: row.method,
       href: url.href,
+      url,
       body,
       signing: row.signing,
       answer: row.answer,
@@ -719,8 +726,15 @@ export class MerchantClient {
     const headers: Record<string, string> = { accept: call.answerType };
     let signature = '';
     if (call.signing !== 'public') {
-      // Exactly the URL that goes on the wire, and the JSON text exactly as sent.
-      signature = await signRequest({ method, url: href, body: call.signing === 'json' ? body : undefined }, this.#secretKey);
+      // Exactly the URL that goes on the wire, and the JSON text exactly as sent. A call without
+      // a body signs method + URL only, the same every time: its signature is made once.
+      const bodyless = body === undefined;
+      const key = `${method} ${href}`;
+      signature = (bodyless ? this.#signatures.get(key) : undefined) ?? (await signRequest({ method, url: href, body: call.signing === 'json' ? body : undefined }, this.#secretKey));
+      if (bodyless && !this.#signatures.has(key)) {
+        this.#signatures.set(key, signature);
+        if (this.#signatures.size > SIGNATURES) this.#signatures.delete(this.#signatures.keys().next().value!);
+      }
       headers['x-identity'] = this.#apiKey;
       headers['x-signature'] = signature;
     }
@@ -767,7 +781,7 @@ export class MerchantClient {
   async #sendText(call: Call, headers: Record<string, string>, timeoutMs: number, signal: AbortSignal | undefined): Promise<RawAnswer> {
     try {
       const init = { method: call.method, headers, body: call.body as string | undefined, signal, timeoutMs };
-      const answer = await this.#fetchText!(call.href, init, this.#maxResponseBytes);
+      const answer = await this.#fetchText!(call.url ?? call.href, init, this.#maxResponseBytes);
       return { status: answer.status, location: answer.header('location'), text: answer.text };
     } catch (error) {
       if (error instanceof BodyTooLargeError) throw this.#tooLarge(call, (error as BodyTooLargeError & { status?: number }).status ?? 0);

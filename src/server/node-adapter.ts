@@ -75,11 +75,9 @@ const HOST_PATTERN = /^(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
  * browser never sends them, and another layer in front (a proxy, a firewall rule) may read
  * them differently, so they are refused before anyone interprets them.
  */
-const hasAmbiguousPath = (target: string): boolean => {
-  const path = target.split(/[?#]/, 1)[0] ?? '';
-  if (path.includes('\\')) return true;
-  return path.split('/').some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment));
-};
+const hasAmbiguousPath = (target: string): boolean => AMBIGUOUS_PATH.test(target);
+/** In the path (before `?` or `#`): a backslash, or a segment of one or two dots, plain or `%2e`. */
+const AMBIGUOUS_PATH = /^[^?#]*?(?:\\|(?:^|\/)(?:\.|%2e){1,2}(?:[/?#]|$))/i;
 
 /**
  * The full URL of the request, or undefined when it has none that makes sense (a `Host`
@@ -112,7 +110,7 @@ const requestUrl = (req: ExpressRequest, trustProxy: boolean): URL | undefined =
   }
 };
 
-const toHeaders = (req: IncomingMessage): Headers => {
+const toHeaders = (req: Pick<IncomingMessage, 'headers'>): Headers => {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || name.startsWith(':')) continue;
@@ -130,22 +128,29 @@ const toHeaders = (req: IncomingMessage): Headers => {
  * request with a finalization registry.
  */
 class NodeRequest {
-  readonly #url: string;
+  readonly #url: URL;
+  readonly #href: string;
   readonly #method: string;
   readonly #incoming: IncomingMessage;
   readonly #signal: AbortSignal;
   #headers: Headers | undefined;
   #native: Request | undefined;
 
-  constructor(url: string, method: string, incoming: IncomingMessage, signal: AbortSignal) {
+  constructor(url: URL, method: string, incoming: IncomingMessage, signal: AbortSignal) {
     this.#url = url;
+    this.#href = url.href;
     this.#method = method;
     this.#incoming = incoming;
     this.#signal = signal;
   }
 
   get url(): string {
-    return this.#url;
+    return this.#href;
+  }
+
+  /** The path of `url`, from the URL the adapter parsed (see {@link requestPath}). */
+  pathname(): string {
+    return this.#url.pathname;
   }
 
   get method(): string {
@@ -153,7 +158,7 @@ class NodeRequest {
   }
 
   get headers(): Headers {
-    return (this.#headers ??= toHeaders(this.#incoming));
+    return (this.#headers ??= new NodeHeaders(this.#incoming) as unknown as Headers);
   }
 
   get signal(): AbortSignal {
@@ -162,9 +167,45 @@ class NodeRequest {
 
   /** The real `Request`, made once. */
   native(): Request {
-    return (this.#native ??= new Request(this.#url, { method: this.#method, headers: this.headers, signal: this.#signal }));
+    return (this.#native ??= new Request(this.#href, { method: this.#method, headers: this.headers, signal: this.#signal }));
   }
 }
+
+/**
+ * The headers of a request of {@link toNodeHandler}: `get` and `has` read Node's parsed
+ * headers as they are; every other member (iteration, `set`, `append`, …) works on a real
+ * `Headers` made on first use, which `get` and `has` read from then on. A real one made for
+ * every request, to read its `Origin` and `Content-Length`, was a cost of each answer
+ * (bench/profile.ts).
+ */
+class NodeHeaders {
+  readonly #incoming: IncomingMessage;
+  #native: Headers | undefined;
+
+  constructor(incoming: IncomingMessage) {
+    this.#incoming = incoming;
+  }
+
+  get(name: string): string | null {
+    if (this.#native) return this.#native.get(name);
+    const key = String(name).toLowerCase();
+    const value = key.startsWith(':') ? undefined : this.#incoming.headers[key];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  has(name: string): boolean {
+    return this.get(name) !== null;
+  }
+
+  /** The real `Headers`, made once. */
+  native(): Headers {
+    return (this.#native ??= toHeaders(this.#incoming));
+  }
+}
+
+/** The path of `request`'s URL; for a request of {@link toNodeHandler}, without parsing its URL again. */
+export const requestPath = (request: Request): string =>
+  request instanceof NodeRequest ? request.pathname() : new URL(request.url).pathname;
 
 /**
  * Makes `light` (a class with a `native()` method) stand in for instances of `Native`: every
@@ -176,8 +217,11 @@ class NodeRequest {
 const standIn = (light: { prototype: object }, Native: { prototype: object }, sample: object): void => {
   type Members = Record<PropertyKey, unknown>;
   type WithNative = { native(): Members };
-  const own = new Set(Object.getOwnPropertyNames(light.prototype));
-  for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(Native.prototype))) {
+  const own = new Set<PropertyKey>(Object.getOwnPropertyNames(light.prototype));
+  const members = Object.getOwnPropertyDescriptors(Native.prototype) as Record<PropertyKey, PropertyDescriptor>;
+  // Symbol-keyed methods too (`Headers.prototype[Symbol.iterator]`), which check their receiver.
+  for (const name of Reflect.ownKeys(members)) {
+    const descriptor = members[name]!;
     if (own.has(name)) continue;
     if (descriptor.get) {
       Object.defineProperty(light.prototype, name, {
@@ -189,7 +233,7 @@ const standIn = (light: { prototype: object }, Native: { prototype: object }, sa
     } else if (typeof descriptor.value === 'function') {
       Object.defineProperty(light.prototype, name, {
         value(this: WithNative, ...args: unknown[]) {
-          const native = this.native() as Record<string, (...args: unknown[]) => unknown>;
+          const native = this.native() as Record<PropertyKey, (...args: unknown[]) => unknown>;
           return native[name]!(...args);
         },
         configurable: true,
@@ -212,6 +256,7 @@ const standIn = (light: { prototype: object }, Native: { prototype: object }, sa
 };
 
 standIn(NodeRequest, Request, new Request('http://localhost/'));
+standIn(NodeHeaders, Headers, new Headers());
 
 /**
  * A text answer to a request that came through {@link toNodeHandler}: the status, headers and
@@ -450,7 +495,7 @@ export const toNodeHandler = (handler: FetchHandler, options: NodeHandlerOptions
     const method = req.method ?? 'GET';
     let request: Request;
     if (method === 'GET' || method === 'HEAD') {
-      request = new NodeRequest(url.href, method, req, controller.signal) as unknown as Request;
+      request = new NodeRequest(url, method, req, controller.signal) as unknown as Request;
     } else {
       const headers = toHeaders(req);
       const consumed = consumedBody(req);

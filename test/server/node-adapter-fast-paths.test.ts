@@ -63,6 +63,20 @@ describe('the Request a GET is handed', () => {
           clone: [clone.url, clone.headers.get('x-order')],
           asInit: new Request('https://elsewhere.example/', request).headers.get('x-order'),
           inspected: inspect(request).startsWith('Request {'),
+          headerTag: Object.prototype.toString.call(request.headers),
+          headerHas: [request.headers.has('X-Order'), request.headers.has('x-missing')],
+          headerEntries: [...request.headers].some(([name, value]) => name === 'x-order' && value === 'order-1'),
+          headerForEach: (() => {
+            const names: string[] = [];
+            request.headers.forEach((_value, name) => names.push(name));
+            return names.includes('x-order');
+          })(),
+          headersCopied: new Headers(request.headers).get('x-order'),
+          headerSet: (() => {
+            request.headers.set('x-added', 'yes');
+            request.headers.delete('x-order');
+            return [request.headers.get('x-added'), request.headers.get('x-order')];
+          })(),
         };
         return new Response(null, { status: 204 });
       }),
@@ -85,6 +99,12 @@ describe('the Request a GET is handed', () => {
       clone: [`${base}/invoices/1?x=%20y`, 'order-1'],
       asInit: 'order-1',
       inspected: true,
+      headerTag: '[object Headers]',
+      headerHas: [true, false],
+      headerEntries: true,
+      headerForEach: true,
+      headersCopied: 'order-1',
+      headerSet: ['yes', null],
     });
   });
 

@@ -1,7 +1,10 @@
 /**
  * A CPU profile of the proxy under load (issue 12: "profile the proxy first"):
  *
- *   node --import tsx bench/profile.ts [seconds] [connections] [shared]
+ *   node --import tsx bench/profile.ts [seconds] [connections] [shared|alloc]
+ *
+ * With `alloc`, a sampling heap profile instead (collected objects included): the bytes
+ * allocated per answer, by allocating function and its two callers.
  *
  * Starts the mock and the proxy of bench/proxy-servers.ts, loads `GET /checkout-api/invoices/{id}`
  * with autocannon (5 s of warm-up, then `seconds` profiled through node:inspector in the
@@ -91,7 +94,40 @@ export const summarize = (profile: Profile): ProfileSummary => {
   };
 };
 
+interface HeapNode {
+  callFrame: CallFrame;
+  selfSize: number;
+  children: HeapNode[];
+}
+interface HeapProfile {
+  head: HeapNode;
+}
+
+/** Bytes allocated per answer by each allocating function with its two callers, largest first. */
+export const allocationLines = (profile: HeapProfile, answers: number): string[] => {
+  const sites = new Map<string, number>();
+  let total = 0;
+  const name = (frame: CallFrame) => `${frame.functionName || '(anonymous)'} (${moduleOf(frame)})`;
+  const walk = (node: HeapNode, callers: string[]) => {
+    const here = name(node.callFrame);
+    if (node.selfSize > 0) {
+      const key = [here, ...callers.slice(0, 2)].join(' < ');
+      sites.set(key, (sites.get(key) ?? 0) + node.selfSize);
+      total += node.selfSize;
+    }
+    for (const child of node.children) walk(child, [here, ...callers]);
+  };
+  walk(profile.head, []);
+  const perAnswer = (bytes: number) => `${Math.round(bytes / answers)}`.padStart(6);
+  return [
+    `allocation profile: bench/.out/profiles/proxy.heapprofile; ${perAnswer(total).trim()} B allocated per answer (${answers} answers; sampled every 4 KiB)`,
+    '',
+    ...[...sites].sort((a, b) => b[1] - a[1]).slice(0, 30).map(([site, bytes]) => `  ${perAnswer(bytes)} B  ${site}`),
+  ];
+};
+
 const main = async () => {
+  const alloc = process.argv[4] === 'alloc';
   const seconds = Number(process.argv[2] ?? 10);
   const connections = Number(process.argv[3] ?? 10);
   const dir = fileURLToPath(new URL('./.out/profiles/', import.meta.url));
@@ -107,16 +143,22 @@ const main = async () => {
     const url = (shared ? [info.invoices[0]!] : info.invoices).map((invoice) => `${proxy.url}/checkout-api/invoices/${invoice.id}`);
     // Warm: the JIT has optimized the hot paths before the profile starts.
     await load(url, { accept: 'application/json' }, 5, connections);
-    await proxy.profile();
+    if (alloc) await proxy.alloc();
+    else await proxy.profile();
     const cpuBefore = await proxy.cpu();
     const result = await load(url, { accept: 'application/json' }, seconds, connections);
     const cpuAfter = await proxy.cpu();
-    await proxy.profileStop(`${dir}proxy.cpuprofile`);
+    if (alloc) await proxy.allocStop(`${dir}proxy.heapprofile`);
+    else await proxy.profileStop(`${dir}proxy.cpuprofile`);
     answers = result.ok;
     log(`${Math.round(result.okPerSecond)} req/s, ${Math.round((cpuAfter - cpuBefore) / result.ok)} µs CPU per answer, ${result.errors} errors`);
   } finally {
     await stopChild(proxy);
     await stopChild(mock);
+  }
+  if (alloc) {
+    process.stdout.write(`${allocationLines(JSON.parse(await readFile(`${dir}proxy.heapprofile`, 'utf8')) as HeapProfile, answers).join('\n')}\n`);
+    return;
   }
   const file = (await readdir(dir)).find((name) => name.endsWith('.cpuprofile'));
   if (!file) throw new Error('no .cpuprofile written');

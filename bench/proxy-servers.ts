@@ -257,6 +257,7 @@ const main = async () => {
   // process has used so far, µs, user + system), `trace` (start timing requests and GC
   // pauses), `report` (what was traced since, and stop).
   // `profile` starts a CPU profile (node:inspector), `profile-stop <file>` writes it there;
+  // `alloc` and `alloc-stop <file>` the same for a sampling heap profile (what allocates);
   // `memory` answers process.memoryUsage() (after a full GC when run with --expose-gc).
   const session = new Session();
   const post = (method: string, params?: object) =>
@@ -276,6 +277,18 @@ const main = async () => {
         .then(() => post('Profiler.setSamplingInterval', { interval: 200 }))
         .then(() => post('Profiler.start'))
         .then(() => reply({ ok: true }));
+    } else if (line === 'alloc') {
+      // Sampling of what allocates (one sample per 4 KiB on average), kept until `alloc-stop`.
+      session.connect();
+      void post('HeapProfiler.enable')
+        .then(() => post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true }))
+        .then(() => reply({ ok: true }));
+    } else if (line.startsWith('alloc-stop ')) {
+      void post('HeapProfiler.stopSampling').then(async (result) => {
+        await writeFile(line.slice('alloc-stop '.length), JSON.stringify((result as { profile: unknown }).profile));
+        session.disconnect();
+        reply({ ok: true });
+      });
     } else if (line.startsWith('profile-stop ')) {
       void post('Profiler.stop').then(async (result) => {
         await writeFile(line.slice('profile-stop '.length), JSON.stringify((result as { profile: unknown }).profile));

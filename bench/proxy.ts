@@ -129,6 +129,9 @@ export interface Child {
   /** A CPU profile of what it does between the two calls, written to `file`. */
   profile(): Promise<void>;
   profileStop(file: string): Promise<void>;
+  /** A sampling heap profile of what it allocates between the two calls, written to `file`. */
+  alloc(): Promise<void>;
+  allocStop(file: string): Promise<void>;
 }
 
 /**
@@ -164,6 +167,8 @@ const spawnChild = (role: string, config: MockInfo | undefined, execArgv: string
         report: () => ask<TraceReport>('report'),
         profile: async () => void (await ask('profile')),
         profileStop: async (file) => void (await ask(`profile-stop ${file}`)),
+        alloc: async () => void (await ask('alloc')),
+        allocStop: async (file) => void (await ask(`alloc-stop ${file}`)),
         ...(info ? { info } : {}),
       });
     });

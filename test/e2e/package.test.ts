@@ -189,6 +189,7 @@ const EXPECTED_FILES = `
   dist/types/server/checkout-route.d.ts
   dist/types/server/client.d.ts
   dist/types/server/errors.d.ts
+  dist/types/server/immutable.d.ts
   dist/types/server/index.d.ts
   dist/types/server/invoice-events.d.ts
   dist/types/server/node-adapter.d.ts

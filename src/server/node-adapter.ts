@@ -394,16 +394,6 @@ const pipeBody = (reader: ReadableStreamDefaultReader<Uint8Array>, res: ServerRe
     read();
   });
 
-/**
- * A whole body with its `Content-Length`: written, then ended. `res.end(body)` corks the
- * socket and adds an empty write, so that the headers and body go out by `writev` of two
- * buffers; a write and an end send them in one plain write (bench/profile.ts).
- */
-const writeWhole = (res: ServerResponse, body: string | Uint8Array): void => {
-  res.write(body);
-  res.end();
-};
-
 const sendResponse = (response: Response, req: IncomingMessage, res: ServerResponse): Promise<void> | undefined => {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
@@ -415,7 +405,7 @@ const sendResponse = (response: Response, req: IncomingMessage, res: ServerRespo
   if (text !== undefined && req.method !== 'HEAD') {
     headers['content-length'] ??= String(Buffer.byteLength(text));
     res.writeHead(response.status, headers);
-    writeWhole(res, text);
+    res.end(text);
     return undefined;
   }
   if (!response.body || req.method === 'HEAD') {
@@ -429,7 +419,7 @@ const sendResponse = (response: Response, req: IncomingMessage, res: ServerRespo
   if (whole) {
     if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) headers['content-length'] = String(whole.length);
     res.writeHead(response.status, response.statusText || undefined, headers);
-    writeWhole(res, whole.source);
+    res.end(whole.source);
     return undefined;
   }
   res.writeHead(response.status, response.statusText || undefined, headers);

@@ -83,7 +83,7 @@ const run = async <T>(name: BenchName, limitMs: number, work: () => Promise<T>):
 };
 
 results.bundle = await run('bundle', 60_000, runBundle);
-results.proxy = await run('proxy', 240_000, () => runProxy());
+results.proxy = await run('proxy', 360_000, () => runProxy());
 results.slow = await run('slow', 90_000, runSlowClients);
 results.events = await run('events', 300_000, runEvents);
 

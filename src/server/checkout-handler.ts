@@ -70,7 +70,7 @@ export interface StartDealContext {
   option: string;
   /** The bank code the payer picked (validated: a non-empty string). */
   method: string;
-  /** The invoice as the service shows it right now (already checked to be `id`). */
+  /** The invoice as the service shows it right now (already checked to be `id`); frozen: other payers' reads share it. */
   invoice: Invoice;
   /** The payer's request (cookies, session). */
   request: Request;
@@ -84,8 +84,8 @@ export interface StartDealContext {
  * The merchant's receipt policy: `off` (the receipt route answers 403 `receipts_off`),
  * `optional` (the payer may attach a receipt), `required` (the element opens the receipt form
  * as soon as the payer presses "I have paid", and labels it required); or a function deciding
- * per invoice and request. The projection of the
- * invoice carries the answer as `receipts`.
+ * per invoice and request (the invoice it is given is frozen: other payers' reads share it).
+ * The projection of the invoice carries the answer as `receipts`.
  */
 export type ReceiptsOption =
   | CheckoutReceiptsPolicy
@@ -104,7 +104,7 @@ export interface DisputeContext {
   id: string;
   /** The invoice's internal id (the merchant's order id), or null. */
   internalId: string | null;
-  /** The invoice as the service shows it right now. */
+  /** The invoice as the service shows it right now; frozen: other payers' reads share it. */
   invoice: Invoice;
   /** The deal disputed: the invoice's most recent deal the payer could have paid to. */
   deal: Deal;

@@ -102,4 +102,24 @@ describe('the proxy, polled on an unchanged invoice', () => {
     assert.deepEqual(recorded, ['active', 'active', 'paid']);
     assert.ok(errors.some((error) => error instanceof Error && /store is down/.test(error.message)));
   });
+
+  test("the merchant's hooks are handed the shared invoice frozen: none can change what the next payer sees", async () => {
+    server.reply(() => ({ json: exampleLookupInvoice() }));
+    const seen: boolean[] = [];
+    const handler = createCheckoutHandler({
+      client: clientOf(),
+      basePath: '/checkout-api',
+      authorize: () => true,
+      receipts: (invoice) => {
+        seen.push(Object.isFrozen(invoice) && Object.isFrozen(invoice.deals[0]));
+        assert.throws(() => {
+          (invoice as { status: string }).status = 'paid';
+        }, TypeError);
+        return 'optional';
+      },
+    });
+    assert.equal((await poll(handler)).status, exampleLookupInvoice().status);
+    assert.equal((await poll(handler)).status, exampleLookupInvoice().status);
+    assert.deepEqual(seen, [true, true]);
+  });
 });

@@ -41,7 +41,7 @@ import {
 import { BodyTooLargeError, abortable, readTextLimited } from './body.js';
 import { readServiceError } from './service-errors.js';
 import { deepFreeze } from './immutable.js';
-import { SEND, SEND_TEXT, UpstreamDeadlineError, createNodeFetch, type NodeFetch } from './node-fetch.js';
+import { SEND_TEXT, UpstreamDeadlineError, createNodeFetch, type NodeFetch } from './node-fetch.js';
 import { signRequest } from './signing.js';
 
 /** The path prefix of the merchant API under the service's `{base_url}`. */
@@ -460,19 +460,12 @@ export class MerchantClient {
     this.#apiKey = apiKey;
     this.#secretKey = secretKey;
     const custom = options.fetch ?? defaultFetch();
-    const direct = custom && SEND in custom ? (custom as NodeFetch)[SEND] : undefined;
+    // A node fetch takes a JSON or empty call as it is, and answers its text (no `Request` or
+    // `Response` built: they cost CPU on every proxied answer); a multipart one goes as a `Request`.
     this.#fetchText = custom && SEND_TEXT in custom ? (custom as NodeFetch)[SEND_TEXT] : undefined;
     // The global fetch gets the signal in its own init: undici does not reliably abort the
-    // socket for a signal that only rides inside a `Request` it is handed. A node fetch takes a
-    // JSON or empty call as it is (no `Request` built: it costs CPU on every proxied answer).
-    this.#fetch = !custom
-      ? (href, init) => fetch(href, init)
-      : direct
-        ? (href, init) =>
-            init.body === null || typeof init.body === 'string'
-              ? direct(href, { method: init.method ?? 'GET', headers: init.headers as Headers, body: init.body ?? undefined, signal: init.signal ?? undefined })
-              : custom(new Request(href, init))
-        : (href, init) => custom(new Request(href, init));
+    // socket for a signal that only rides inside a `Request` it is handed.
+    this.#fetch = custom ? (href, init) => custom(new Request(href, init)) : (href, init) => fetch(href, init);
     this.#maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   }
 

@@ -197,10 +197,10 @@ export const createNodeFetch = (options: NodeFetchOptions = {}): NodeFetch => {
       body: request.body ? new Uint8Array(await request.arrayBuffer()) : undefined,
       signal: request.signal,
     });
-  return Object.assign(nodeFetch, { [SEND]: send, [SEND_TEXT]: sendText });
+  return Object.assign(nodeFetch, { [SEND_TEXT]: sendText });
 };
 
-/** What {@link MerchantClient} hands the node fetch directly: a JSON or empty body (multipart goes through a `Request`). */
+/** One request as the node fetch sends it: from a `Request`, or handed directly (a JSON or empty body). */
 export interface RawInit {
   method: string;
   headers: Headers | Record<string, string>;
@@ -229,11 +229,11 @@ export interface TextAnswer {
   text: string;
 }
 
-/** The direct entry of a `createNodeFetch()` function, for a caller that has no `Request` to build. */
-export const SEND: unique symbol = Symbol('merchant-checkout.nodeFetch.send');
-/** The direct entry that reads the answer whole into text, for a caller that wants nothing else (see `sendText`). */
+/**
+ * The direct entry of a `createNodeFetch()` function, for a caller that has no `Request` to
+ * build and wants the answer's text (see `sendText`): `MerchantClient`'s JSON and empty calls.
+ */
 export const SEND_TEXT: unique symbol = Symbol('merchant-checkout.nodeFetch.sendText');
 export type NodeFetch = ((request: Request) => Promise<Response>) & {
-  [SEND]: (url: string | URL, init: RawInit) => Promise<Response>;
   [SEND_TEXT]: (url: string | URL, init: TextInit, maxBytes: number) => Promise<TextAnswer>;
 };

@@ -273,7 +273,8 @@ const base = css`
   }
 
   button,
-  a {
+  a,
+  .file-button {
     display: inline-flex;
     align-items: center;
     min-height: 44px;

@@ -27,7 +27,9 @@ export interface BankName {
 const NOT_A_BANK = 'unknown';
 
 export const createBankNames = (ttlMs = DEFAULT_BANK_NAMES_TTL_MS) => {
-  const lists = new WeakMap<MerchantClient, Map<string, { until: number; banks: Promise<readonly BankName[]>; read?: readonly BankName[] }>>();
+  /** One terminal's list of one currency: until when it is kept, its read, and the list once read. */
+  type Entry = { until: number; banks: Promise<readonly BankName[]>; read?: readonly BankName[] };
+  const lists = new WeakMap<MerchantClient, Map<string, Entry>>();
 
   /** The list of `currency` at `client`'s terminal when it is read and fresh: a deal's names need not wait for a promise. */
   const freshList = (client: MerchantClient, currency: string): readonly BankName[] | undefined => {
@@ -56,7 +58,7 @@ export const createBankNames = (ttlMs = DEFAULT_BANK_NAMES_TTL_MS) => {
       }
       return [...seen.values()];
     });
-    const entry: { until: number; banks: Promise<readonly BankName[]>; read?: readonly BankName[] } = { until: Date.now() + ttlMs, banks: read };
+    const entry: Entry = { until: Date.now() + ttlMs, banks: read };
     byCurrency.set(currency, entry);
     read.then(
       (list) => {

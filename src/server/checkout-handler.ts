@@ -42,6 +42,7 @@ import {
 } from './proxy-http.js';
 import { declaredLength } from './body.js';
 import { requestPath } from './node-adapter.js';
+import { remember } from './remember.js';
 import { createBankNames } from './bank-names.js';
 import { projectCanceledInvoice, projectInvoice, projectVariants, withReceiptsPolicy } from './projection.js';
 import {
@@ -437,8 +438,7 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
       if (!invoice) continue;
       events?.observe(invoice);
       if (clients.length > 1 && !clientFor) {
-        if (terminalOf.size >= MAX_REMEMBERED_TERMINALS) terminalOf.delete(terminalOf.keys().next().value as string);
-        terminalOf.set(id, client);
+        remember(terminalOf, id, client, MAX_REMEMBERED_TERMINALS);
       }
       return { invoice, client };
     }
@@ -506,9 +506,7 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
     }
     const policy = answer as CheckoutReceiptsPolicy;
     const key = invoice.id.toLowerCase();
-    receiptsOf.delete(key);
-    receiptsOf.set(key, policy);
-    if (receiptsOf.size > MAX_REMEMBERED_TERMINALS) receiptsOf.delete(receiptsOf.keys().next().value as string);
+    remember(receiptsOf, key, policy, MAX_REMEMBERED_TERMINALS);
     return policy;
   };
 

@@ -41,6 +41,7 @@ import {
 import { BodyTooLargeError, abortable, readTextLimited } from './body.js';
 import { readServiceError } from './service-errors.js';
 import { deepFreeze } from './immutable.js';
+import { remember } from './remember.js';
 import { SEND_TEXT, UpstreamDeadlineError, createNodeFetch, type NodeFetch } from './node-fetch.js';
 import { signRequest } from './signing.js';
 
@@ -724,10 +725,7 @@ export class MerchantClient {
       const bodyless = body === undefined;
       const key = `${method} ${href}`;
       signature = (bodyless ? this.#signatures.get(key) : undefined) ?? (await signRequest({ method, url: href, body: call.signing === 'json' ? body : undefined }, this.#secretKey));
-      if (bodyless && !this.#signatures.has(key)) {
-        this.#signatures.set(key, signature);
-        if (this.#signatures.size > SIGNATURES) this.#signatures.delete(this.#signatures.keys().next().value!);
-      }
+      if (bodyless && !this.#signatures.has(key)) remember(this.#signatures, key, signature, SIGNATURES);
       headers['x-identity'] = this.#apiKey;
       headers['x-signature'] = signature;
     }
@@ -847,9 +845,7 @@ export class MerchantClient {
     const last = this.#shared.get(call.href);
     if (last?.text === text) return last.value;
     const value = deepFreeze(this.#read(call, status, text, signature));
-    this.#shared.delete(call.href);
-    this.#shared.set(call.href, { text, value });
-    if (this.#shared.size > SHARED_ANSWERS) this.#shared.delete(this.#shared.keys().next().value!);
+    remember(this.#shared, call.href, { text, value }, SHARED_ANSWERS);
     return value;
   }
 

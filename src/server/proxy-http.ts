@@ -136,9 +136,11 @@ export class Deadline {
 
   /** Settles with `work`, or rejects with the abort reason as soon as the signal aborts. */
   race<T>(work: T | Promise<T>): Promise<T> {
-    // A hook that answered at once (a plain `true`) has nothing to race.
-    if (!(work instanceof Promise)) return this.signal.aborted ? Promise.reject(this.signal.reason as Error) : Promise.resolve(work);
-    return abortable(work, this.signal);
+    // A hook that answered at once (a plain `true`) has nothing to race; any thenable is raced.
+    if (typeof (work as { then?: unknown } | null | undefined)?.then !== 'function') {
+      return this.signal.aborted ? Promise.reject(this.signal.reason as Error) : Promise.resolve(work);
+    }
+    return abortable(Promise.resolve(work), this.signal);
   }
 
   dispose(): void {

@@ -5,7 +5,12 @@
  * Web Crypto, so the same code runs in Node ≥ 20, Deno, Bun and edge runtimes; where the
  * runtime offers `node:crypto` (Node ≥ 20.16, Deno, Bun) its HMAC computes the same digest.
  */
+import { remember } from './remember.js';
 
+/**
+ * A request to sign for the merchant API: `X-Signature = base64(HMAC-SHA1(secretKey, METHOD +
+ * fullUrl + jsonBody))` (the service's documentation, "Authorization").
+ */
 export interface SignableRequest {
   /** HTTP method; upper-cased before signing (`get` and `GET` sign alike, as they are sent alike). */
   method: string;
@@ -33,8 +38,7 @@ const importKey = (secretKey: string): Promise<HmacKey> => {
       'sign',
       'verify',
     ]);
-    if (keyCache.size >= MAX_CACHED_KEYS) keyCache.delete(keyCache.keys().next().value as string);
-    keyCache.set(secretKey, key);
+    remember(keyCache, secretKey, key, MAX_CACHED_KEYS);
   }
   return key;
 };

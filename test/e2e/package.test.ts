@@ -198,6 +198,7 @@ const EXPECTED_FILES = `
   dist/types/server/notifications.d.ts
   dist/types/server/projection.d.ts
   dist/types/server/proxy-http.d.ts
+  dist/types/server/remember.d.ts
   dist/types/server/service-errors.d.ts
   dist/types/server/signing.d.ts
   dist/types/server/single-flight.d.ts

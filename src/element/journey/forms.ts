@@ -311,16 +311,6 @@ export const formStyles = css`
     opacity: 0;
     cursor: pointer;
   }
-  .file-button {
-    display: inline-flex;
-    align-items: center;
-    min-height: 44px;
-    padding: 0 calc(var(--_spacing) * 0.875);
-    border: 1px solid var(--_border);
-    border-radius: var(--_inner-radius);
-    background: var(--_surface);
-    font-weight: 600;
-  }
   .file-name {
     min-width: 0;
     color: var(--_muted);

@@ -16,6 +16,7 @@ import {
   type NotificationClaim,
   type StoreListener,
 } from './types.js';
+import { remember } from '../remember.js';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -30,12 +31,6 @@ export interface MemoryStoreOptions {
 /** How many invoices and notifications the memory store remembers by default (the oldest go first). */
 export const DEFAULT_MEMORY_STORE_ENTRIES = 1000;
 
-/** Adds `key` to an insertion-ordered map, forgetting the oldest entry past `limit`. */
-const remember = <K, V>(map: Map<K, V>, key: K, value: V, limit: number) => {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > limit) map.delete(map.keys().next().value as K);
-};
 
 interface Held {
   done: Promise<'handled' | 'failed'>;

@@ -167,7 +167,7 @@ test('a plain page with only the script tag shows the checkout under a strict CS
     await tab.locator('merchant-checkout [part~="qr"] svg path').waitFor({ timeout: 10_000 });
     await tab.locator('merchant-checkout [part~="requisites"]').waitFor({ timeout: 10_000 });
     // A string, not a function: tsx's helpers (`__name`) do not exist in the page.
-    const view = (await tab.evaluate(
+    const view = await tab.evaluate<{ requisites: string; amount?: string; holder?: string; qr: number } | undefined>(
       `(() => {
         const root = document.querySelector('merchant-checkout')?.shadowRoot;
         const text = (part) => root?.querySelector('[part~="' + part + '"]')?.textContent?.replace(/\\s+/g, ' ').trim();
@@ -175,7 +175,8 @@ test('a plain page with only the script tag shows the checkout under a strict CS
         const qr = root?.querySelector('[part~="qr"] svg path');
         return requisites && qr ? { requisites, amount: text('amount'), holder: text('holder'), qr: qr.getAttribute('d')?.length ?? 0 } : undefined;
       })()`,
-    )) as { requisites: string; amount?: string; holder?: string; qr: number };
+    );
+    assert.ok(view, 'the requisites and the QR code are in the shadow root');
 
     const deal = invoice.deals.find((candidate) => candidate.isActive)!;
     const digits = (text: string) => text.replace(/\D/g, '');

@@ -373,7 +373,7 @@ const eventsSection = (outcome: Outcome<EventsResult> | undefined): string => {
   const { upstream: u, latency: l, idle: i } = outcome.value;
   const latencyRow = (name: string, f: EventsResult['latency']['single']) => `| ${name} | ${f.samples} | ${fixed(f.p50, 2)} ms | ${fixed(f.p99, 2)} ms | ${fixed(f.max, 2)} ms |`;
   return [
-    `\`bench/events.ts\`: each shop instance is test/support/cluster-instance.ts (\`createCheckoutHandler\` and \`createNotificationHandler\` sharing one store) in its own process, in front of the mock service on a real port; the payers run in the benchmark's process. \`node --import tsx bench/events.ts idle [--floor]\` runs the idle streams alone.`,
+    `\`bench/events.ts\`: each shop instance is test/support/cluster-instance.ts (the kit, \`createCheckoutServer\`, on one store) in its own process, in front of the mock service on a real port; the payers run in the benchmark's process. \`node --import tsx bench/events.ts idle [--floor]\` runs the idle streams alone.`,
     '',
     `**Upstream calls.** ${int(u.payers)} open checkouts over ${u.invoices} invoices for ${u.seconds} s, arriving spread over the first 5 s. Polling: each payer GETs \`/invoices/{id}\` every ${u.pollIntervalMs / 1000} s (the element's default). Streaming: each holds \`/invoices/{id}/events\` open; the proxy refreshes a watched invoice after ${u.refreshIntervalMs / 1000} s without news (the default \`events.refreshIntervalMs\`), one read per invoice per interval whatever the number of payers, and the first stream of an invoice reads it once. Upstream calls are every call the instance's \`MerchantClient\` made (invoice reads and the hourly bank-name lists).`,
     '',

@@ -1,7 +1,7 @@
 /**
  * The process that holds the idle event streams of bench/events.ts: a shop instance as
- * test/support/cluster-instance.ts builds it (`createCheckoutHandler` and
- * `createNotificationHandler` sharing a memory store, on node:http through `toNodeHandler`),
+ * test/support/cluster-instance.ts builds it (the kit, `createCheckoutServer`, on a memory
+ * store, on node:http through `toNodeHandler`; an older build's two handlers on one store),
  * plus what the memory benchmark asks of it:
  *
  * - `GET /stats`: a full GC first (run it with `--expose-gc`), then RSS and heap;
@@ -21,9 +21,9 @@ import { writeHeapSnapshot } from 'node:v8';
 import type * as ServerKit from '../src/server/index.js';
 
 // The kit bundled as it ships (bench/kit.ts) when `BENCH_KIT` names it, else the sources through tsx.
-const { MerchantClient, createCheckoutHandler, createMemoryStore, createNodeFetch, createNotificationHandler, toNodeHandler } = (
+const { MerchantClient, createCheckoutHandler, createCheckoutServer, createMemoryStore, createNodeFetch, createNotificationHandler, toNodeHandler } = (
   process.env.BENCH_KIT ? await import(pathToFileURL(process.env.BENCH_KIT).href) : await import('../src/server/index.js')
-) as typeof ServerKit;
+) as Partial<typeof ServerKit> & Omit<typeof ServerKit, 'createCheckoutServer'>;
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -52,8 +52,18 @@ const kitHandler = () => {
       return nodeFetch(request);
     },
   });
-  const checkout = createCheckoutHandler({ client, store, basePath: '/checkout-api', authorize: () => true, timeoutMs: 5000 });
-  const notify = createNotificationHandler({ token: env('NOTIFICATION_TOKEN'), store, onNotification: () => undefined });
+  // The kit where the build has it (this round on); the two handlers on one store before (an A/B with an older build).
+  const kit = createCheckoutServer?.({
+    client,
+    store,
+    basePath: '/checkout-api',
+    authorize: () => true,
+    timeoutMs: 5000,
+    notifications: { token: env('NOTIFICATION_TOKEN'), path: '/notify' },
+    reconcile: false,
+  });
+  const checkout = kit?.checkout ?? createCheckoutHandler({ client, store, basePath: '/checkout-api', authorize: () => true, timeoutMs: 5000 });
+  const notify = kit?.notifications ?? createNotificationHandler({ token: env('NOTIFICATION_TOKEN'), store, onNotification: () => undefined });
   return toNodeHandler(async (request: Request): Promise<Response> => {
     const { pathname, searchParams } = new URL(request.url);
     if (pathname === '/notify') return notify(request);

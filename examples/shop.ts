@@ -7,17 +7,22 @@ export interface Order {
   /** The session of the visitor who placed the order. */
   sessionId: string;
   paymentStatus: string;
+  /** The kit's changes recorded for it (`change.id`), so that a change delivered again is not counted twice. */
+  changes: string[];
 }
 
 const table = new Map<string, Order>();
 
 export const orders = {
-  insert: (order: Order): Promise<void> => Promise.resolve(void table.set(order.invoiceId, { ...order })),
+  insert: (order: Omit<Order, 'changes'>): Promise<void> => Promise.resolve(void table.set(order.invoiceId, { ...order, changes: [] })),
   findByInvoice: (invoiceId: string): Promise<Order | undefined> => Promise.resolve(table.get(invoiceId)),
-  /** Idempotent: a repeated notification sets the same status again. */
-  setPaymentStatus: (invoiceId: string, paymentStatus: string): Promise<void> => {
+  /** Idempotent by the change's id: the same change recorded twice changes nothing. */
+  record: (changeId: string, invoiceId: string, paymentStatus: string): Promise<void> => {
     const order = table.get(invoiceId);
-    if (order) order.paymentStatus = paymentStatus;
+    if (order && !order.changes.includes(changeId)) {
+      order.changes.push(changeId);
+      order.paymentStatus = paymentStatus;
+    }
     return Promise.resolve();
   },
 };

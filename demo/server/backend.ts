@@ -10,9 +10,8 @@ import * as z from 'zod/mini';
 import { createMockService, MockControlError, type MockService } from '../../src/mock/index.js';
 import { safeParse } from '../../src/schemas/index.js';
 import {
-  createCheckoutHandler,
+  createCheckoutServer,
   createMemoryStore,
-  createNotificationHandler,
   createRedisStore,
   MerchantApiError,
   MerchantClient,
@@ -167,22 +166,13 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
     ? createRedisStore({ url: process.env.REDIS_URL, prefix: 'merchant-checkout-demo:', onError: (error) => log(`redis: ${String(error)}`) })
     : createMemoryStore();
 
-  const notifications = createNotificationHandler({
-    token: notificationToken,
-    store,
-    onNotification: (invoice) => {
-      const order = orders.get(invoice.id);
-      if (order) order.status = invoice.status;
-    },
-  });
-
   const mock: MockService = createMockService({
     merchants: [{ ...DEMO_MERCHANT }],
     publicBaseUrl: SERVICE_URL,
     controls: true,
     // "Receiver down" answers 500, so the service's retries (60 s apart on its clock) show.
     notificationFetch: (request) =>
-      switches.receiverDown ? Promise.resolve(new Response('the shop is down (demo switch)', { status: 500 })) : notifications(request),
+      switches.receiverDown ? Promise.resolve(new Response('the shop is down (demo switch)', { status: 500 })) : kit.notifications(request),
     notificationAllowed: () => true,
     // The demo lets a payer cancel on the bank picker too; the service's own rule is the default elsewhere.
     cancelWithoutDeal: 'allow',
@@ -224,7 +214,12 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
 
   const client = new MerchantClient({ baseUrl: SERVICE_URL, ...DEMO_MERCHANT, fetch: serviceFetch });
 
-  const checkout = createCheckoutHandler({
+  /**
+   * The kit: one store for the proxy, the receiver and the reconciler, so the payer's event
+   * stream hears every notification at once and a payment whose notifications were lost ("the
+   * shop's server down") is still found by the reconciler, on the mock's clock.
+   */
+  const kit = createCheckoutServer({
     client,
     basePath: CHECKOUT_BASE_PATH,
     store,
@@ -233,11 +228,20 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
     // at the service's start-deal, which the mock serves.
     authorize: (invoiceId) => orders.has(invoiceId),
     timeoutMs: 8000,
+    notifications: { token: notificationToken },
+    onChange: (change) => {
+      const order = orders.get(change.invoiceId);
+      if (order) order.status = change.invoice.status;
+      if (change.source === 'reconcile') log(`reconciler: ${change.invoiceId} ${change.kind} (no notification told of it)`);
+    },
+    reconcile: { tickMs: 1000 },
+    now: () => Date.parse(mock.now()),
     onError: (error, request) => {
       const what = error instanceof Error ? error.message : String(error);
       log(`${request.method} ${new URL(request.url).pathname}: ${what}`);
     },
   });
+  const checkout = kit.checkout;
 
   const orderOf = (invoiceId: string): DemoOrder => {
     const order = orders.get(invoiceId);
@@ -464,7 +468,7 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
   const only = (allowed: string) => () => {
     throw new DemoHttpError(405, 'method_not_allowed', `use ${allowed}`);
   };
-  app.all('/notify', (c) => notifications(c.req.raw));
+  app.all('/notify', (c) => kit.notifications(c.req.raw));
   app.get('/orders', () => json(200, { orders: [...orders.values()].reverse().map(withService) }));
   app.post('/orders', async (c) => json(201, { order: await createOrder(await readJson(c.req.raw, CreateOrderSchema)) }));
   app.all('/orders', only('GET or POST'));
@@ -531,7 +535,7 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
     mock,
     close: () => {
       mock.close();
-      void store.close();
+      void kit.close().then(() => store.close());
     },
   };
 };

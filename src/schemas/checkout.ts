@@ -46,6 +46,12 @@ export const CHECKOUT_ERROR_STATUS = {
   dispute_exists: 409,
   /** The invoice cannot be disputed any more (canceled or paid, or the service refused the dispute). */
   dispute_not_allowed: 409,
+  /**
+   * A notification the payment service does not confirm (the notification receiver's answer):
+   * its invoice reads otherwise, or not at all. Nothing was credited; a real but early one is
+   * delivered again by the service, and the reconciler reads the invoice anyway.
+   */
+  unconfirmed: 409,
   /** The body, or the receipt in it, is larger than allowed (a receipt: 10 MB). */
   payload_too_large: 413,
   /** Not the body's expected type, or a receipt that is not JPEG, PNG, WebP, HEIC/HEIF or PDF (declared type and content). */

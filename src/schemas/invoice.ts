@@ -276,6 +276,23 @@ export const InvoiceSchema = z.pipe(
  * An invoice as the service's merchant API answers it, read tolerantly (see the module's header); timestamps are RFC 3339.
  */
 export type Invoice = z.infer<typeof InvoiceSchema>;
+/**
+ * A notification's invoice read as leniently as possible: what the merchant's books compare
+ * (status, amounts, deals) must be readable, everything else (`expireAt`, a deal's `holder`)
+ * may be missing or odd. The notification receiver compares it with the service's own read;
+ * it is never shown to a payer.
+ */
+export const NotifiedInvoiceSchema = z.pipe(
+  z.transform(dealsOf),
+  z.looseObject({
+    ...invoiceFields,
+    expireAt: lenient(isoDateTime()),
+    deals: z._default(z.array(DealSchema), []),
+  }),
+);
+/** A notification's invoice as {@link NotifiedInvoiceSchema} reads it. */
+export type NotifiedInvoice = z.infer<typeof NotifiedInvoiceSchema>;
+
 /** @deprecated The same as {@link InvoiceSchema}. */
 export const InvoiceLookupSchema = InvoiceSchema;
 /** @deprecated The same as {@link Invoice}. */

@@ -20,7 +20,7 @@ import {
 } from '../schemas/index.js';
 import { Hono, type Context, type Next } from 'hono';
 import { cors as corsMiddleware } from 'hono/cors';
-import { SHARED_ANSWER, type MerchantClient, type SharedReadOptions } from './client.js';
+import type { MerchantClient } from './client.js';
 import {
   MerchantApiError,
   MerchantNetworkError,
@@ -54,7 +54,7 @@ import {
   requireMultipart,
 } from './uploads.js';
 import { createInvoiceEvents, validateEventsOptions, type CheckoutEventsOptions } from './invoice-events.js';
-import { createSingleFlight } from './single-flight.js';
+import { createInvoiceReader, type InvoiceReader } from './invoice-reader.js';
 import { createMemoryStore } from './store/memory.js';
 import type { CheckoutStore } from './store/types.js';
 
@@ -222,8 +222,8 @@ export interface CheckoutHandlerOptions {
 /** What the proxy's Hono app keeps per request: the route and invoice id its path guard matched. */
 type ProxyEnv = { Variables: { match: { route: CheckoutRoute; id: string } } };
 
-/** How many invoice → terminal answers the proxy remembers (several API keys only). */
-const MAX_REMEMBERED_TERMINALS = 10_000;
+/** How many invoices' receipt policies the proxy remembers (for their event streams). */
+const MAX_REMEMBERED_POLICIES = 10_000;
 
 /**
  * The service's refusals a payer can act on, by the client's stable code (`MerchantApiError.code`),
@@ -253,6 +253,16 @@ const DISPUTE_DECISIONS: readonly string[] = ['forward', 'notify', 'refuse'];
 const CLIENT_METHODS = ['getInvoice', 'listPaymentVariants', 'cancelInvoice', 'startDeal'] as const;
 const isClient = (value: unknown): value is MerchantClient =>
   typeof value === 'object' && value !== null && CLIENT_METHODS.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
+
+/** Checks the proxy's options; `who` names the factory in the messages. @internal */
+export const validateCheckoutOptions = (options: CheckoutHandlerOptions, who = 'createCheckoutHandler') => {
+  try {
+    validateOptions(options);
+  } catch (error) {
+    if (error instanceof TypeError && who !== 'createCheckoutHandler') throw new TypeError(error.message.replace('createCheckoutHandler', who));
+    throw error;
+  }
+};
 
 const validateOptions = (options: CheckoutHandlerOptions) => {
   const { client, clientFor, authorize, resolveInternalId, startDeal, timeoutMs, maxBodyBytes, cors, receipts, dispute, maxUploadBytes, uploadTimeoutMs } =
@@ -349,21 +359,30 @@ class Budget {
  */
 export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((request: Request) => Promise<Response>) => {
   validateOptions(options);
-  const { clientFor, authorize: authorizeHook, resolveInternalId, startDeal, cors, onError, dispute: disputeHook } = options;
   const clients: readonly MerchantClient[] = Array.isArray(options.client) ? options.client : [options.client as MerchantClient];
+  return createProxy({ reader: createInvoiceReader(clients), store: options.store ?? createMemoryStore() }, options);
+};
+
+/**
+ * The proxy over the reads and store it shares (the kit's, or its own): what
+ * {@link createCheckoutHandler} and the kit's `checkout` are.
+ * @internal
+ */
+export const createProxy = (
+  shared: { reader: InvoiceReader; store: CheckoutStore },
+  options: Omit<CheckoutHandlerOptions, 'client' | 'store'>,
+): ((request: Request) => Promise<Response>) => {
+  const { clientFor, authorize: authorizeHook, resolveInternalId, startDeal, cors, onError, dispute: disputeHook } = options;
+  const { reader, store } = shared;
+  const clients = reader.clients;
   const base = basePathSegments(options.basePath);
   const timeoutMs = options.timeoutMs ?? Math.max(...clients.map((client) => client.timeoutMs));
-  /** Which terminal answered for an invoice, so only its first read probes several. */
-  const terminalOf = new Map<string, MerchantClient>();
   const bankNames = options.bankNames === false ? undefined : createBankNames();
   const withBankNames = bankNames ? bankNames.fill : (invoice: Invoice) => Promise.resolve(invoice);
   const receipts = options.receipts ?? 'optional';
   /** The policy a function answered last per invoice: what the event stream (one projection per state) carries. */
   const receiptsOf = new Map<string, CheckoutReceiptsPolicy>();
   const upload = { maxBytes: options.maxUploadBytes ?? DEFAULT_CHECKOUT_MAX_UPLOAD_BYTES, timeoutMs: options.uploadTimeoutMs ?? DEFAULT_UPLOAD_TIMEOUT_MS };
-  /** One upstream read of an invoice per terminal at a time, whoever asks (checkout-handler's routes, the streams' refresher). */
-  const flight = createSingleFlight();
-  const store = options.store ?? createMemoryStore();
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_CHECKOUT_MAX_BODY_BYTES;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   const allowedOrigins = new Set(cors?.origins ?? []);
@@ -405,23 +424,13 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
     return { internalId };
   };
 
-  const readInvoice = async (client: MerchantClient, id: string, deadline: Deadline | undefined): Promise<Invoice | undefined> => {
-    try {
-      // Shared: the same answer as last time is the same frozen invoice (client.ts, SHARED_ANSWER).
-      return await flight(client, id, deadline?.signal, (signal) => client.getInvoice(id, { signal, [SHARED_ANSWER]: true } as SharedReadOptions));
-    } catch (error) {
-      if (error instanceof MerchantApiError && error.status === 404) return undefined;
-      throw error;
-    }
-  };
-
   const events =
     options.events === false
       ? undefined
       : createInvoiceEvents(
           {
             store,
-            read: async (client, id) => (await readInvoice(client, id, undefined)) ?? fail('not_found', 'unknown invoice'),
+            read: async (client, id) => (await reader.read(id, { client }))?.invoice ?? fail('not_found', 'unknown invoice'),
             withBankNames: async (invoice, client) =>
               withReceiptsPolicy(await withBankNames(invoice, client, {}), typeof receipts === 'function' ? receiptsOf.get(invoice.id.toLowerCase()) : receipts),
             report: (error) => report(error, new Request('http://checkout.invalid/events')),
@@ -431,18 +440,12 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
 
   /** The invoice `id` read from its terminal, with that terminal; a 404 when none knows it. */
   const invoiceAndClient = async (id: string, request: Request, deadline: Deadline): Promise<{ invoice: Invoice; client: MerchantClient }> => {
-    const chosen = clientFor ? await deadline.race(clientFor(id, request)) : terminalOf.get(id);
+    const chosen = clientFor ? await deadline.race(clientFor(id, request)) : undefined;
     if (clientFor && !isClient(chosen)) fail('not_found', 'unknown invoice');
-    for (const client of chosen ? [chosen] : clients) {
-      const invoice = await readInvoice(client, id, deadline);
-      if (!invoice) continue;
-      events?.observe(invoice);
-      if (clients.length > 1 && !clientFor) {
-        remember(terminalOf, id, client, MAX_REMEMBERED_TERMINALS);
-      }
-      return { invoice, client };
-    }
-    return fail('not_found', 'unknown invoice');
+    const found = await reader.read(id, { client: chosen ?? undefined, signal: deadline.signal });
+    if (!found) return fail('not_found', 'unknown invoice');
+    events?.observe(found.invoice);
+    return found;
   };
 
   /**
@@ -506,7 +509,7 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
     }
     const policy = answer as CheckoutReceiptsPolicy;
     const key = invoice.id.toLowerCase();
-    remember(receiptsOf, key, policy, MAX_REMEMBERED_TERMINALS);
+    remember(receiptsOf, key, policy, MAX_REMEMBERED_POLICIES);
     return policy;
   };
 

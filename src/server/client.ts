@@ -29,6 +29,7 @@ import {
   type CreateWithdrawalRequest,
   type DisputeReason,
   type FieldIssue,
+  type Invoice,
   type MerchantStartDealRequest,
 } from '../schemas/index.js';
 import {
@@ -44,6 +45,7 @@ import { deepFreeze } from './immutable.js';
 import { remember } from './remember.js';
 import { SEND_TEXT, UpstreamDeadlineError, createNodeFetch, type NodeFetch } from './node-fetch.js';
 import { signRequest } from './signing.js';
+import { fingerprint } from './fingerprint.js';
 
 /** The path prefix of the merchant API under the service's `{base_url}`. */
 export const MERCHANT_API_PREFIX = '/api/merchant';
@@ -105,6 +107,8 @@ export interface OperationRow {
   changesState: boolean;
   /** One line for humans (OpenAPI `summary`). */
   summary: string;
+  /** The answer is one whole invoice: the client's invoice observers ({@link MerchantClient.onInvoice}) see it. */
+  answersInvoice?: true;
 }
 
 const defineOperations = <const Rows extends Record<string, OperationRow>>(rows: Rows) =>
@@ -126,6 +130,7 @@ export const OPERATIONS = defineOperations({
     answerType: 'application/json',
     changesState: true,
     summary: 'Create a pay-in or pay-out invoice',
+    answersInvoice: true,
   },
   getInvoice: {
     method: 'GET',
@@ -135,6 +140,7 @@ export const OPERATIONS = defineOperations({
     answerType: 'application/json',
     changesState: false,
     summary: 'Read an invoice by the service’s id',
+    answersInvoice: true,
   },
   getInvoiceByInternalId: {
     method: 'GET',
@@ -144,6 +150,7 @@ export const OPERATIONS = defineOperations({
     answerType: 'application/json',
     changesState: false,
     summary: 'Read an invoice by the merchant’s own id',
+    answersInvoice: true,
   },
   listPaymentVariants: {
     method: 'GET',
@@ -163,6 +170,7 @@ export const OPERATIONS = defineOperations({
     answerType: 'application/json',
     changesState: true,
     summary: 'Start a deal for a variant (null: any free requisites)',
+    answersInvoice: true,
   },
   confirmTransfer: {
     method: 'POST',
@@ -173,6 +181,7 @@ export const OPERATIONS = defineOperations({
     answerType: 'application/json',
     changesState: true,
     summary: 'The payer confirms the transfer, with a receipt',
+    answersInvoice: true,
   },
   openDispute: {
     method: 'POST',
@@ -183,6 +192,7 @@ export const OPERATIONS = defineOperations({
     answerType: 'application/json',
     changesState: true,
     summary: 'Open a dispute on a deal that was paid but not confirmed',
+    answersInvoice: true,
   },
   cancelInvoice: {
     method: 'POST',
@@ -297,6 +307,9 @@ export interface MerchantClientOptions {
   /** Refuse answers larger than this many bytes (default 1 MiB). */
   maxResponseBytes?: number;
 }
+
+/** Told of every whole invoice a client's call answered (see {@link MerchantClient.onInvoice}). */
+export type InvoiceObserver = (invoice: Invoice, operation: OperationName, client: MerchantClient) => void;
 
 /** Per-call options of every {@link MerchantClient} method. */
 export interface RequestOptions {
@@ -424,6 +437,12 @@ export class MerchantClient {
   readonly baseUrl: string;
   /** The default time limit of a request, in milliseconds. */
   readonly timeoutMs: number;
+  /**
+   * A tag of this terminal (16 hex digits, a fingerprint of the base URL and the API key, not
+   * the key): what the store keeps to know which terminal an invoice belongs to, and what logs
+   * and traces may show.
+   */
+  readonly terminal: string;
   readonly #apiKey: string;
   readonly #secretKey: string;
   readonly #fetch: (href: string, init: RequestInit) => Promise<Response>;
@@ -434,6 +453,7 @@ export class MerchantClient {
   readonly #shared = new Map<string, { text: string; value: unknown }>();
   /** Signatures of calls without a body, by method and URL (a deterministic HMAC of those two). */
   readonly #signatures = new Map<string, string>();
+  readonly #observers = new Set<InvoiceObserver>();
 
   constructor(options: MerchantClientOptions) {
     const { baseUrl, apiKey, secretKey } = options ?? ({} as MerchantClientOptions);
@@ -458,6 +478,7 @@ export class MerchantClient {
     base.hash = '';
     this.baseUrl = base.href.replace(/\/+$/, '');
     this.timeoutMs = timeoutMs;
+    this.terminal = fingerprint(`${this.baseUrl}\n${apiKey}`);
     this.#apiKey = apiKey;
     this.#secretKey = secretKey;
     const custom = options.fetch ?? defaultFetch();
@@ -468,6 +489,18 @@ export class MerchantClient {
     // socket for a signal that only rides inside a `Request` it is handed.
     this.#fetch = custom ? (href, init) => custom(new Request(href, init)) : (href, init) => fetch(href, init);
     this.#maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  }
+
+  /**
+   * Calls `observer` with every whole invoice this client's calls answer (create, reads,
+   * start-deal, confirm-transfer, dispute), synchronously, before the caller gets it; answers a
+   * function that stops it. The kit (`createCheckoutServer`) observes its clients so that every
+   * invoice the shop creates or a payer reads is tracked until it is settled. An observer's
+   * throw is ignored: it never fails the call.
+   */
+  onInvoice(observer: InvoiceObserver): () => void {
+    this.#observers.add(observer);
+    return () => void this.#observers.delete(observer);
   }
 
   // ── Invoices ───────────────────────────────────────────────────────────────────────
@@ -677,7 +710,7 @@ export class MerchantClient {
     let body: string | FormData | undefined;
     if (row.request && row.signing === 'json') body = JSON.stringify(this.#validate(name, row.request, input.body));
     if (row.request && row.signing === 'multipart') body = toFormData(this.#validate(name, row.request, input.body) as Record<string, unknown>);
-    return (await this.#send({
+    const answer = (await this.#send({
       operation: name,
       method: row.method,
       href: url.href,
@@ -688,6 +721,18 @@ export class MerchantClient {
       answerType: row.answerType,
       options,
     })) as OperationAnswer<Name>;
+    if (row.answersInvoice && this.#observers.size > 0) this.#observe(answer as Invoice, name);
+    return answer;
+  }
+
+  #observe(invoice: Invoice, operation: OperationName): void {
+    for (const observer of this.#observers) {
+      try {
+        observer(invoice, operation, this);
+      } catch {
+        // An observer never fails the call.
+      }
+    }
   }
 
   #validate(operation: string, schema: z.ZodMiniType, value: unknown): unknown {

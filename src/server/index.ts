@@ -19,6 +19,7 @@ export {
   type OperationName,
   type OperationAnswer,
   type Signing,
+  type InvoiceObserver,
 } from './client.js';
 export {
   MerchantClientError,
@@ -61,22 +62,55 @@ export { DEFAULT_CHECKOUT_MAX_UPLOAD_BYTES, DEFAULT_UPLOAD_TIMEOUT_MS } from './
 export { CheckoutHttpError } from './proxy-http.js';
 export {
   createNotificationHandler,
+  DEFAULT_NOTIFICATION_HANDLER_TIMEOUT_MS,
   type NotificationHandlerOptions,
+  type NotificationReceiverOptions,
   type NotificationTokenSource,
   type RawNotification,
+  type UnconfirmedNotification,
 } from './notifications.js';
+export {
+  createCheckoutServer,
+  DEFAULT_NOTIFICATIONS_PATH,
+  type CheckoutServer,
+  type CheckoutServerOptions,
+  type KitNotificationOptions,
+  type KitHandler,
+} from './kit.js';
+export {
+  ChangeHandlerTimeoutError,
+  BooksBusyError,
+  type InvoiceChange,
+  type ChangeSource,
+  type ApplyOutcome,
+} from './books/ledger.js';
+export type { ChangeKind, FieldChange, InvoiceSnapshot, DealSnapshot, SnapshotClaim } from './books/snapshot.js';
+export {
+  DEFAULT_RECONCILE_TICK_MS,
+  type Reconciler,
+  type ReconcilerOptions,
+  type ReconcileReport,
+  type ReconcileFinding,
+  type ReconcileFindingKind,
+  type ReconcileRequest,
+} from './books/reconciler.js';
+export { DEFAULT_OPEN_INTERVAL_MS, DEFAULT_FINAL_FIRST_MS, DEFAULT_SETTLE_AFTER_MS, type ReconcileSchedule } from './books/schedule.js';
+export { createInvoiceReader, type InvoiceReader, type InvoiceReadOptions, type ReadInvoice } from './invoice-reader.js';
 export { projectInvoice, projectCanceledInvoice, projectDeal, projectVariants, type InvoiceProjectionExtras } from './projection.js';
 export { createNodeFetch, type NodeFetchOptions } from './node-fetch.js';
 export {
   createMemoryStore,
   createRedisStore,
+  DEFAULT_MEMORY_STORE_BOOKS,
   DEFAULT_MEMORY_STORE_ENTRIES,
   DEFAULT_REDIS_PREFIX,
   type CheckoutStore,
   type DisputeClaim,
   type InvoiceMark,
   type InvoiceUpdate,
-  type NotificationClaim,
+  type BooksClaim,
+  type BooksEntry,
+  type TrackedInvoice,
   type StoreListener,
   type StoreSubscription,
   type MemoryStoreOptions,

@@ -7,9 +7,9 @@
 import type * as Http from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { nodeStream } from './node-stream.js';
+import type { FetchHandler } from './handler.js';
 
-/** A handler over Web `Request` and `Response`, as every handler of the server kit is. */
-export type FetchHandler = (request: Request) => Promise<Response> | Response;
+export type { FetchHandler };
 
 /** Options of {@link toNodeHandler}. */
 export interface NodeHandlerOptions {

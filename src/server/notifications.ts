@@ -1,22 +1,39 @@
 /**
- * `createNotificationHandler`: receives the service's invoice notifications, in the format its
- * documentation shows (`{ notificationType: "invoice", notificationDate, invoice }` whose invoice
- * carries one `deal`, with the invoice's `notificationToken` in `X-Notification-Token`), and
- * hands the merchant one normalized `Invoice` (the same type every client method answers)
- * together with the notification exactly as it arrived. The service retries any answer other
- * than 200 twice, 60 s apart, so the answer is 200 only once `onNotification` resolved.
+ * The receiver of the service's invoice notifications (see docs/ARCHITECTURE.md,
+ * "The merchant's books"). A notification is a hint, never the truth: the service authenticates it with a
+ * static token and no signature, gives up after three tries in two minutes, and repeats
+ * `paid` with corrected amounts. So the receiver
+ *
+ * 1. authenticates the token (constant time) and reads the invoice id, and nothing else it
+ *    does not need: a body is refused only for a wrong token or when no invoice id can be read;
+ * 2. tracks the invoice for the reconciler (so nothing is lost if everything after fails);
+ * 3. reads the invoice from the service (signed, through its terminal, single flight with the
+ *    proxy's reads) and takes THAT state to the merchant's books, which tell the shop of a
+ *    change once (`onChange`);
+ * 4. answers 200 only once the books have it; 409 `unconfirmed` when the service does not show
+ *    what the notification says (a forged `paid`, or one that came early: the service delivers
+ *    it again), 5xx when the service or the shop's handler failed.
+ *
+ * With `verify: false` the notification's own word is taken (documented with its risk).
  */
 import { Hono } from 'hono';
 import {
-  InvoiceNotificationSchema,
   InvoiceSchema,
   NOTIFICATION_TOKEN_HEADER,
-  TERMINAL_INVOICE_STATUSES,
+  NotifiedInvoiceSchema,
+  UUID_PATTERN,
   safeParse,
   type Invoice,
+  type NotifiedInvoice,
 } from '../schemas/index.js';
-import { createMemoryStore, DEFAULT_MEMORY_STORE_ENTRIES } from './store/memory.js';
-import { isStale, markOf, type CheckoutStore } from './store/types.js';
+import type { MerchantClient } from './client.js';
+import { MerchantApiError, MerchantTimeoutError } from './errors.js';
+import { createCore, type KitCore } from './books/core.js';
+import { contradictions, snapshotOf, type FieldChange, type InvoiceSnapshot, type SnapshotClaim } from './books/snapshot.js';
+import type { ApplyOutcome, InvoiceChange } from './books/ledger.js';
+import { createMemoryStore } from './store/memory.js';
+import type { CheckoutStore } from './store/types.js';
+import { CheckoutHttpError, baseHeaders, errorAnswer, jsonAnswer, readBodyLimited, secretMatcher, secretsEqual } from './proxy-http.js';
 
 /**
  * A notification exactly as it arrived (the parsed JSON body): the documented
@@ -31,7 +48,6 @@ export interface RawNotification {
   invoice?: unknown;
   [field: string]: unknown;
 }
-import { CheckoutHttpError, baseHeaders, errorAnswer, jsonAnswer, readBodyLimited, secretMatcher, secretsEqual } from './proxy-http.js';
 
 /**
  * Where the presented token is read from: a request header (default
@@ -53,65 +69,80 @@ export type NotificationTokenSource =
     }
   | ((request: Request, body: unknown) => string | null | undefined);
 
-/** What `createNotificationHandler` is given: the tokens, the handler, and limits. */
-export interface NotificationHandlerOptions {
+/** A notification the service did not confirm: told to `onUnconfirmed`; nothing of it was credited. */
+export interface UnconfirmedNotification {
+  /** The invoice id the notification named. */
+  invoiceId: string;
+  /** `not_found`: no terminal knows the invoice; `differs`: the service shows the invoice otherwise. */
+  reason: 'not_found' | 'differs';
+  /** What the notification said, as far as it could be read (null: a field it did not state readably). */
+  claimed: SnapshotClaim;
+  /** What the service shows (null when it does not know the invoice). */
+  actual: InvoiceSnapshot | null;
+  /** Each field the notification states otherwise than the service (`from`: the service's, `to`: the notification's). */
+  contradictions: FieldChange[];
+  /** The notification exactly as it arrived. */
+  notification: RawNotification;
+  /** The request it came in (its headers, for a log). */
+  request: Request;
+}
+
+/** The receiver's own options, the same in the kit (`createCheckoutServer`'s `notifications`) and alone. */
+export interface NotificationReceiverOptions {
   /**
    * The `notificationToken` the invoices were created with: one string for all of them, a
    * list (several terminals or a token being rotated: any of them passes), or a function
    * answering the token of one invoice (per-invoice or per-store tokens, e.g. by
    * `invoice.storeId`; nothing → 401).
    */
-  token: string | readonly string[] | ((invoice: Invoice, request: Request) => string | null | undefined | Promise<string | null | undefined>);
-  /**
-   * Called with every authentic notification: the invoice, normalized (`deals` is a list, even
-   * though a notification carries one `deal`; timestamps are RFC 3339), and the notification
-   * as it arrived (null when the body was a bare invoice). The answer is 200 only once it
-   * resolves; if it throws, the answer is 500 so that the service delivers it again. Credit
-   * idempotently, keyed by the invoice id: a notification may come more than once (see `dedupe`).
-   */
-  onNotification: (invoice: Invoice, notification: RawNotification | null, request: Request) => void | Promise<void>;
+  token: string | readonly string[] | ((invoice: NotifiedInvoice, request: Request) => string | null | undefined | Promise<string | null | undefined>);
   /** Where the token is read from (default: the `X-Notification-Token` header). */
   tokenFrom?: NotificationTokenSource;
+  /**
+   * Read the invoice from the service before anything is believed (default true). With
+   * `false`, a notification's own word is taken: anyone who learns the token (it travels in
+   * every notification, unsigned) can then post `paid` for any invoice, and it is handed to
+   * `onChange` as `verified: false`. Turn it off only where the service cannot be reached.
+   */
+  verify?: boolean;
+  /** Told of every notification the service does not confirm (see {@link UnconfirmedNotification}): a forged one, or an early one. */
+  onUnconfirmed?: (notification: UnconfirmedNotification) => void;
   /** Largest body accepted, in bytes (default 1 MiB). → 413 */
   maxBodyBytes?: number;
   /** How long the body may take to arrive, in ms (default 10 000); a slower one is answered 408. */
   bodyTimeoutMs?: number;
+}
+
+/** What `createNotificationHandler` is given: the receiver's options, and what the kit would otherwise own. */
+export interface NotificationHandlerOptions extends NotificationReceiverOptions {
   /**
-   * How many handled notifications to remember so
-   * that a repeat is answered 200 without calling `onNotification` again; a repeat that
-   * arrives while the first is still being handled waits for it. `false` turns this off.
-   * The number sizes the default memory store only; a `store` given keeps its own. Default 1000.
+   * The shop's terminals, to verify each notification with the service (required unless
+   * `verify: false`; then they only re-read what a notification leaves out).
    */
-  dedupe?: number | false;
+  client?: MerchantClient | readonly MerchantClient[];
+  /** Told of every change of an invoice's money or state, once (see `InvoiceChange`). */
+  onChange?: (change: InvoiceChange) => void | Promise<void>;
   /**
-   * Where handled notifications and each invoice's last state are kept (see `createMemoryStore`,
-   * `createRedisStore`). Give the proxy (`createCheckoutHandler`) the SAME store, so that its
-   * event streams hear every notification at once. With a Redis store, `onNotification` runs
-   * once per notification across all instances, and while Redis is away every notification is
-   * answered 500 (the service delivers it again). Default: a memory store of this handler's own.
+   * The older hook: called with the invoice of every change (the service's state), the
+   * notification as it arrived and its request. Prefer `onChange`, which says what changed.
+   */
+  onNotification?: (invoice: Invoice, notification: RawNotification | null, request: Request) => void | Promise<void>;
+  /**
+   * Where the books and the tracked invoices are kept: give the kit's (or every instance the
+   * same Redis store). Default: a memory store of this handler's own.
    */
   store?: CheckoutStore;
   /**
-   * How long `onNotification` may take, in milliseconds (default 10 000). Past it the answer is
-   * 500, so the service delivers again, and a later delivery of the same notification runs
-   * `onNotification` anew instead of waiting for the hung one.
+   * How long `onChange` may take, in milliseconds (default 10 000). Past it the answer is
+   * 500, so the service delivers again.
    */
   handlerTimeoutMs?: number;
-  /** Told about every failure of `onNotification` and of `token` (the service only sees a 500). */
+  /** Told about every failure of `onChange` and of `token` (the service only sees a 500). */
   onError?: (error: unknown, request: Request) => void;
 }
 
-const DEFAULT_DEDUPE_ENTRIES = 1000;
-const DEFAULT_HANDLER_TIMEOUT_MS = 10_000;
-
-/** `onNotification` did not settle within `handlerTimeoutMs`. */
-export class NotificationTimeoutError extends Error {
-  override name = 'NotificationTimeoutError';
-}
-
-/** How much longer than `handlerTimeoutMs` a claim is held (a store's clock and its round trips). */
-const CLAIM_MARGIN_MS = 5_000;
-
+/** How long `onChange` (and the older `onNotification`) may take, by default (ms). */
+export const DEFAULT_NOTIFICATION_HANDLER_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 const readField = (body: unknown, path: string): unknown =>
@@ -130,110 +161,129 @@ const presentedToken = (source: NotificationTokenSource, request: Request, body:
   return typeof value === 'string' && value !== '' ? value : null;
 };
 
-const parseNotification = (body: unknown): { invoice: Invoice; notification: RawNotification | null } | string => {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body must be a JSON object';
-  if (Object.hasOwn(body, 'invoice')) {
-    const parsed = safeParse(InvoiceNotificationSchema, body);
-    return parsed.success ? { invoice: parsed.data.invoice, notification: body as RawNotification } : parsed.message;
+const badRequest = (message: string): never => {
+  throw new CheckoutHttpError('bad_request', message);
+};
+
+/** The notified invoice (the envelope's `invoice`, or a bare invoice) and its id, or a 400 naming what is missing. */
+const notifiedOf = (body: unknown): { raw: unknown; id: string; notification: RawNotification | null } => {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return badRequest('the body must be a JSON object');
+  const enveloped = Object.hasOwn(body, 'invoice');
+  const raw = enveloped ? (body as RawNotification).invoice : body;
+  const id = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).id : undefined;
+  if (typeof id !== 'string' || !UUID_PATTERN.test(id)) {
+    return badRequest(`invalid notification: ${enveloped ? 'invoice.' : ''}id: must be the invoice's UUID, got ${JSON.stringify(id ?? null)?.slice(0, 60)}`);
   }
-  const parsed = safeParse(InvoiceSchema, body);
-  return parsed.success ? { invoice: parsed.data, notification: null } : parsed.message;
+  return { raw, id: id.toLowerCase(), notification: enveloped ? (body as RawNotification) : null };
+};
+
+const validateReceiverOptions = (options: NotificationReceiverOptions, clients: readonly MerchantClient[]) => {
+  const { token } = options ?? ({} as NotificationReceiverOptions);
+  const tokens = typeof token === 'string' ? [token] : Array.isArray(token) ? (token as readonly unknown[]) : undefined;
+  if (!(typeof token === 'function' || (tokens && tokens.length > 0 && tokens.every((one) => typeof one === 'string' && one !== '')))) {
+    throw new TypeError('notifications: token must be a non-empty string, a list of them, or a function');
+  }
+  if (options.verify !== false && clients.length === 0) {
+    throw new TypeError(
+      'notifications: give client (the terminals) so that each notification is verified with the payment service, or verify: false to take notifications at their word',
+    );
+  }
+  return tokens as readonly string[] | undefined;
 };
 
 /**
- * What makes two notifications "the same": a terminal status happens once per invoice (the
- * service has been seen to repeat `paid` with other timestamps); any other state is the
- * status, the deal's status and `updatedAt`.
+ * What a notification states: its invoice's snapshot when it reads as one, else whatever of
+ * its status and timestamp can be read (a forged body need not be well formed to be refused).
  */
-const notificationKey = (invoice: Invoice): string =>
-  TERMINAL_INVOICE_STATUSES.includes(invoice.status)
-    ? `${invoice.id}\n${invoice.status}`
-    : [invoice.id, invoice.status, invoice.deals.map((deal) => deal.status).join(','), invoice.updatedAt ?? ''].join('\n');
+const claimOf = (raw: unknown, parsed: NotifiedInvoice | undefined): SnapshotClaim => {
+  if (parsed) return snapshotOf(parsed);
+  const fields = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+  const updatedAt = text(fields.updatedAt);
+  return {
+    status: text(fields.status),
+    sum: null,
+    receivedSumFromTaker: null,
+    receivedSumFromMaker: null,
+    deals: [],
+    updatedAt: updatedAt !== null && !Number.isNaN(Date.parse(updatedAt)) ? updatedAt : null,
+  };
+};
+
+/** How a failure to verify is answered: the service then delivers again, and the reconciler reads the invoice anyway. */
+const upstreamFailure = (error: unknown): CheckoutHttpError =>
+  error instanceof MerchantTimeoutError
+    ? new CheckoutHttpError('upstream_timeout', 'the payment service did not answer in time; deliver again later', { cause: error })
+    : new CheckoutHttpError('upstream_error', 'the payment service could not be asked about this invoice; deliver again later', { cause: error });
 
 /**
- * Creates the receiver of status notifications: `(request: Request) => Promise<Response>`.
- * `POST` only (405 otherwise); a wrong or missing token is 401 (compared in constant time,
- * before the body is validated when the token does not depend on it); a malformed body 400;
- * then `onNotification`, and 200 `{"ok":true}` once it resolved, 500 if it failed.
+ * The receiver over a kit's core: `(request: Request) => Promise<Response>`. `POST` only
+ * (405 otherwise); 401 for a wrong or missing token (before the body is judged, when the token
+ * does not depend on it); 400 only for a body that is not JSON or names no invoice id.
+ * @internal
  */
-export const createNotificationHandler = (options: NotificationHandlerOptions): ((request: Request) => Promise<Response>) => {
-  const { token, onNotification, onError } = options ?? ({} as NotificationHandlerOptions);
-  const tokens = typeof token === 'string' ? [token] : Array.isArray(token) ? (token as readonly unknown[]) : undefined;
-  if (!(typeof token === 'function' || (tokens && tokens.length > 0 && tokens.every((one) => typeof one === 'string' && one !== '')))) {
-    throw new TypeError('createNotificationHandler: token must be a non-empty string, a list of them, or a function');
-  }
-  if (typeof onNotification !== 'function') throw new TypeError('createNotificationHandler: onNotification must be a function');
+export const createReceiver = (
+  core: KitCore,
+  options: NotificationReceiverOptions,
+  report: (error: unknown, request: Request) => void,
+): ((request: Request) => Promise<Response>) => {
+  const tokens = validateReceiverOptions(options, core.reader.clients);
+  const { token, onUnconfirmed } = options;
+  const verify = options.verify !== false;
   const source = options.tokenFrom ?? { header: NOTIFICATION_TOKEN_HEADER };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const dedupeEntries = options.dedupe === false ? 0 : (options.dedupe ?? DEFAULT_DEDUPE_ENTRIES);
-  const matchers = tokens?.map((one) => secretMatcher(one as string));
+  const matchers = tokens?.map((one) => secretMatcher(one));
   /** Every token is compared (no early exit), so the time taken says nothing about which matched. */
   const matchesToken = matchers
     ? async (presented: string | null) => (await Promise.all(matchers.map((matches) => matches(presented)))).includes(true)
     : undefined;
-  const handlerTimeoutMs = options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS;
-  if (!(handlerTimeoutMs > 0 && Number.isFinite(handlerTimeoutMs))) {
-    throw new TypeError('createNotificationHandler: handlerTimeoutMs must be a positive number of milliseconds');
-  }
-  const store = options.store ?? createMemoryStore({ maxEntries: Math.max(1, dedupeEntries || DEFAULT_MEMORY_STORE_ENTRIES) });
-
-  /** `work`, or a {@link NotificationTimeoutError} once `handlerTimeoutMs` passed. */
-  const limited = (work: Promise<void>): Promise<void> =>
-    new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new NotificationTimeoutError(`onNotification took longer than ${handlerTimeoutMs} ms`)), handlerTimeoutMs);
-      work.then(resolve, reject).finally(() => clearTimeout(timer));
-    });
-
-  const report = (error: unknown, request: Request) => {
-    try {
-      onError?.(error, request);
-    } catch {
-      // A failing logger must not change the answer.
-    }
-  };
-
-  /**
-   * Runs `onNotification` once per key across everything that shares the store, within
-   * `handlerTimeoutMs`. The state is recorded (and reaches the proxy's event streams) before
-   * the handler runs; the claim is settled as handled only once the handler resolved, so a
-   * failure, a timeout or a store that went away answers 500 and the service delivers again.
-   */
-  const deliver = async (key: string, invoice: Invoice, run: () => Promise<void>): Promise<void> => {
-    if (dedupeEntries === 0) {
-      await store.record({ invoice, source: 'notification' });
-      return limited(run());
-    }
-    const claim = await store.claimNotification(key, handlerTimeoutMs + CLAIM_MARGIN_MS);
-    if (claim.state === 'handled') return;
-    if (claim.state === 'busy') {
-      if ((await claim.outcome(handlerTimeoutMs + CLAIM_MARGIN_MS)) === 'handled') return;
-      throw new Error('another delivery of the same notification failed or is still being handled');
-    }
-    const release = () => claim.settle('failed').catch(() => undefined);
-    try {
-      await store.record({ invoice, source: 'notification' });
-    } catch (error) {
-      await release();
-      throw error;
-    }
-    let timedOut = false;
-    const running = run();
-    // A run cut by the timeout may still succeed later: remember it then (its failure was told to `onError` already).
-    running.then(
-      () => (timedOut ? void claim.settle('handled').catch(() => undefined) : undefined),
-      () => undefined,
-    );
-    try {
-      await limited(running);
-    } catch (error) {
-      timedOut = error instanceof NotificationTimeoutError;
-      await release();
-      throw error;
-    }
-    await claim.settle('handled');
-  };
-
   const unauthorized = () => new CheckoutHttpError('unauthorized', 'missing or wrong notification token');
+
+  const unconfirmed = (details: Omit<UnconfirmedNotification, 'request' | 'notification'>, notification: RawNotification, request: Request): Response => {
+    try {
+      onUnconfirmed?.({ ...details, notification, request });
+    } catch (error) {
+      report(error, request);
+    }
+    const what = details.reason === 'not_found' ? 'the payment service does not know this invoice' : 'the payment service shows this invoice otherwise';
+    return errorAnswer('unconfirmed', `${what}; nothing was credited`);
+  };
+
+  const answered = (outcome: ApplyOutcome) =>
+    jsonAnswer(200, { ok: true, change: outcome.outcome === 'delivered' ? outcome.change.kind : null });
+
+  /** The service's own state of the invoice, to the books; then whether it shows what the notification said. */
+  const verified = async (id: string, claim: SnapshotClaim, notification: RawNotification, request: Request) => {
+    let found;
+    try {
+      found = await core.reader.read(id);
+    } catch (error) {
+      throw error instanceof MerchantApiError && error.status === 401 ? error : upstreamFailure(error);
+    }
+    if (!found) return unconfirmed({ invoiceId: id, reason: 'not_found', claimed: claim, actual: null, contradictions: [] }, notification, request);
+    const outcome = await core.learn(found.invoice, found.client, { source: 'notification', verified: true, notification, request });
+    const actual = snapshotOf(found.invoice);
+    const contradicted = contradictions(claim, actual);
+    // A notification no newer than the service's state (by the service's own timestamps, which
+    // count whole seconds) is old news, not a forgery: the state it told of has passed.
+    const older = claim.updatedAt && actual.updatedAt && Date.parse(claim.updatedAt) <= Date.parse(actual.updatedAt);
+    if (contradicted.length > 0 && !older) {
+      return unconfirmed({ invoiceId: id, reason: 'differs', claimed: claim, actual, contradictions: contradicted }, notification, request);
+    }
+    return answered(outcome);
+  };
+
+  /** `verify: false`: the notification's word, re-read only for what it leaves out. */
+  const trusted = async (id: string, raw: unknown, notification: RawNotification | null, request: Request) => {
+    const parsed = safeParse(InvoiceSchema, raw, notification ? 'invoice' : undefined);
+    if (parsed.success) {
+      return answered(await core.learn(parsed.data, undefined, { source: 'notification', verified: false, partial: true, notification, request }));
+    }
+    if (core.reader.clients.length === 0) return badRequest(`invalid notification: ${parsed.message}`);
+    const found = await core.reader.read(id).catch((error: unknown) => Promise.reject(upstreamFailure(error)));
+    if (!found) return badRequest(`invalid notification: ${parsed.message}; and the payment service does not know the invoice`);
+    return answered(await core.learn(found.invoice, found.client, { source: 'notification', verified: true, notification, request }));
+  };
 
   const receive = async (request: Request): Promise<Response> => {
     const text = await readBodyLimited(request, maxBodyBytes, options.bodyTimeoutMs);
@@ -247,19 +297,19 @@ export const createNotificationHandler = (options: NotificationHandlerOptions): 
     const presented = presentedToken(source, request, body);
     // With fixed tokens, authenticate before saying anything about the body.
     if (matchesToken && !(await matchesToken(presented))) throw unauthorized();
-    if (!json) throw new CheckoutHttpError('bad_request', 'the body is not JSON');
-    const parsed = parseNotification(body);
-    if (typeof parsed === 'string') throw new CheckoutHttpError('bad_request', `invalid notification: ${parsed}`);
-    const { invoice, notification } = parsed;
+    if (!json) badRequest('the body is not JSON');
+    const { raw, id, notification } = notifiedOf(body);
+    const lenient = safeParse(NotifiedInvoiceSchema, raw, notification ? 'invoice' : undefined);
+    const claimed = lenient.success ? lenient.data : undefined;
     if (typeof token === 'function') {
-      const expected = await token(invoice, request);
+      if (!claimed) badRequest(`invalid notification: ${lenient.success ? '' : lenient.message}`);
+      const expected = await token(claimed!, request);
       if (typeof expected !== 'string' || expected === '' || !(await secretsEqual(expected, presented))) throw unauthorized();
     }
-    if (isStale(markOf(invoice), await store.lastSeen(invoice.id))) return jsonAnswer(200, { ok: true, ignored: 'older than the state already handled' });
-    await deliver(notificationKey(invoice), invoice, async () => {
-      await onNotification(invoice, notification, request);
-    });
-    return jsonAnswer(200, { ok: true });
+    // Recorded before anything else: whatever fails next, the reconciler reads this invoice.
+    await core.track(id, undefined);
+    const whole = notification ?? (body as RawNotification);
+    return verify ? verified(id, claimOf(raw, claimed), whole, request) : trusted(id, raw, notification, request);
   };
 
   // Mounted at whatever path the merchant gave the service as `notificationUrl`: every path is this one route.
@@ -273,8 +323,48 @@ export const createNotificationHandler = (options: NotificationHandlerOptions): 
   app.onError((error, c) => {
     if (error instanceof CheckoutHttpError && error.status < 500) return errorAnswer(error.code, error.message);
     report(error, c.req.raw);
+    if (error instanceof CheckoutHttpError) return errorAnswer(error.code, error.message);
     return errorAnswer('internal_error', 'the notification could not be handled');
   });
 
   return async (request: Request): Promise<Response> => app.fetch(request);
+};
+
+/**
+ * Creates the receiver of the service's notifications on its own: `(request: Request) =>
+ * Promise<Response>`. Prefer the kit (`createCheckoutServer`), which gives it the same store,
+ * reads and books as the proxy and the reconciler; this is the advanced path.
+ *
+ * ```ts
+ * const notifications = createNotificationHandler({ client, token, onChange: (change) => credit(change) });
+ * ```
+ */
+export const createNotificationHandler = (options: NotificationHandlerOptions): ((request: Request) => Promise<Response>) => {
+  const { client, onChange, onNotification, onError } = options ?? ({} as NotificationHandlerOptions);
+  const clients: readonly MerchantClient[] = client === undefined ? [] : Array.isArray(client) ? client : [client as MerchantClient];
+  if (onChange !== undefined && typeof onChange !== 'function') throw new TypeError('createNotificationHandler: onChange must be a function');
+  if (onNotification !== undefined && typeof onNotification !== 'function') throw new TypeError('createNotificationHandler: onNotification must be a function');
+  if (onChange === undefined && onNotification === undefined) throw new TypeError('createNotificationHandler: give onChange (or the older onNotification)');
+  const handlerTimeoutMs = options.handlerTimeoutMs ?? DEFAULT_NOTIFICATION_HANDLER_TIMEOUT_MS;
+  if (!(handlerTimeoutMs > 0 && Number.isFinite(handlerTimeoutMs))) {
+    throw new TypeError('createNotificationHandler: handlerTimeoutMs must be a positive number of milliseconds');
+  }
+  const report = (error: unknown, request: Request) => {
+    try {
+      onError?.(error, request);
+    } catch {
+      // A failing logger must not change the answer.
+    }
+  };
+  const core = createCore({
+    clients,
+    store: options.store ?? createMemoryStore(),
+    handlerTimeoutMs,
+    onChange: async (change) => {
+      await onChange?.(change);
+      if (onNotification && change.request) await onNotification(change.invoice, change.notification, change.request);
+    },
+    report: (error) => report(error, new Request('http://notifications.invalid/')),
+  });
+  return createReceiver(core, options, report);
 };

@@ -46,7 +46,16 @@ import { packTarball } from './support/pack.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Every example, by its path under examples/; the README shows each verbatim after a link to it. */
-const SHOWN_IN_README = ['node-http.ts', 'express.ts', 'hono.ts', 'nextjs/app/checkout-api/[...path]/route.ts', 'notifications.ts', 'cdn.html'];
+const SHOWN_IN_README = [
+  'kit.ts',
+  'node-http.ts',
+  'express.ts',
+  'hono.ts',
+  'nextjs/lib/kit.ts',
+  'nextjs/app/checkout-api/[...path]/route.ts',
+  'nextjs/app/payments/notify/route.ts',
+  'cdn.html',
+];
 /** What the examples import besides merchant-checkout, linked into the scratch app as well. */
 const EXAMPLE_DEPENDENCIES = ['express', 'hono', '@hono/node-server', '@types/express', '@types/node'];
 /** cdn.html's `integrity` until the adopter pastes the value of dist/cdn/integrity.json. */
@@ -70,6 +79,9 @@ interface ServerExample {
 }
 interface RouteExample {
   GET: (request: Request) => Promise<Response>;
+  POST: (request: Request) => Promise<Response>;
+}
+interface NotifyRouteExample {
   POST: (request: Request) => Promise<Response>;
 }
 interface Compiled {
@@ -149,8 +161,8 @@ before(async () => {
     PAYMENT_SECRET_KEY: MERCHANT.secretKey,
     PAYMENT_NOTIFICATION_TOKEN: NOTIFICATION_TOKEN,
   });
-  // Every invoice of this file notifies the receiver example, as a shop's invoices would.
-  notificationUrl = `${await startExample('notifications')}/payments/notify`;
+  // Every invoice of this file notifies the kit of the node:http example, as a shop's invoices would.
+  notificationUrl = `${await startExample('node-http')}/payments/notify`;
   receiver = servers[0]!;
 });
 
@@ -237,7 +249,7 @@ test('the packed tarball installs into the scratch app, which resolves it and no
 test('the examples type-check against the installed package (tsc, strict)', () => {
   assert.equal(typecheck.node.status, 0, `examples/tsconfig.json:\n${typecheck.node.output}`);
   assert.equal(typecheck.nextjs.status, 0, `examples/nextjs/tsconfig.json:\n${typecheck.nextjs.output}`);
-  for (const name of ['node-http', 'express', 'hono', 'notifications', 'shop']) assert.ok(existsSync(join(app, 'build', `${name}.js`)), `build/${name}.js`);
+  for (const name of ['kit', 'node-http', 'express', 'hono', 'shop']) assert.ok(existsSync(join(app, 'build', `${name}.js`)), `build/${name}.js`);
 });
 
 for (const name of ['node-http', 'express', 'hono']) {
@@ -259,10 +271,19 @@ test('examples/nextjs/…/route.ts: GET and POST of the route module answer real
   }, shop, origin);
 });
 
-test('examples/notifications.ts: a payment is recorded, then acknowledged; a forged notification is refused', async () => {
+/** A notification as the service sends it, with the right token, saying the invoice is paid. */
+const claimPaid = (id: string) =>
+  JSON.stringify({ notificationType: 'invoice', notificationDate: new Date().toISOString(), invoice: { id, status: 'paid', updatedAt: new Date(Date.now() + 60_000).toISOString() } });
+
+test('examples/kit.ts: a payment is read from the service and recorded once; forged notifications credit nothing', async () => {
   const shop = await importFrom<Shop>(join(app, 'build', 'shop.js'));
   const invoice = await createInvoice(true);
   await shop.orders.insert({ invoiceId: invoice.id, sessionId: VISITOR, paymentStatus: invoice.status });
+
+  // The right token but the service shows the invoice unpaid: refused, nothing recorded.
+  const forged = await fetch(notificationUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-notification-token': NOTIFICATION_TOKEN }, body: claimPaid(invoice.id) });
+  assert.equal(forged.status, 409);
+  assert.equal((await shop.orders.findByInvoice(invoice.id))?.paymentStatus, 'new');
 
   mock.service.markPaid(invoice.id);
   await mock.service.notificationsSettled();
@@ -273,14 +294,28 @@ test('examples/notifications.ts: a payment is recorded, then acknowledged; a for
     [{ state: 'delivered', url: notificationUrl }],
   );
 
-  const forged = await fetch(notificationUrl, {
+  const wrongToken = await fetch(notificationUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-notification-token': 'not-the-token' },
     body: JSON.stringify({ notificationType: 'invoice', notificationDate: new Date().toISOString(), invoice: { id: invoice.id, status: 'canceled' } }),
   });
-  assert.equal(forged.status, 401);
+  assert.equal(wrongToken.status, 401);
   assert.equal((await shop.orders.findByInvoice(invoice.id))?.paymentStatus, 'paid');
   assert.ok(receiver.listening);
+});
+
+test('examples/nextjs/…/payments/notify/route.ts: the Next.js kit reads a notified payment from the service', async () => {
+  const examples = join(app, 'examples', 'nextjs');
+  const notify = await importFrom<NotifyRouteExample>(join(examples, 'app', 'payments', 'notify', 'route.ts'));
+  const shop = await importFrom<Shop>(join(examples, 'lib', 'shop.ts'));
+  const invoice = await createInvoice(true);
+  await shop.orders.insert({ invoiceId: invoice.id, sessionId: VISITOR, paymentStatus: invoice.status });
+  const post = (body: string) =>
+    notify.POST(new Request('https://shop.example/payments/notify', { method: 'POST', headers: { 'x-notification-token': NOTIFICATION_TOKEN }, body }));
+  assert.equal((await post(claimPaid(invoice.id))).status, 409, 'not paid at the service yet');
+  mock.service.markPaid(invoice.id);
+  assert.equal((await post(claimPaid(invoice.id))).status, 200);
+  assert.equal((await shop.orders.findByInvoice(invoice.id))?.paymentStatus, 'paid');
 });
 
 /** Answers with a file of the installed dist/cdn/, or 404. */

@@ -282,8 +282,11 @@ describe('notifications', () => {
   // The handler reads the older body until src/server follows the documented one.
   test("the proxy's createNotificationHandler accepts the mock's legacy notifications, on a real port", async () => {
     const handled: { invoice: InvoiceLookup; previous: string | null | undefined }[] = [];
+    const mock = inProcessMock({ notificationFormat: 'legacy', notificationAllowed: undefined, notificationRetry: FAST_RETRY });
+    const client = mock.client();
     const handler = createNotificationHandler({
       token: 'shared-token',
+      client,
       onNotification: (invoice, notification) => {
         handled.push({ invoice, previous: notification?.previousStatus as string | null | undefined });
       },
@@ -291,9 +294,7 @@ describe('notifications', () => {
     const receiver = createServer(toNodeHandler(handler));
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/payments/notify`;
-    const mock = inProcessMock({ notificationFormat: 'legacy', notificationAllowed: undefined, notificationRetry: FAST_RETRY });
     try {
-      const client = mock.client();
       const good = await client.createInvoice({ ...createInvoiceBody({ notificationUrl: url, notificationToken: 'shared-token', startDeal: true }), type: 'in' });
       const forged = await client.createInvoice({ ...createInvoiceBody({ notificationUrl: url, notificationToken: 'wrong-token', startDeal: true }), type: 'in' });
       mock.service.markPaid(good.id);

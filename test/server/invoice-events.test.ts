@@ -31,6 +31,7 @@ let notified: Invoice[] = [];
 const receiver = () =>
   createNotificationHandler({
     token: TOKEN,
+    client,
     store,
     onNotification: (invoice) => void notified.push(invoice),
   });
@@ -41,7 +42,6 @@ const aborts: AbortController[] = [];
 
 before(() => {
   store = createMemoryStore();
-  notifications = receiver();
   mock = createMockService({
     merchants: [MERCHANT],
     publicBaseUrl: 'https://pay.mock.invalid',
@@ -50,6 +50,7 @@ before(() => {
     notificationAllowed: () => true,
   });
   client = new MerchantClient({ baseUrl: 'https://pay.mock.invalid', apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey, fetch: (request) => mock.fetch(request) });
+  notifications = receiver();
 });
 
 after(() => mock.close());

@@ -27,8 +27,17 @@ const received: { invoice: InvoiceLookup; notification: RawNotification | null }
 let failures = 0;
 
 before(async () => {
+  mock = await startMockServer({
+    merchants: [MERCHANT],
+    controls: true,
+    port: 0,
+    notificationRetry: { attempts: 3, baseDelayMs: 20, maxDelayMs: 40, timeoutMs: 2000 },
+  });
+  client = new MerchantClient({ baseUrl: mock.url, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey });
   const handler = createNotificationHandler({
     token: TOKEN,
+    // Each notification is verified with the mock, which signs nothing but checks our signature.
+    client,
     onNotification: (invoice, notification) => {
       if (failures > 0) {
         failures--;
@@ -40,13 +49,6 @@ before(async () => {
   receiver = createServer(toNodeHandler(handler));
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   notifyUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/payments/notify`;
-  mock = await startMockServer({
-    merchants: [MERCHANT],
-    controls: true,
-    port: 0,
-    notificationRetry: { attempts: 3, baseDelayMs: 20, maxDelayMs: 40, timeoutMs: 2000 },
-  });
-  client = new MerchantClient({ baseUrl: mock.url, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey });
 });
 
 after(async () => {

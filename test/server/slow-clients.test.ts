@@ -17,7 +17,7 @@ const client = new MerchantClient({
   fetch: () => Promise.resolve(Response.json(exampleLookupInvoice())),
 });
 const proxy = createCheckoutHandler({ client, authorize: () => true, bodyTimeoutMs: 700 });
-const notifications = createNotificationHandler({ token: 'token', onNotification: () => undefined, bodyTimeoutMs: 700 });
+const notifications = createNotificationHandler({ token: 'token', client, onNotification: () => undefined, bodyTimeoutMs: 700 });
 let server: Server;
 let port: number;
 

@@ -77,10 +77,7 @@ describe('several terminals behind one proxy', () => {
 describe('several terminals, one notification receiver', () => {
   test('each terminal\'s notificationToken is accepted, another is not, and each notification is handed on once', async () => {
     const received: Invoice[] = [];
-    const receiver = createNotificationHandler({
-      token: ['token-of-rub', 'token-of-kzt'],
-      onNotification: (invoice) => void received.push(invoice),
-    });
+    let receiver: (request: Request) => Promise<Response> = () => Promise.reject(new Error('no receiver yet'));
     const statuses: number[] = [];
     const service = createMockService({
       publicBaseUrl: 'https://pay.example',
@@ -99,6 +96,12 @@ describe('several terminals, one notification receiver', () => {
     });
     try {
       const terminal = (apiKey: string) => new MerchantClient({ baseUrl: 'https://pay.example', apiKey, secretKey: SECRET, fetch: service.fetch });
+      // Each notification is verified through the terminal that owns its invoice (the other sees a 404).
+      receiver = createNotificationHandler({
+        token: ['token-of-rub', 'token-of-kzt'],
+        client: [terminal('terminal-rub'), terminal('terminal-kzt')],
+        onNotification: (invoice) => void received.push(invoice),
+      });
       const invoiceFor = (apiKey: string, notificationToken: string) =>
         terminal(apiKey).createInvoice({ type: 'in', amount: '1500.00', currency: 'RUB', notificationUrl: 'https://shop.example/notify', notificationToken, startDeal: true });
       const rub = await invoiceFor('terminal-rub', 'token-of-rub');

@@ -13,10 +13,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   MerchantClient,
-  createCheckoutHandler,
   createMemoryStore,
   createNodeFetch,
-  createNotificationHandler,
+  createCheckoutServer,
   createRedisStore,
   toNodeHandler,
   type CheckoutStore,
@@ -43,19 +42,25 @@ const client = new MerchantClient({
   },
 });
 const events = process.env.EVENTS_REFRESH_MS ? { refreshIntervalMs: Number(process.env.EVENTS_REFRESH_MS) } : {};
-const checkout = createCheckoutHandler({ client, store, basePath: '/checkout-api', authorize: () => true, events, timeoutMs: 5000 });
-const notify = createNotificationHandler({
-  token: env('NOTIFICATION_TOKEN'),
+// The kit: one store (Redis, shared by the instances) for the proxy, the receiver and the books.
+const kit = createCheckoutServer({
+  client,
   store,
+  basePath: '/checkout-api',
+  authorize: () => true,
+  events,
+  timeoutMs: 5000,
   handlerTimeoutMs: 2000,
-  onNotification: (invoice) => {
-    process.send?.({ type: 'notification', id: invoice.id, status: invoice.status, updatedAt: invoice.updatedAt ?? null });
+  notifications: { token: env('NOTIFICATION_TOKEN'), path: '/notify' },
+  reconcile: process.env.RECONCILE === 'on' ? { tickMs: 200 } : false,
+  onChange: (change) => {
+    const { invoice } = change;
+    process.send?.({ type: 'notification', id: invoice.id, status: invoice.status, updatedAt: invoice.updatedAt ?? null, kind: change.kind, source: change.source });
   },
 });
 
 const handler = async (request: Request): Promise<Response> => {
   const { pathname } = new URL(request.url);
-  if (pathname === '/notify') return notify(request);
   if (pathname === '/health/store') {
     try {
       await store.lastSeen('00000000-0000-4000-8000-000000000000');
@@ -70,7 +75,7 @@ const handler = async (request: Request): Promise<Response> => {
     const memory = process.memoryUsage();
     return Response.json({ upstreamCalls, rss: memory.rss, heapUsed: memory.heapUsed });
   }
-  return checkout(request);
+  return kit.fetch(request);
 };
 
 const server = createServer(toNodeHandler(handler));

@@ -1,7 +1,6 @@
 /**
- * The store in memory: one process, what the demo and the tests use, and the default of both
- * handlers. To let the proxy's event streams hear the notifications, give the SAME store to
- * `createCheckoutHandler` and `createNotificationHandler`.
+ * The store in memory: one process, what the demo and the tests use, and the default of the
+ * kit (`createCheckoutServer`), which gives the one store to everything it makes.
  */
 import {
   fingerprint,
@@ -9,104 +8,121 @@ import {
   markOf,
   nextMark,
   withoutSecrets,
+  type BooksClaim,
+  type BooksEntry,
   type CheckoutStore,
   type DisputeClaim,
   type InvoiceMark,
   type InvoiceUpdate,
-  type NotificationClaim,
   type StoreListener,
+  type TrackedInvoice,
 } from './types.js';
 import { remember } from '../remember.js';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
   /**
-   * How many handled notifications are remembered (a repeat of one of them is acknowledged
-   * without running `onNotification` again), and at least as many invoices' last states.
-   * Default 1000; the oldest are forgotten first.
+   * How many invoices' last states (what the event streams compare), refresh turns and
+   * disputes are remembered; the oldest are forgotten first. Default 1000.
    */
   maxEntries?: number;
+  /**
+   * How many settled invoices' books entries are remembered (a late repeat of a settled
+   * invoice's notification is then still known as no news); the books of an invoice still
+   * tracked are never forgotten. Default 100,000.
+   */
+  maxBooks?: number;
 }
 
-/** How many invoices and notifications the memory store remembers by default (the oldest go first). */
+/** How many invoices' last states the memory store remembers by default (the oldest go first). */
 export const DEFAULT_MEMORY_STORE_ENTRIES = 1000;
+/** How many settled invoices' books the memory store remembers by default. */
+export const DEFAULT_MEMORY_STORE_BOOKS = 100_000;
 
-
-interface Held {
-  done: Promise<'handled' | 'failed'>;
-  settle: (outcome: 'handled' | 'failed') => void;
-  timer: ReturnType<typeof setTimeout>;
-}
+const positiveInteger = (value: number, name: string): number => {
+  if (!(Number.isInteger(value) && value > 0)) throw new TypeError(`createMemoryStore: ${name} must be a positive integer`);
+  return value;
+};
 
 /**
- * The store of one process (the default): notification claims, the last state of each
- * invoice and its subscribers, in memory. Pass the same one to `createCheckoutHandler` and
- * `createNotificationHandler` so a notification reaches the payers streaming that invoice.
+ * The store of one process (the default): the merchant's books, the invoices the reconciler
+ * tracks, the last state of each invoice and its subscribers, the refresh turns and dispute
+ * claims, in memory.
  */
 export const createMemoryStore = (options: MemoryStoreOptions = {}): CheckoutStore => {
-  const limit = options.maxEntries ?? DEFAULT_MEMORY_STORE_ENTRIES;
-  if (!(Number.isInteger(limit) && limit > 0)) throw new TypeError('createMemoryStore: maxEntries must be a positive integer');
-  const handled = new Map<string, true>();
-  const held = new Map<string, Held>();
+  const limit = positiveInteger(options.maxEntries ?? DEFAULT_MEMORY_STORE_ENTRIES, 'maxEntries');
+  const maxBooks = positiveInteger(options.maxBooks ?? DEFAULT_MEMORY_STORE_BOOKS, 'maxBooks');
   const latest = new Map<string, InvoiceMark & { print: string }>();
-  const latestLimit = Math.max(limit, DEFAULT_MEMORY_STORE_ENTRIES);
   const refreshes = new Map<string, number>();
   /** Disputes by invoice: made (`kept`), or claimed until a time (ms) with the claim's token. */
   const disputes = new Map<string, { state: 'kept' } | { state: 'held'; until: number; token: symbol }>();
+  const books = new Map<string, BooksEntry>();
+  /** Who holds an invoice's books, until when (ms). */
+  const booksHeld = new Map<string, { token: symbol; until: number }>();
+  /** Invoices the reconciler reads again, by id: their terminal and when they are due (ms). */
+  const tracked = new Map<string, { terminal: string | undefined; dueAt: number }>();
   const listeners = new Set<StoreListener>();
 
   const claimDispute = (id: string, holdMs: number): Promise<DisputeClaim | undefined> => {
     const current = disputes.get(id);
     if (current && (current.state === 'kept' || current.until > Date.now())) return Promise.resolve(undefined);
     const token = Symbol(id);
-    remember(disputes, id, { state: 'held', until: Date.now() + holdMs, token }, latestLimit);
+    remember(disputes, id, { state: 'held', until: Date.now() + holdMs, token }, limit);
     return Promise.resolve({
       settle: (outcome) => {
         const now = disputes.get(id);
-        if (outcome === 'kept') remember(disputes, id, { state: 'kept' }, latestLimit);
+        if (outcome === 'kept') remember(disputes, id, { state: 'kept' }, limit);
         else if (now?.state === 'held' && now.token === token) disputes.delete(id);
         return Promise.resolve();
       },
     });
   };
 
-  const claimNotification = (key: string, holdMs: number): Promise<NotificationClaim> => {
-    if (handled.has(key)) return Promise.resolve({ state: 'handled' });
-    const current = held.get(key);
-    if (current) {
-      return Promise.resolve({
-        state: 'busy',
-        outcome: (timeoutMs: number) =>
-          new Promise<'handled' | 'failed'>((resolve) => {
-            const timer = setTimeout(() => resolve('failed'), timeoutMs);
-            void current.done.then((outcome) => {
-              clearTimeout(timer);
-              resolve(outcome);
-            });
-          }),
-      });
+  /** Past `maxBooks`, the oldest books of invoices no longer tracked are forgotten. */
+  const forgetSettledBooks = () => {
+    if (books.size <= maxBooks) return;
+    for (const id of books.keys()) {
+      if (books.size <= maxBooks) return;
+      if (!tracked.has(id) && !booksHeld.has(id)) books.delete(id);
     }
-    let settle: (outcome: 'handled' | 'failed') => void = () => undefined;
-    const done = new Promise<'handled' | 'failed'>((resolve) => (settle = resolve));
-    // A claim nobody settles (a handler that never returns) lapses, as a Redis key expires.
-    const timer = setTimeout(() => release('failed'), holdMs);
-    (timer as { unref?: () => void }).unref?.();
-    const entry: Held = { done, settle, timer };
-    held.set(key, entry);
-    const release = (outcome: 'handled' | 'failed') => {
-      clearTimeout(timer);
-      if (held.get(key) === entry) held.delete(key);
-      entry.settle(outcome);
+  };
+
+  const claimBooks = (id: string, holdMs: number): Promise<BooksClaim> => {
+    const now = Date.now();
+    const held = booksHeld.get(id);
+    if (held && held.until > now) return Promise.resolve({ state: 'busy' });
+    const token = Symbol(id);
+    booksHeld.set(id, { token, until: now + holdMs });
+    const release = () => {
+      if (booksHeld.get(id)?.token === token) booksHeld.delete(id);
     };
     return Promise.resolve({
       state: 'claimed',
-      settle: (outcome) => {
-        // A late success (after the claim lapsed) is still worth remembering.
-        if (outcome === 'handled') remember(handled, key, true, limit);
-        release(outcome);
+      last: books.get(id),
+      commit: (entry) => {
+        const holder = booksHeld.get(id);
+        // Lapsed and claimed by another caller since: that one decides now.
+        if (holder !== undefined && holder.token !== token && holder.until > Date.now()) return Promise.resolve(false);
+        books.delete(id);
+        books.set(id, entry);
+        release();
+        forgetSettledBooks();
+        return Promise.resolve(true);
+      },
+      release: () => {
+        release();
         return Promise.resolve();
       },
     });
+  };
+
+  const claimDue = (now: number, count: number, leaseMs: number): Promise<TrackedInvoice[]> => {
+    const due: (TrackedInvoice & { dueAt: number })[] = [];
+    for (const [id, item] of tracked) if (item.dueAt <= now) due.push({ id, terminal: item.terminal, dueAt: item.dueAt });
+    due.sort((a, b) => a.dueAt - b.dueAt);
+    const claimed = due.slice(0, Math.max(0, count));
+    for (const item of claimed) tracked.set(item.id, { terminal: item.terminal, dueAt: now + leaseMs });
+    return Promise.resolve(claimed.map(({ id, terminal }) => ({ id, terminal })));
   };
 
   const record = (update: InvoiceUpdate): Promise<boolean> => {
@@ -116,7 +132,7 @@ export const createMemoryStore = (options: MemoryStoreOptions = {}): CheckoutSto
     if (isStale(mark, last)) return Promise.resolve(false);
     const print = fingerprint(JSON.stringify(invoice));
     if (last && last.print === print) return Promise.resolve(false);
-    remember(latest, invoice.id, { ...nextMark(mark, last), print }, latestLimit);
+    remember(latest, invoice.id, { ...nextMark(mark, last), print }, limit);
     const delivered: InvoiceUpdate = { invoice, source: update.source };
     for (const listener of listeners) {
       try {
@@ -129,7 +145,6 @@ export const createMemoryStore = (options: MemoryStoreOptions = {}): CheckoutSto
   };
 
   return {
-    claimNotification,
     lastSeen: (id) => {
       const last = latest.get(id);
       return Promise.resolve(last ? { status: last.status, updatedAt: last.updatedAt } : undefined);
@@ -147,12 +162,29 @@ export const createMemoryStore = (options: MemoryStoreOptions = {}): CheckoutSto
     claimRefresh: (id, intervalMs) => {
       const now = Date.now();
       if ((refreshes.get(id) ?? 0) > now) return Promise.resolve(false);
-      remember(refreshes, id, now + intervalMs, latestLimit);
+      remember(refreshes, id, now + intervalMs, limit);
       return Promise.resolve(true);
     },
     claimDispute,
+    claimBooks,
+    track: (id, terminal, dueAt) => {
+      const current = tracked.get(id);
+      tracked.set(id, { terminal: terminal ?? current?.terminal, dueAt });
+      return Promise.resolve();
+    },
+    reschedule: (id, dueAt) => {
+      const current = tracked.get(id);
+      if (current) current.dueAt = dueAt;
+      return Promise.resolve();
+    },
+    untrack: (id) => {
+      tracked.delete(id);
+      forgetSettledBooks();
+      return Promise.resolve();
+    },
+    claimDue,
+    trackedCount: () => Promise.resolve(tracked.size),
     close: () => {
-      for (const entry of held.values()) clearTimeout(entry.timer);
       listeners.clear();
       return Promise.resolve();
     },

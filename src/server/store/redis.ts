@@ -3,7 +3,10 @@
  * package, node-redis 5 or later, an optional peer dependency loaded only when this store is
  * made). What lives there, under one key prefix, each key with an expiry:
  *
- * - `{prefix}n:{notification}`: the claim of a notification (`SET NX PX`), then `done`;
+ * - `{prefix}b:{invoice id}`: the merchant's books of the invoice (JSON), `{prefix}bl:{invoice id}`
+ *   the claim of them (`SET NX PX`) while one instance compares and tells the shop;
+ * - `{prefix}due`: the invoices the reconciler tracks (a sorted set by when each is due) and
+ *   `{prefix}term`: the terminal of each (a hash);
  * - `{prefix}i:{invoice id}`: the last status, `updatedAt` and fingerprint recorded (a hash);
  * - `{prefix}r:{invoice id}`: whose turn it is to read the invoice from the service;
  * - `{prefix}d:{invoice id}`: the claim of the invoice's one dispute (`SET NX PX`), then `kept`;
@@ -20,12 +23,14 @@ import {
   isTerminal,
   markOf,
   withoutSecrets,
+  type BooksClaim,
+  type BooksEntry,
   type CheckoutStore,
   type DisputeClaim,
   type InvoiceMark,
   type InvoiceUpdate,
-  type NotificationClaim,
   type StoreListener,
+  type TrackedInvoice,
 } from './types.js';
 
 /** Options of `createRedisStore`: where Redis is, and the keys' prefix and expiry. */
@@ -40,8 +45,8 @@ export interface RedisStoreOptions {
   client?: object;
   /** Prefix of every key and of the channel (default `merchant-checkout:`). */
   prefix?: string;
-  /** How long a handled notification is remembered, in ms (default 7 days). */
-  notificationTtlMs?: number;
+  /** How long an invoice's books are kept after their last change, in ms (default 30 days). */
+  booksTtlMs?: number;
   /** How long an invoice's last state is kept after its last change, in ms (default 7 days). */
   stateTtlMs?: number;
   /** How long an invoice's made dispute is remembered (no second one is sent), in ms (default 30 days). */
@@ -55,8 +60,6 @@ export interface RedisStoreOptions {
 /** The prefix of every key and channel the Redis store uses, by default. */
 export const DEFAULT_REDIS_PREFIX = 'merchant-checkout:';
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** How often a waiting delivery looks whether another instance finished the notification. */
-const CLAIM_POLL_MS = 20;
 
 /** The part of a node-redis client the store uses. */
 interface RedisClientLike {
@@ -79,8 +82,11 @@ interface RedisClientLike {
 const RECORD_SCRIPT = `
 local cur = redis.call('HMGET', KEYS[1], 'status', 'updatedAt', 'print', 'terminal')
 if cur[1] then
-  if cur[4] == '1' and cur[1] ~= ARGV[1] then return 0 end
-  if ARGV[2] ~= '' and cur[2] and cur[2] ~= '' and tonumber(ARGV[2]) < tonumber(cur[2]) then return 0 end
+  if ARGV[2] ~= '' and cur[2] and cur[2] ~= '' then
+    if tonumber(ARGV[2]) < tonumber(cur[2]) then return 0 end
+  elseif cur[4] == '1' and cur[1] ~= ARGV[1] then
+    return 0
+  end
   if cur[3] == ARGV[3] then
     redis.call('PEXPIRE', KEYS[1], ARGV[5])
     return 0
@@ -92,6 +98,34 @@ redis.call('HSET', KEYS[1], 'status', ARGV[1], 'updatedAt', updatedAt, 'print', 
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 redis.call('PUBLISH', ARGV[6], ARGV[7])
 return 1
+`;
+
+/** Writes the books and ends the claim, unless another caller holds the claim now (ours lapsed). */
+const COMMIT_BOOKS_SCRIPT = `
+local holder = redis.call('GET', KEYS[2])
+if holder and holder ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+if holder then redis.call('DEL', KEYS[2]) end
+return 1
+`;
+
+/** Tracks an invoice, due at ARGV[2], with its terminal when given. */
+const TRACK_SCRIPT = `
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[2], ARGV[1], ARGV[3]) end
+return 1
+`;
+
+/** Claims the invoices due by ARGV[1] (at most ARGV[2]), moving each to ARGV[3]; answers ids and terminals. */
+const CLAIM_DUE_SCRIPT = `
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+local out = {}
+for i, id in ipairs(ids) do
+  redis.call('ZADD', KEYS[1], ARGV[3], id)
+  out[#out + 1] = id
+  out[#out + 1] = redis.call('HGET', KEYS[2], id) or ''
+end
+return out
 `;
 
 /** Deletes a claim only if it is still ours (it may have lapsed and been claimed again). */
@@ -122,7 +156,7 @@ export const createRedisStore = (options: RedisStoreOptions = {}): CheckoutStore
   if (options.client === undefined && typeof options.url !== 'string') throw new TypeError('createRedisStore: give url or client');
   const prefix = options.prefix ?? DEFAULT_REDIS_PREFIX;
   if (typeof prefix !== 'string') throw new TypeError('createRedisStore: prefix must be a string');
-  const notificationTtlMs = positive(options.notificationTtlMs, 7 * DAY_MS, 'notificationTtlMs');
+  const booksTtlMs = positive(options.booksTtlMs, 30 * DAY_MS, 'booksTtlMs');
   const stateTtlMs = positive(options.stateTtlMs, 7 * DAY_MS, 'stateTtlMs');
   const disputeTtlMs = positive(options.disputeTtlMs, 30 * DAY_MS, 'disputeTtlMs');
   const commandTimeoutMs = positive(options.commandTimeoutMs, 1000, 'commandTimeoutMs');
@@ -212,50 +246,58 @@ export const createRedisStore = (options: RedisStoreOptions = {}): CheckoutStore
     }
   };
 
-  const claimKey = (key: string) => `${prefix}n:${key.replace(/\n/g, '|')}`;
-
-  const claimNotification = async (key: string, holdMs: number): Promise<NotificationClaim> => {
-    const redisKey = claimKey(key);
+  const claimBooks = async (id: string, holdMs: number): Promise<BooksClaim> => {
+    const key = `${prefix}b:${id}`;
+    const lock = `${prefix}bl:${id}`;
     const token = `claim:${crypto.randomUUID()}`;
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const set = await command((client) => client.set(redisKey, token, { condition: 'NX', expiration: { type: 'PX', value: Math.ceil(holdMs) } }));
-      if (set === 'OK') {
-        return {
-          state: 'claimed',
-          settle: async (outcome) => {
-            if (outcome === 'handled') {
-              await command((client) => client.set(redisKey, 'done', { expiration: { type: 'PX', value: notificationTtlMs } }));
-            } else {
-              await command((client) => client.eval(RELEASE_SCRIPT, { keys: [redisKey], arguments: [token] }));
-            }
-          },
-        };
-      }
-      const value = await command((client) => client.get(redisKey));
-      if (value === 'done') return { state: 'handled' };
-      // Lapsed between the two commands: claim again.
-      if (value === null) continue;
-      return {
-        state: 'busy',
-        outcome: async (timeoutMs) => {
-          const end = Date.now() + timeoutMs;
-          while (Date.now() < end) {
-            await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
-            let now: string | null;
-            try {
-              now = await command((client) => client.get(redisKey));
-            } catch {
-              return 'failed';
-            }
-            if (now === 'done') return 'handled';
-            if (now === null) return 'failed';
-          }
-          return 'failed';
-        },
-      };
+    const set = await command((client) => client.set(lock, token, { condition: 'NX', expiration: { type: 'PX', value: Math.max(1, Math.ceil(holdMs)) } }));
+    if (set !== 'OK') return { state: 'busy' };
+    let last: BooksEntry | undefined;
+    try {
+      const text = await command((client) => client.get(key));
+      last = text === null ? undefined : (JSON.parse(text) as BooksEntry);
+    } catch (error) {
+      await command((client) => client.eval(RELEASE_SCRIPT, { keys: [lock], arguments: [token] })).catch(() => undefined);
+      throw error;
     }
-    return { state: 'busy', outcome: () => Promise.resolve('failed') };
+    return {
+      state: 'claimed',
+      last,
+      commit: async (entry) =>
+        Number(await command((client) => client.eval(COMMIT_BOOKS_SCRIPT, { keys: [key, lock], arguments: [token, JSON.stringify(entry), String(booksTtlMs)] }))) === 1,
+      release: async () => {
+        await command((client) => client.eval(RELEASE_SCRIPT, { keys: [lock], arguments: [token] }));
+      },
+    };
   };
+
+  const dueKey = `${prefix}due`;
+  const termKey = `${prefix}term`;
+
+  const track = async (id: string, terminal: string | undefined, dueAt: number): Promise<void> => {
+    await command((client) => client.eval(TRACK_SCRIPT, { keys: [dueKey, termKey], arguments: [id, String(Math.floor(dueAt)), terminal ?? ''] }));
+  };
+
+  const reschedule = async (id: string, dueAt: number): Promise<void> => {
+    // XX: only an invoice still tracked (another instance may have settled it meanwhile).
+    await command((client) => client.eval("return redis.call('ZADD', KEYS[1], 'XX', ARGV[1], ARGV[2])", { keys: [dueKey], arguments: [String(Math.floor(dueAt)), id] }));
+  };
+
+  const untrack = async (id: string): Promise<void> => {
+    await command((client) => client.eval("redis.call('ZREM', KEYS[1], ARGV[1]); return redis.call('HDEL', KEYS[2], ARGV[1])", { keys: [dueKey, termKey], arguments: [id] }));
+  };
+
+  const claimDue = async (now: number, count: number, leaseMs: number): Promise<TrackedInvoice[]> => {
+    const flat = (await command((client) =>
+      client.eval(CLAIM_DUE_SCRIPT, { keys: [dueKey, termKey], arguments: [String(Math.floor(now)), String(Math.max(0, Math.floor(count))), String(Math.floor(now + leaseMs))] }),
+    )) as string[];
+    const claimed: TrackedInvoice[] = [];
+    for (let index = 0; index + 1 < flat.length; index += 2) claimed.push({ id: flat[index]!, terminal: flat[index + 1] || undefined });
+    return claimed;
+  };
+
+  const trackedCount = async (): Promise<number> =>
+    Number(await command((client) => client.eval("return redis.call('ZCARD', KEYS[1])", { keys: [dueKey], arguments: [] })));
 
   const lastSeen = async (id: string): Promise<InvoiceMark | undefined> => {
     const [status, updatedAt] = (await command((client) =>
@@ -318,7 +360,12 @@ export const createRedisStore = (options: RedisStoreOptions = {}): CheckoutStore
   };
 
   return {
-    claimNotification,
+    claimBooks,
+    track,
+    reschedule,
+    untrack,
+    claimDue,
+    trackedCount,
     lastSeen,
     record,
     subscribe: (listener) => {

@@ -6,6 +6,10 @@
  * `createRedisStore()` (several processes behind one Redis).
  */
 import { TERMINAL_INVOICE_STATUSES, type Invoice } from '../../schemas/index.js';
+import type { InvoiceSnapshot } from '../books/snapshot.js';
+import { fingerprint, instant } from '../fingerprint.js';
+
+export { fingerprint, instant };
 
 /** What an invoice's state is compared by: its status and `updatedAt` (epoch ms, when known). */
 export interface InvoiceMark {
@@ -26,28 +30,6 @@ export interface InvoiceUpdate {
   source: 'notification' | 'read';
 }
 
-/** The answer to a claim of a notification. */
-export type NotificationClaim =
-  /** This caller runs `onNotification`, then settles the claim. */
-  | {
-      /** `claimed`: this caller holds the claim. */
-      state: 'claimed';
-      /** Ends the claim: `handled` keeps it (repeats are acknowledged), `failed` lets the next delivery try. */
-      settle(outcome: 'handled' | 'failed'): Promise<void>;
-    }
-  /** It was handled already: acknowledge it. */
-  | {
-      /** `handled`: nothing more to do. */
-      state: 'handled';
-    }
-  /** Another caller (maybe another instance) is handling it right now: wait for its outcome. */
-  | {
-      /** `busy`: someone else holds the claim. */
-      state: 'busy';
-      /** Resolves with the holder's outcome, or `failed` after `timeoutMs`. */
-      outcome(timeoutMs: number): Promise<'handled' | 'failed'>;
-    };
-
 /**
  * The claim of an invoice's one dispute ({@link CheckoutStore.claimDispute}), held while the
  * merchant's hook and the service decide.
@@ -60,6 +42,45 @@ export interface DisputeClaim {
    * known: the service did not answer) lapses after its `holdMs`.
    */
   settle(outcome: 'kept' | 'released'): Promise<void>;
+}
+
+/**
+ * The books' entry of an invoice (docs/ARCHITECTURE.md, "The merchant's books"): the last
+ * state the shop was told of (or needed no telling: an unpaid invoice seen first), to which
+ * the next state is compared.
+ */
+export interface BooksEntry {
+  /** The state, as the books compare it. */
+  snapshot: InvoiceSnapshot;
+  /** `snapshotPrint(snapshot)`: equal prints are the same news. */
+  print: string;
+}
+
+/** The answer to {@link CheckoutStore.claimBooks}. */
+export type BooksClaim =
+  /** This caller compares, tells the shop, and then commits or releases. */
+  | {
+      /** `claimed`: this caller holds the invoice's books until it commits or releases (or `holdMs` lapses). */
+      state: 'claimed';
+      /** The entry before this change, if the books have one. */
+      last: BooksEntry | undefined;
+      /** Writes the new entry and ends the claim; a no-op answering false when another caller holds the claim now (this one lapsed). */
+      commit(entry: BooksEntry): Promise<boolean>;
+      /** Ends the claim without a change. */
+      release(): Promise<void>;
+    }
+  /** Another caller (maybe another instance) holds the books of this invoice right now: try again shortly. */
+  | {
+      /** `busy`: someone else holds the claim. */
+      state: 'busy';
+    };
+
+/** An invoice the reconciler reads again: its id, and the terminal it was met through (see `MerchantClient.terminal`). */
+export interface TrackedInvoice {
+  /** The invoice id (lower case). */
+  id: string;
+  /** The terminal's tag, when known; else every terminal is asked. */
+  terminal: string | undefined;
 }
 
 /** A subscription to the store's updates. */
@@ -82,11 +103,6 @@ export interface StoreListener {
  * the notification receiver answers 5xx so that the service delivers again.
  */
 export interface CheckoutStore {
-  /**
-   * Claims the handling of one notification (`key`: what makes two notifications the same).
-   * A claim that is not settled within `holdMs` lapses (an instance that died while handling).
-   */
-  claimNotification(key: string, holdMs: number): Promise<NotificationClaim>;
   /** The last state recorded for the invoice, if any. */
   lastSeen(id: string): Promise<InvoiceMark | undefined>;
   /**
@@ -108,28 +124,42 @@ export interface CheckoutStore {
    * `holdMs`; a kept one is remembered (memory: up to the store's size; Redis: `disputeTtlMs`).
    */
   claimDispute(id: string, holdMs: number): Promise<DisputeClaim | undefined>;
+  /**
+   * Claims the books of invoice `id` across all instances: the caller compares a new state
+   * with `last`, tells the shop of a change, then commits it (or releases). An unsettled claim
+   * lapses after `holdMs`.
+   */
+  claimBooks(id: string, holdMs: number): Promise<BooksClaim>;
+  /** Tracks invoice `id` for the reconciler, due to be read at `dueAt` (epoch ms), with its terminal's tag when known. */
+  track(id: string, terminal: string | undefined, dueAt: number): Promise<void>;
+  /** Sets when a tracked invoice is read next; nothing for one not tracked. */
+  reschedule(id: string, dueAt: number): Promise<void>;
+  /** Stops tracking invoice `id` (it is settled). */
+  untrack(id: string): Promise<void>;
+  /**
+   * Claims up to `limit` tracked invoices due by `now`: each is moved to `now + leaseMs`, so
+   * that no other instance reads it meanwhile; the caller reschedules (or untracks) each.
+   */
+  claimDue(now: number, limit: number, leaseMs: number): Promise<TrackedInvoice[]>;
+  /** How many invoices are tracked (for health checks and tests). */
+  trackedCount(): Promise<number>;
   /** Releases connections and timers the store made itself. */
   close(): Promise<void>;
 }
-
-/** `timestamp` in epoch ms, undefined when absent or unreadable. */
-export const instant = (timestamp: string | null | undefined): number | undefined => {
-  const ms = typeof timestamp === 'string' ? Date.parse(timestamp) : Number.NaN;
-  return Number.isNaN(ms) ? undefined : ms;
-};
 
 export const isTerminal = (status: string): boolean => TERMINAL_INVOICE_STATUSES.includes(status);
 
 export const markOf = (invoice: Invoice): InvoiceMark => ({ status: invoice.status, updatedAt: instant(invoice.updatedAt) });
 
 /**
- * Whether `next` is older news than `last`: a terminal status never moves to another one, and
- * a state whose `updatedAt` is before the last one is not a newer state.
+ * Whether `next` is older news than `last`: by the service's `updatedAt` when both have one (a
+ * later state may move a final status on: the documented `paid` → `dispute`, `expired` →
+ * `dispute` → `paid`); without timestamps to order them, a final status never moves to another.
  */
 export const isStale = (next: InvoiceMark, last: InvoiceMark | undefined): boolean => {
   if (!last) return false;
-  if (isTerminal(last.status) && next.status !== last.status) return true;
-  return next.updatedAt !== undefined && last.updatedAt !== undefined && next.updatedAt < last.updatedAt;
+  if (next.updatedAt !== undefined && last.updatedAt !== undefined) return next.updatedAt < last.updatedAt;
+  return isTerminal(last.status) && next.status !== last.status;
 };
 
 /** The mark kept after `next` was recorded over `last` (a state without `updatedAt` keeps the last one's). */
@@ -147,19 +177,4 @@ export const withoutSecrets = (invoice: Invoice): Invoice => {
   const copy: Record<string, unknown> = { ...invoice };
   for (const field of SECRET_FIELDS) delete copy[field];
   return copy as Invoice;
-};
-
-/**
- * A short fingerprint of a text (two 32-bit FNV-1a hashes, 16 hex digits): tells two states
- * apart in event ids and in the store without a digest library.
- */
-export const fingerprint = (text: string): string => {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ 0x5bd1e995;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    a = Math.imul(a ^ code, 0x01000193);
-    b = Math.imul(b ^ code, 0x5bd1e995) ^ (b >>> 15);
-  }
-  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 };

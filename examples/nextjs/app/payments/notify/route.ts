@@ -1,0 +1,3 @@
+import { kit } from '../../../lib/kit';
+
+export const POST = (request: Request): Promise<Response> => kit().notifications(request);

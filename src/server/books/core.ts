@@ -1,0 +1,117 @@
+/**
+ * What the parts of one kit share (docs/ARCHITECTURE.md, "The merchant's books"): the store,
+ * the reads of invoices (single flight, through the terminal that owns each), the books, and
+ * the tracking of every invoice met until it is settled. `learn` is the one path by which a
+ * whole invoice read from the service reaches the event streams, the books and the
+ * reconciler's schedule; the notification receiver and the reconciler call it, and a kit's
+ * clients feed it every invoice the shop creates or a payer reads (`observe`).
+ */
+import type { Invoice } from '../../schemas/index.js';
+import type { MerchantClient } from '../client.js';
+import { instant } from '../fingerprint.js';
+import { createInvoiceReader, type InvoiceReader } from '../invoice-reader.js';
+import { remember } from '../remember.js';
+import type { CheckoutStore } from '../store/types.js';
+import { createBooks, type ApplyOptions, type ApplyOutcome, type Books, type InvoiceChange } from './ledger.js';
+import { nextReadAt, scheduleOf, type ReconcileSchedule } from './schedule.js';
+import { snapshotOf, snapshotPrint } from './snapshot.js';
+
+/** What a core is made of. */
+export interface CoreOptions {
+  clients: readonly MerchantClient[];
+  store: CheckoutStore;
+  /** The shop's handler of changes (none: the books still keep the states, nothing is told). */
+  onChange?: ((change: InvoiceChange) => void | Promise<void>) | undefined;
+  /** How long `onChange` may take, in ms. */
+  handlerTimeoutMs: number;
+  schedule?: ReconcileSchedule | undefined;
+  /** The clock of the reconciler's schedule (ms since the epoch). */
+  now?: (() => number) | undefined;
+  /** Told of failures nobody waits for. */
+  report: (error: unknown) => void;
+}
+
+export interface KitCore {
+  readonly store: CheckoutStore;
+  readonly reader: InvoiceReader;
+  readonly books: Books;
+  readonly schedule: Required<ReconcileSchedule>;
+  readonly now: () => number;
+  readonly report: (error: unknown) => void;
+  /**
+   * A state of an invoice from the service (or, with verification off, a notification's):
+   * every event stream hears it, the books compare it and tell the shop of a change, and the
+   * reconciler reads it next when its state says (or stops once it is settled).
+   */
+  learn(invoice: Invoice, client: MerchantClient | undefined, options: ApplyOptions): Promise<ApplyOutcome>;
+  /** Tracks an invoice met without its state (a notification about to be verified). */
+  track(id: string, client: MerchantClient | undefined): Promise<void>;
+  /** Feeds every invoice the clients' calls answer into `learn` (the kit); answers a function that stops it. */
+  observe(): () => void;
+}
+
+/** How many invoices' last learned states a core remembers, to skip the same state read again. */
+const KNOWN_STATES = 10_000;
+
+export const createCore = (options: CoreOptions): KitCore => {
+  const { store, report } = options;
+  const reader = createInvoiceReader(options.clients);
+  const schedule = scheduleOf(options.schedule);
+  const now = options.now ?? Date.now;
+  const onChange = options.onChange ?? (() => undefined);
+  const books = createBooks({ store, onChange, handlerTimeoutMs: options.handlerTimeoutMs, report });
+  /** The state (its print) each invoice was last learned in by this process: a read of the same state needs nothing. */
+  const known = new Map<string, string>();
+
+  const learn = async (invoice: Invoice, client: MerchantClient | undefined, applyOptions: ApplyOptions): Promise<ApplyOutcome> => {
+    const id = invoice.id.toLowerCase();
+    const snapshot = snapshotOf(invoice);
+    remember(known, id, snapshotPrint(snapshot), KNOWN_STATES);
+    if (client) reader.own(id, client);
+    // The payers' streams hear it at once; their failure is not the shop's.
+    store.record({ invoice, source: applyOptions.partial ? 'notification' : 'read' }).catch(report);
+    let outcome: ApplyOutcome;
+    try {
+      outcome = await books.apply(invoice, applyOptions);
+    } catch (error) {
+      known.delete(id);
+      throw error;
+    }
+    const due = nextReadAt(snapshot, now(), schedule, { fallbackSince: instant(invoice.expireAt) ?? instant(invoice.createdAt) });
+    if (due === undefined) await store.untrack(id);
+    else await store.track(id, client?.terminal, due);
+    return outcome;
+  };
+
+  const track = (id: string, client: MerchantClient | undefined) => store.track(id.toLowerCase(), client?.terminal, now() + schedule.openIntervalMs);
+
+  /** Every whole invoice the clients answer; the same object (a shared answer read again) only once. */
+  const seen = new WeakSet<Invoice>();
+  const observer = (invoice: Invoice, _operation: string, client: MerchantClient) => {
+    if (seen.has(invoice)) return;
+    seen.add(invoice);
+    const id = invoice.id.toLowerCase();
+    const print = snapshotPrint(snapshotOf(invoice));
+    if (known.get(id) === print) return;
+    // After the caller's own work: a receiver or reconciler that made this read learns it itself.
+    setTimeout(() => {
+      if (known.get(id) === print) return;
+      learn(invoice, client, { source: 'read', verified: true }).catch(report);
+    }, 0);
+  };
+
+  return {
+    store,
+    reader,
+    books,
+    schedule,
+    now,
+    report,
+    learn,
+    track,
+    observe: () => {
+      const stops = options.clients.map((client) => client.onInvoice(observer));
+      return () => stops.forEach((stop) => stop());
+    },
+  };
+};

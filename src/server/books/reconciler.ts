@@ -1,0 +1,252 @@
+/**
+ * The reconciler (docs/ARCHITECTURE.md, "The merchant's books"): the service gives up on a
+ * notification after two minutes and can change a final invoice later, so every invoice the
+ * kit has met and that is not settled is read again on the schedule of `schedule.ts`, by one
+ * instance at a time (the store's `claimDue`), and what it finds takes the books' one path
+ * to the shop. A shop may also reconcile given invoices at once (`reconcile`), e.g. from cron.
+ */
+import type { Invoice } from '../../schemas/index.js';
+import type { MerchantClient } from '../client.js';
+import { MerchantApiError } from '../errors.js';
+import type { TrackedInvoice } from '../store/types.js';
+import type { KitCore } from './core.js';
+import type { ApplyOutcome, InvoiceChange } from './ledger.js';
+
+/**
+ * What a read found: `paid_never_notified` (the books learn of the payment from this read),
+ * `amount_corrected`, `disputed`, `dispute_resolved`, `status_changed` (canceled, expired, …),
+ * `changed` (a deal), `unchanged`, `not_found` (no terminal knows the id), `error` (the read
+ * or the shop's handler failed: tried again later).
+ */
+export type ReconcileFindingKind =
+  | 'paid_never_notified'
+  | 'amount_corrected'
+  | 'disputed'
+  | 'dispute_resolved'
+  | 'status_changed'
+  | 'changed'
+  | 'unchanged'
+  | 'not_found'
+  | 'error';
+
+/** One invoice's finding. */
+export interface ReconcileFinding {
+  /** The invoice id (as asked, or as the service answered an internal id). */
+  invoiceId: string | null;
+  /** The shop's order id, when known. */
+  internalId: string | null;
+  /** What the read found. */
+  finding: ReconcileFindingKind;
+  /** The invoice's status as read, when it was read. */
+  status: string | null;
+  /** The change handed to the shop, when there was one. */
+  change?: InvoiceChange;
+  /** What failed, for `error` and `not_found`. */
+  error?: string;
+}
+
+/** What one pass (scheduled, or asked for) found. */
+export interface ReconcileReport {
+  /** When the pass started (epoch ms of the reconciler's clock). */
+  startedAt: number;
+  /** How many invoices were read. */
+  checked: number;
+  /** One per invoice read (a scheduled pass's `onReport` gets only those that found something). */
+  findings: ReconcileFinding[];
+}
+
+/** What `reconcile` is asked to read now. */
+export interface ReconcileRequest {
+  /** The service's invoice ids. */
+  ids?: readonly string[];
+  /** The shop's own ids (`internalId`); each terminal is asked until one knows it. */
+  internalIds?: readonly string[];
+}
+
+/** The reconciler's options (besides the schedule, which the kit's core holds). */
+export interface ReconcilerOptions {
+  /** How often to look for invoices due, in ms (default 5 000). */
+  tickMs?: number;
+  /** At most this many invoices per look, per instance (default 100). */
+  batch?: number;
+  /** Reads at once (default 8). */
+  concurrency?: number;
+  /** How long a claimed invoice is this instance's to read before another may take it, in ms (default 60 000). */
+  leaseMs?: number;
+  /** Told of every scheduled pass that found something (not of passes where everything was unchanged). */
+  onReport?: (report: ReconcileReport) => void;
+}
+
+/** The kit's reconciler: a timer of scheduled passes, and reads on demand. */
+export interface Reconciler {
+  /** Starts reading due invoices every `tickMs` (the kit starts it; idempotent). */
+  start(): void;
+  /** Stops the timer and waits for a pass under way. */
+  stop(): Promise<void>;
+  /** One pass now: reads the invoices due by the clock. */
+  pass(): Promise<ReconcileReport>;
+  /** Reads the given invoices now, whether tracked or not, and reports what each was found in. */
+  reconcile(request: ReconcileRequest): Promise<ReconcileReport>;
+}
+
+/** How often the reconciler looks for due invoices, by default (ms). */
+export const DEFAULT_RECONCILE_TICK_MS = 5_000;
+const DEFAULT_BATCH = 100;
+const DEFAULT_CONCURRENCY = 8;
+const DEFAULT_LEASE_MS = 60_000;
+/** After a failed read (the service or the shop's handler down): try again this soon, in ms. */
+const RETRY_MS = 30_000;
+/** After this many reads answered "not found" in a row, an invoice is no longer tracked. */
+const MAX_MISSES = 3;
+
+/** The finding of an applied state. */
+export const findingOf = (outcome: ApplyOutcome): ReconcileFindingKind => {
+  if (outcome.outcome !== 'delivered') return 'unchanged';
+  switch (outcome.change.kind) {
+    case 'paid':
+      return outcome.change.changes.some((change) => change.field === 'status' && change.from === 'dispute') ? 'dispute_resolved' : 'paid_never_notified';
+    case 'amount_corrected':
+      return 'amount_corrected';
+    case 'disputed':
+      return 'disputed';
+    case 'dispute_resolved':
+      return 'dispute_resolved';
+    case 'deal_updated':
+    case 'first_seen':
+      return 'changed';
+    default:
+      return 'status_changed';
+  }
+};
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Runs `work` over `items`, at most `limit` at once. */
+const pool = async <T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>) => {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  });
+  await Promise.all(lanes);
+};
+
+export const createReconciler = (core: KitCore, options: ReconcilerOptions = {}): Reconciler => {
+  const tickMs = options.tickMs ?? DEFAULT_RECONCILE_TICK_MS;
+  const batch = options.batch ?? DEFAULT_BATCH;
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  for (const [name, value] of Object.entries({ tickMs, batch, concurrency, leaseMs })) {
+    if (!(value > 0 && Number.isFinite(value))) throw new TypeError(`reconcile.${name} must be a positive number`);
+  }
+  const { store, reader, now, report } = core;
+  /** "Not found" answers in a row, per invoice (this instance's count). */
+  const misses = new Map<string, number>();
+
+  /** Reads one invoice and takes what it found to the books. */
+  const check = async (found: { invoice: Invoice; client: MerchantClient }): Promise<ReconcileFinding> => {
+    const { invoice, client } = found;
+    const outcome = await core.learn(invoice, client, { source: 'reconcile', verified: true });
+    const finding: ReconcileFinding = { invoiceId: invoice.id, internalId: invoice.internalId, finding: findingOf(outcome), status: invoice.status };
+    if (outcome.outcome === 'delivered') finding.change = outcome.change;
+    return finding;
+  };
+
+  const checkTracked = async (item: TrackedInvoice): Promise<ReconcileFinding> => {
+    try {
+      const found = await reader.read(item.id, { terminal: item.terminal });
+      if (!found) {
+        const count = (misses.get(item.id) ?? 0) + 1;
+        if (count >= MAX_MISSES) {
+          misses.delete(item.id);
+          await store.untrack(item.id);
+        } else {
+          misses.set(item.id, count);
+          await store.reschedule(item.id, now() + core.schedule.openIntervalMs * count);
+        }
+        return { invoiceId: item.id, internalId: null, finding: 'not_found', status: null, error: 'no terminal knows this invoice' };
+      }
+      misses.delete(item.id);
+      return await check(found);
+    } catch (error) {
+      await store.reschedule(item.id, now() + RETRY_MS).catch(report);
+      return { invoiceId: item.id, internalId: null, finding: 'error', status: null, error: message(error) };
+    }
+  };
+
+  let running: Promise<ReconcileReport> | undefined;
+  const pass = (): Promise<ReconcileReport> =>
+    (running ??= (async () => {
+      const startedAt = now();
+      const findings: ReconcileFinding[] = [];
+      try {
+        const due = await store.claimDue(startedAt, batch, leaseMs);
+        await pool(due, concurrency, async (item) => void findings.push(await checkTracked(item)));
+        return { startedAt, checked: due.length, findings };
+      } finally {
+        running = undefined;
+      }
+    })());
+
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let started = false;
+  const tick = async () => {
+    try {
+      const result = await pass();
+      const notable = result.findings.filter((finding) => finding.finding !== 'unchanged');
+      if (notable.length > 0) options.onReport?.({ ...result, findings: notable });
+    } catch (error) {
+      // The store is away: the next tick tries again.
+      report(error);
+    }
+    if (started) {
+      timer = setTimeout(() => void tick(), tickMs);
+      (timer as { unref?: () => void }).unref?.();
+    }
+  };
+
+  /** An invoice by the shop's own id, from the first terminal that knows it. */
+  const byInternalId = async (internalId: string): Promise<{ invoice: Invoice; client: MerchantClient } | undefined> => {
+    for (const client of reader.clients) {
+      try {
+        return { invoice: await client.getInvoiceByInternalId(internalId), client };
+      } catch (error) {
+        if (!(error instanceof MerchantApiError && error.status === 404)) throw error;
+      }
+    }
+    return undefined;
+  };
+
+  const reconcile = async (request: ReconcileRequest): Promise<ReconcileReport> => {
+    const startedAt = now();
+    const asked: ({ id: string; internalId: null } | { id: null; internalId: string })[] = [
+      ...(request.ids ?? []).map((id) => ({ id, internalId: null }) as const),
+      ...(request.internalIds ?? []).map((internalId) => ({ id: null, internalId }) as const),
+    ];
+    const findings: ReconcileFinding[] = [];
+    await pool(asked, concurrency, async ({ id, internalId }) => {
+      try {
+        const found = id !== null ? await reader.read(id) : await byInternalId(internalId);
+        findings.push(found ? await check(found) : { invoiceId: id, internalId, finding: 'not_found', status: null, error: 'no terminal knows this invoice' });
+      } catch (error) {
+        findings.push({ invoiceId: id, internalId, finding: 'error', status: null, error: message(error) });
+      }
+    });
+    return { startedAt, checked: asked.length, findings };
+  };
+
+  return {
+    start: () => {
+      if (started) return;
+      started = true;
+      timer = setTimeout(() => void tick(), tickMs);
+      (timer as { unref?: () => void }).unref?.();
+    },
+    stop: async () => {
+      started = false;
+      clearTimeout(timer);
+      await running?.catch(() => undefined);
+    },
+    pass,
+    reconcile,
+  };
+};

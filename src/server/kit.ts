@@ -1,0 +1,136 @@
+/**
+ * `createCheckoutServer`: the kit as one object (docs/ARCHITECTURE.md, "The server kit"). It
+ * owns one store and one set of reads, and hands out everything that must share them: the
+ * checkout proxy the element talks to, the receiver of the service's notifications, the
+ * reconciler, and one `fetch` that serves both routes for runtimes that mount one handler.
+ * A shop wires it once and cannot split what must stay together (a receiver with its own
+ * store would leave the payers' event streams deaf).
+ */
+import type { MerchantClient } from './client.js';
+import { createProxy, validateCheckoutOptions, type CheckoutHandlerOptions } from './checkout-handler.js';
+import { createCore } from './books/core.js';
+import type { InvoiceChange } from './books/ledger.js';
+import { createReconciler, type Reconciler, type ReconcilerOptions } from './books/reconciler.js';
+import type { ReconcileSchedule } from './books/schedule.js';
+import { createReceiver, DEFAULT_NOTIFICATION_HANDLER_TIMEOUT_MS, type NotificationReceiverOptions } from './notifications.js';
+import { errorAnswer } from './proxy-http.js';
+import { createMemoryStore } from './store/memory.js';
+import type { CheckoutStore } from './store/types.js';
+
+/** The kit's notification receiver: the receiver's options, and the path the combined `fetch` serves it at. */
+export interface KitNotificationOptions extends NotificationReceiverOptions {
+  /**
+   * The path of the receiver in the kit's combined `fetch` (your invoices' `notificationUrl`
+   * ends with it). Default `/merchant-checkout/notifications`. The `notifications` handler
+   * itself answers on any path.
+   */
+  path?: string;
+}
+
+/** What `createCheckoutServer` is given. */
+export interface CheckoutServerOptions extends Omit<CheckoutHandlerOptions, 'store'> {
+  /**
+   * Where the kit keeps the merchant's books, the tracked invoices, the invoices' last states
+   * and the dispute claims: `createMemoryStore()` (one process, the default) or
+   * `createRedisStore()` from `merchant-checkout/redis` (several instances).
+   */
+  store?: CheckoutStore;
+  /**
+   * Told of every change of an invoice's money or state, once across every instance sharing
+   * the store, whichever channel found it (a notification, the reconciler, a payer's read):
+   * what changed, with previous and new values (see `InvoiceChange`). Credit idempotently by
+   * `change.id`. The notification is answered 200 only once this resolved.
+   */
+  onChange?: (change: InvoiceChange) => void | Promise<void>;
+  /** How long `onChange` may take, in ms (default 10 000); past it the change is delivered again later. */
+  handlerTimeoutMs?: number;
+  /** The notification receiver (`token` at least). Without it `notifications` answers 404 and the reconciler alone finds changes. */
+  notifications?: KitNotificationOptions;
+  /**
+   * The reconciler: every invoice met (created through the kit's clients, read for a payer, or
+   * notified) is read again until it is settled. `false` turns the schedule off (`reconcile`
+   * still works on demand).
+   */
+  reconcile?: false | (ReconcilerOptions & ReconcileSchedule);
+  /** The clock of the reconciler's schedule, in ms since the epoch (a test's or the mock's). Default `Date.now`. */
+  now?: () => number;
+}
+
+/** A handler the kit hands out: a Web `Request` in, a `Response` out. */
+export type KitHandler = (request: Request) => Promise<Response>;
+
+/** What `createCheckoutServer` answers. */
+export interface CheckoutServer {
+  /** The checkout proxy the element's `endpoint` points at (mounted under `basePath`). */
+  checkout: KitHandler;
+  /** The receiver of the service's notifications (any path). */
+  notifications: KitHandler;
+  /** Both: the receiver at `notifications.path`, everything else the proxy. */
+  fetch: KitHandler;
+  /** The reconciler: `reconcile({ ids, internalIds })` on demand, `pass()` for one scheduled pass. */
+  reconciler: Reconciler;
+  /** The store the kit owns (the one given, or its memory store). */
+  store: CheckoutStore;
+  /** Stops the reconciler, stops observing the clients, and closes a store the kit made itself. */
+  close(): Promise<void>;
+}
+
+/** Where the kit's combined `fetch` serves the notification receiver, by default. */
+export const DEFAULT_NOTIFICATIONS_PATH = '/merchant-checkout/notifications';
+
+/**
+ * The server kit as one object:
+ *
+ * ```ts
+ * const kit = createCheckoutServer({
+ *   client: new MerchantClient({ baseUrl, apiKey, secretKey }),
+ *   basePath: '/checkout-api',
+ *   authorize: async (invoiceId, request) => isThisVisitorsOrder(invoiceId, request),
+ *   notifications: { token: process.env.PAYMENT_NOTIFICATION_TOKEN! },
+ *   onChange: async (change) => orders.record(change),
+ * });
+ * createNodeServer(kit.fetch).listen(3000);
+ * ```
+ */
+export const createCheckoutServer = (options: CheckoutServerOptions): CheckoutServer => {
+  validateCheckoutOptions(options, 'createCheckoutServer');
+  const { onChange, onError } = options;
+  if (onChange !== undefined && typeof onChange !== 'function') throw new TypeError('createCheckoutServer: onChange must be a function');
+  const handlerTimeoutMs = options.handlerTimeoutMs ?? DEFAULT_NOTIFICATION_HANDLER_TIMEOUT_MS;
+  if (!(handlerTimeoutMs > 0 && Number.isFinite(handlerTimeoutMs))) {
+    throw new TypeError('createCheckoutServer: handlerTimeoutMs must be a positive number of milliseconds');
+  }
+  const clients: readonly MerchantClient[] = Array.isArray(options.client) ? options.client : [options.client as MerchantClient];
+  const ownStore = options.store === undefined;
+  const store = options.store ?? createMemoryStore();
+  const report = (error: unknown, request?: Request) => {
+    try {
+      onError?.(error, request ?? new Request('http://merchant-checkout.invalid/'));
+    } catch {
+      // A failing logger must not change anything.
+    }
+  };
+  const reconcileOptions = options.reconcile === false ? {} : (options.reconcile ?? {});
+  const core = createCore({ clients, store, onChange, handlerTimeoutMs, schedule: reconcileOptions, now: options.now, report: (error) => report(error) });
+  const checkout = createProxy({ reader: core.reader, store }, options);
+  const notifications: KitHandler = options.notifications
+    ? createReceiver(core, options.notifications, report)
+    : () => Promise.resolve(errorAnswer('not_found', 'this kit has no notification receiver (give notifications.token)'));
+  const notificationsPath = options.notifications?.path ?? DEFAULT_NOTIFICATIONS_PATH;
+  const reconciler = createReconciler(core, reconcileOptions);
+  const stopObserving = core.observe();
+  if (options.reconcile !== false) reconciler.start();
+
+  return {
+    checkout,
+    notifications,
+    fetch: (request) => (options.notifications && new URL(request.url).pathname === notificationsPath ? notifications(request) : checkout(request)),
+    reconciler,
+    store,
+    close: async () => {
+      stopObserving();
+      await reconciler.stop();
+      if (ownStore) await store.close();
+    },
+  };
+};

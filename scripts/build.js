@@ -41,6 +41,7 @@ const nodeEntries = {
   server: src('server/index.ts'),
   mock: src('mock/index.ts'),
   'mock-cli': src('mock/cli.ts'),
+  cli: src('cli/bin.ts'),
 };
 
 const common = { configFile: false, root, logLevel: 'warn', publicDir: false };

@@ -21,8 +21,10 @@ import {
   DealPaymentSchema,
   DealRequisitesSchema,
   DealSchema,
+  InvoiceNotificationSchema,
   InvoiceSchema,
   MoneySchema,
+  NOTIFICATION_TOKEN_HEADER,
   PaymentMethodInfoSchema,
   PaymentOptionInfoSchema,
   PaymentVariantSchema,
@@ -211,7 +213,54 @@ const SERVICE_COMPONENTS: Readonly<Record<string, z.ZodMiniType>> = {
   PaymentOptionInfo: PaymentOptionInfoSchema,
   CurrencyRate: CurrencyRateSchema,
   Account: AccountSchema,
+  InvoiceNotification: InvoiceNotificationSchema,
 };
+
+/** What the kit's receiver answers a notification (`src/server/notifications.ts`). */
+const RECEIVER_ANSWER: JsonObject = {
+  type: 'object',
+  properties: {
+    ok: { const: true },
+    change: {
+      type: ['string', 'null'],
+      description: 'The kind of change the notification led to (`paid`, `amount_corrected`, `disputed`, …), or null when the books held that state already.',
+    },
+  },
+  required: ['ok', 'change'],
+};
+
+/**
+ * The service's notification as a webhook: the documented body and header, and the answers
+ * of the kit's receiver (docs/ARCHITECTURE.md, "The merchant's books").
+ */
+const notificationWebhook = (refs: Map<z.ZodMiniType, string>): JsonObject => ({
+  post: {
+    operationId: 'invoiceNotification',
+    summary: 'The service tells the shop of a change of an invoice',
+    description:
+      'POSTed to the invoice’s `notificationUrl` on every change of its state, with its `notificationToken` as is (no signature). ' +
+      'Any answer but 200 is delivered twice more, 60 s apart; then the service gives up. ' +
+      'The kit takes it as a hint: it reads the invoice from the service and hands the shop that state, once per change. ' +
+      'A `paid` may come again with a corrected amount.',
+    parameters: [
+      {
+        name: NOTIFICATION_TOKEN_HEADER.replace(/(^|-)(\w)/g, (_, dash: string, letter: string) => `${dash}${letter.toUpperCase()}`),
+        in: 'header',
+        required: true,
+        description: 'The invoice’s `notificationToken`, as given at creation.',
+        schema: { type: 'string', minLength: 1 },
+      },
+    ],
+    requestBody: { required: true, content: { 'application/json': { schema: inline(InvoiceNotificationSchema, 'input', refs) } } },
+    responses: {
+      200: { description: 'The books hold the service’s state of the invoice (and the shop was told of a change).', content: { 'application/json': { schema: RECEIVER_ANSWER } } },
+      400: { description: 'The body is not JSON or names no invoice id (`bad_request`).' },
+      401: { description: 'A missing or wrong token (`unauthorized`).' },
+      409: { description: 'The service does not show what the notification says, or does not know the invoice (`unconfirmed`): nothing was credited.' },
+      '5XX': { description: 'The service could not be read, or the shop’s handler failed: deliver again.' },
+    },
+  },
+});
 
 const SIGNING_TEXT: Record<OperationRow['signing'], string> = {
   json: 'Signed: `X-Signature` over METHOD + full URL + the JSON body text.',
@@ -293,6 +342,7 @@ export const buildMerchantApi = (): JsonObject => {
     servers: [{ url: '{base_url}', description: 'The service’s base URL as given to the shop.', variables: { base_url: { default: 'https://payments.example.com' } } }],
     security: [{ identity: [], signature: [] }],
     paths: sortKeys(paths),
+    webhooks: { invoiceNotification: notificationWebhook(refs) },
     components: {
       schemas: sortKeys({ ...schemas, ServiceError: SERVICE_ERROR, Timestamp: { type: 'string', pattern: ISO_8601_PATTERN, description: TIMESTAMP_DESCRIPTION } }),
       responses: {

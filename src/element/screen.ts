@@ -177,7 +177,10 @@ export interface InvoiceScreenModel {
   readonly screen: InvoiceScreenName;
   readonly payee: string | undefined;
   readonly status: StatusLine;
+  /** The amount shown: to send (the service's `amountDue`, else `sum`), settled once paid (`amountPaid`), else `sum`. */
   readonly sum: Money;
+  /** The order's amount (`sum`), when the amount shown differs from it. */
+  readonly asked: Money | undefined;
   /** What the amount is: to send (waiting, picker), paid, or just the amount. */
   readonly amountLabel: 'send' | 'paid' | 'sum';
   /** Where the explanation paragraph goes: above the amount on the final and pay-out screens, below it on `other`. */
@@ -302,6 +305,17 @@ const bankNames =
         humanizeBankCode(method),
     );
 
+const sameMoney = (a: Money, b: Money): boolean => a.amount === b.amount && a.currency === b.currency;
+
+/** The amount the payer must send: the service's `amountDue` (a unique or changed amount), else `sum`. */
+export const amountToSend = (invoice: CheckoutInvoice): Money => invoice.amountDue ?? invoice.sum;
+
+/** The amount a screen shows, and the order's when that differs: to send while open, settled once paid. */
+const shownAmount = (invoice: CheckoutInvoice, name: InvoiceScreenName): { sum: Money; asked: Money | undefined } => {
+  const shown = name === 'paid' ? (invoice.amountPaid ?? invoice.sum) : name === 'waiting' || name === 'picker' || name === 'checking' ? amountToSend(invoice) : invoice.sum;
+  return { sum: shown, asked: sameMoney(shown, invoice.sum) ? undefined : invoice.sum };
+};
+
 const copyModel = (session: SessionSnapshot, field: CopyField, value: string, kind: RequisitesKind): CopyModel => ({
   field,
   value,
@@ -319,7 +333,7 @@ const dealModel = (session: SessionSnapshot, invoice: CheckoutInvoice, deal: Che
   const currency = plainText(invoice.crossBorderCurrency ?? '').toUpperCase() || undefined;
   const crossBorder = deal.paymentOption === 'CROSS_BORDER' || currency !== undefined;
   return {
-    amount: copyModel(session, 'amount', invoice.sum.amount, kind),
+    amount: copyModel(session, 'amount', amountToSend(invoice).amount, kind),
     bank: deal.paymentMethod ? bankNames(invoice, session)(deal.paymentMethod) : plainText(deal.paymentMethodName ?? ''),
     bankCode: deal.paymentMethod ?? '',
     requisites: {
@@ -347,12 +361,10 @@ const dealModel = (session: SessionSnapshot, invoice: CheckoutInvoice, deal: Che
  * currency; the active deal's requisites or holder, when a deal was shown before and one is now.
  */
 export const changesOf = (previous: CheckoutInvoice | undefined, next: CheckoutInvoice): Change[] => {
-  if (!previous) return next.isSumChanged ? [{ field: 'amount', previous: undefined, current: next.sum }] : [];
+  if (!previous) return next.isSumChanged ? [{ field: 'amount', previous: undefined, current: amountToSend(next) }] : [];
   const changes: Change[] = [];
-  const { sum } = previous;
-  if (sum.amount !== next.sum.amount || sum.currency !== next.sum.currency) {
-    changes.push({ field: 'amount', previous: sum, current: next.sum });
-  }
+  const [was, is] = [amountToSend(previous), amountToSend(next)];
+  if (!sameMoney(was, is)) changes.push({ field: 'amount', previous: was, current: is });
   const before = activeDeal(previous)?.requisites;
   const after = activeDeal(next)?.requisites;
   if (before && after) {
@@ -438,7 +450,7 @@ export const screen = (session: SessionSnapshot, now: number, env: ScreenEnviron
     payee: plainText(invoice.storeName ?? '') || undefined,
     // "I have paid" is the payer's word, not the service's: the status line says the check too.
     status: name === 'checking' ? { ...statusLine(invoice), screen: 'checking', asWritten: false } : statusLine(invoice),
-    sum: invoice.sum,
+    ...shownAmount(invoice, name),
     amountLabel: name === 'paid' ? 'paid' : name === 'waiting' || name === 'picker' ? 'send' : 'sum',
     explanation: name === 'other' ? 'below' : name === 'waiting' || name === 'picker' ? undefined : 'above',
     deal: deal && dealModel(session, invoice, deal, env),

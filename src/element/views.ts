@@ -256,7 +256,7 @@ const amountField = (model: InvoiceScreenModel, amount: string, context: ScreenC
         valueId: 'amount-value',
         valueClass: 'amount',
         copy: copy && model.screen === 'waiting' ? copyButton(copy, context) : undefined,
-        note: copy?.byHand ? t.copyManually : undefined,
+        note: copy?.byHand ? t.copyManually : model.asked ? (model.amountLabel === 'paid' ? t.amountSettledNote : t.amountDueNote)(formatMoney(model.asked, context.locale)) : undefined,
       })}
     </dl>
     ${model.remaining === undefined ? nothing : timer({ label: t.timeLeftLabel, time: formatDuration(model.remaining) })}

@@ -106,6 +106,56 @@ export const invoiceJsonSchema: JsonSchema = {
         "null"
       ]
     },
+    amountDue: {
+      type: "object",
+      properties: {
+        amount: {
+          type: "string",
+          pattern: "^\\d{1,30}(?:\\.\\d{1,30})?$",
+          errorMessage: "must be a decimal number as text like \"1500.00\""
+        },
+        currency: {
+          type: "string",
+          minLength: 1
+        },
+        subunit: {
+          type: "integer",
+          minimum: 0,
+          maximum: 30
+        }
+      },
+      required: [
+        "amount",
+        "currency",
+        "subunit"
+      ],
+      additionalProperties: {}
+    },
+    amountPaid: {
+      type: "object",
+      properties: {
+        amount: {
+          type: "string",
+          pattern: "^\\d{1,30}(?:\\.\\d{1,30})?$",
+          errorMessage: "must be a decimal number as text like \"1500.00\""
+        },
+        currency: {
+          type: "string",
+          minLength: 1
+        },
+        subunit: {
+          type: "integer",
+          minimum: 0,
+          maximum: 30
+        }
+      },
+      required: [
+        "amount",
+        "currency",
+        "subunit"
+      ],
+      additionalProperties: {}
+    },
     deals: {
       type: "array",
       items: {
@@ -339,6 +389,56 @@ export const canceledInvoiceJsonSchema: JsonSchema = {
         "string",
         "null"
       ]
+    },
+    amountDue: {
+      type: "object",
+      properties: {
+        amount: {
+          type: "string",
+          pattern: "^\\d{1,30}(?:\\.\\d{1,30})?$",
+          errorMessage: "must be a decimal number as text like \"1500.00\""
+        },
+        currency: {
+          type: "string",
+          minLength: 1
+        },
+        subunit: {
+          type: "integer",
+          minimum: 0,
+          maximum: 30
+        }
+      },
+      required: [
+        "amount",
+        "currency",
+        "subunit"
+      ],
+      additionalProperties: {}
+    },
+    amountPaid: {
+      type: "object",
+      properties: {
+        amount: {
+          type: "string",
+          pattern: "^\\d{1,30}(?:\\.\\d{1,30})?$",
+          errorMessage: "must be a decimal number as text like \"1500.00\""
+        },
+        currency: {
+          type: "string",
+          minLength: 1
+        },
+        subunit: {
+          type: "integer",
+          minimum: 0,
+          maximum: 30
+        }
+      },
+      required: [
+        "amount",
+        "currency",
+        "subunit"
+      ],
+      additionalProperties: {}
     },
     deals: {
       type: "array",

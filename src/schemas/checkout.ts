@@ -138,6 +138,18 @@ const checkoutInvoiceFields = {
    * card abroad; absent on other invoices and from older proxies.
    */
   crossBorderCurrency: z.optional(z.nullable(z.string())),
+  /**
+   * The amount the payer must send while the invoice is open, when the service says it
+   * (`receivedSumFromTaker`: a unique amount picked up to `maxAmount`, or a changed sum); it may
+   * differ from `sum`, and then it is the one to send. Absent: send `sum`. Absent from older
+   * proxies.
+   */
+  amountDue: z.optional(MoneySchema),
+  /**
+   * What the service settled once the invoice is paid (`receivedSumFromTaker`, else the paid
+   * deal's `payment.takerSum`): after a correction or a dispute it may differ from `sum`.
+   */
+  amountPaid: z.optional(MoneySchema),
   deals: z.array(CheckoutDealSchema),
 };
 

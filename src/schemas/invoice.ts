@@ -224,7 +224,13 @@ const invoiceFields = {
   sum: MoneySchema,
   storeId: lenient(z.int()),
   storeName: lenient(z.string()),
-  receivedSumFromTaker: lenientMoney(),
+  /**
+   * The invoice's actual amount (documented meaning): what the payer must send when the service
+   * picked a unique amount (`maxAmount`) or changed it, and what was paid once paid. Shown to
+   * the payer, so strict when present: a malformed one refuses the answer, naming the field,
+   * rather than the payer being shown `sum` instead.
+   */
+  receivedSumFromTaker: z.optional(z.nullable(MoneySchema)),
   receivedSumFromMaker: lenientMoney(),
   serviceFeeSum: lenientMoney(),
   payoutSum: lenientMoney(),

@@ -4,6 +4,7 @@
  * payout or fee sum, a store id or a field the service adds tomorrow cannot leak.
  */
 import {
+  TERMINAL_INVOICE_STATUSES,
   requisitesKind,
   type CanceledInvoice,
   type CheckoutCanceledInvoice,
@@ -12,6 +13,7 @@ import {
   type CheckoutReceiptsPolicy,
   type Deal,
   type Invoice,
+  type Money,
   type PaymentVariant,
 } from '../schemas/index.js';
 import { deepFreeze } from './immutable.js';
@@ -36,6 +38,24 @@ export const projectDeal = (deal: Deal): CheckoutDeal =>
     disputeReason: deal.disputeReason,
   });
 
+const moneyOf = (money: Money | null | undefined): Money | undefined =>
+  money ? { amount: money.amount, currency: money.currency, subunit: money.subunit } : undefined;
+
+/** The paid deal's amount: the completed one, else the last with a payment. */
+const paidDealSum = (invoice: Invoice | CanceledInvoice): Money | null | undefined =>
+  (invoice.deals.find((deal) => deal.status === 'completed' && deal.payment?.takerSum) ?? [...invoice.deals].reverse().find((deal) => deal.payment?.takerSum))
+    ?.payment?.takerSum;
+
+/**
+ * The amounts besides `sum` the payer is shown: the one to send while the invoice is open (the
+ * service's `receivedSumFromTaker`), the one settled once it is paid.
+ */
+const amountsOf = (invoice: Invoice | CanceledInvoice) => {
+  if (invoice.status === 'paid') return { amountPaid: moneyOf(invoice.receivedSumFromTaker ?? paidDealSum(invoice)) };
+  if (TERMINAL_INVOICE_STATUSES.includes(invoice.status)) return {};
+  return { amountDue: moneyOf(invoice.receivedSumFromTaker) };
+};
+
 const commonFields = (invoice: Invoice | CanceledInvoice) => ({
   id: invoice.id,
   internalId: invoice.internalId,
@@ -50,6 +70,7 @@ const commonFields = (invoice: Invoice | CanceledInvoice) => ({
   cancelUrl: invoice.cancelUrl,
   isSumChanged: invoice.isSumChanged,
   crossBorderCurrency: invoice.crossBorderCurrency,
+  ...amountsOf(invoice),
   deals: invoice.deals.map(projectDeal),
 });
 

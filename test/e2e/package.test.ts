@@ -101,9 +101,14 @@ const EXPECTED_FILES = `
   dist/esm/schemas/withdrawal.js
   dist/node/chunks/body.js
   dist/node/chunks/server.js
+  dist/node/cli.js
   dist/node/mock-cli.js
   dist/node/mock.js
   dist/node/server.js
+  dist/types/cli/bin.d.ts
+  dist/types/cli/env.d.ts
+  dist/types/cli/main.d.ts
+  dist/types/cli/reconcile.d.ts
   dist/types/element/api.d.ts
   dist/types/element/banks/directory.d.ts
   dist/types/element/banks/humanize.d.ts
@@ -185,13 +190,22 @@ const EXPECTED_FILES = `
   dist/types/schemas/withdrawal.d.ts
   dist/types/server/bank-names.d.ts
   dist/types/server/body.d.ts
+  dist/types/server/books/core.d.ts
+  dist/types/server/books/ledger.d.ts
+  dist/types/server/books/reconciler.d.ts
+  dist/types/server/books/schedule.d.ts
+  dist/types/server/books/snapshot.d.ts
   dist/types/server/checkout-handler.d.ts
   dist/types/server/checkout-route.d.ts
   dist/types/server/client.d.ts
   dist/types/server/errors.d.ts
+  dist/types/server/fingerprint.d.ts
+  dist/types/server/handler.d.ts
   dist/types/server/immutable.d.ts
   dist/types/server/index.d.ts
   dist/types/server/invoice-events.d.ts
+  dist/types/server/invoice-reader.d.ts
+  dist/types/server/kit.d.ts
   dist/types/server/node-adapter.d.ts
   dist/types/server/node-fetch.d.ts
   dist/types/server/node-stream.d.ts

@@ -352,3 +352,35 @@ describe('<merchant-checkout> money safety: a changed amount or place to pay is 
     assert.lengthOf(parts(el, 'notice'), 0);
   });
 });
+
+describe('<merchant-checkout> money safety: the amount the service expects and the amount it settled', () => {
+  it('shows and copies the unique amount the service expects, and says it differs from the order\'s', async () => {
+    const copied: string[] = [];
+    Object.defineProperty(navigator.clipboard, 'writeText', { value: (value: string) => { copied.push(value); return Promise.resolve(); }, configurable: true });
+    try {
+      const el = await mount(readyClient(waitingInvoice({ amountDue: { amount: '1503.17', currency: 'RUB', subunit: 2 } })));
+      await untilScreen(el, 'waiting');
+      const amount = part(el, 'amount')!;
+      assert.include(plain(text(amount)), '1,503.17');
+      assert.include(text(amount), 'Send exactly this amount');
+      assert.include(plain(text(amount)), 'The order is for ₽1,500.00');
+      await expect(el).to.be.accessible();
+      amount.querySelector<HTMLButtonElement>('[part~="copy-button"]')!.click();
+      await waitUntil(() => copied.length === 1);
+      assert.deepEqual(copied, ['1503.17']);
+    } finally {
+      Reflect.deleteProperty(navigator.clipboard, 'writeText');
+    }
+  });
+
+  it('on the paid screen, the amount settled after a dispute beside the amount asked', async () => {
+    const el = await mount(readyClient(waitingInvoice({ status: 'paid', deals: [], amountPaid: { amount: '100.00', currency: 'RUB', subunit: 2 } })));
+    await untilScreen(el, 'paid');
+    const amount = part(el, 'amount')!;
+    assert.include(text(amount), 'Amount paid');
+    assert.include(plain(text(amount)), '100.00');
+    assert.include(plain(text(amount)), 'the order was for ₽1,500.00');
+    await expect(el).to.be.accessible();
+  });
+});
+

@@ -86,6 +86,7 @@ describe('screen()', () => {
         payee: 'Demo Shop',
         status: { screen: 'waiting', raw: 'new', asWritten: false },
         sum: { amount: '1500.00', currency: 'RUB', subunit: 2 },
+        asked: undefined,
         amountLabel: 'send',
         explanation: undefined,
         deal: {
@@ -507,6 +508,34 @@ describe('text from the service on screen', () => {
     const changes = [{ field: 'holder', previous: 'A', current: 'B' }] as const;
     assert.deepEqual(shown(snapshot({ changes })).changes, changes);
     assert.deepEqual(shown(snapshot({ changes, invoice: invoiceOf({ status: 'paid' }) })).changes, changes);
+  });
+});
+
+describe('the amount to send and the amount settled', () => {
+  const RUB = (amount: string) => ({ amount, currency: 'RUB', subunit: 2 });
+
+  it('a unique amount (amountDue) is the one shown and copied while open, with the order\'s amount beside it', () => {
+    const invoice = { ...invoiceOf(), amountDue: RUB('1503.17') };
+    const waiting = shown(snapshot({ invoice }));
+    assert.deepEqual([waiting.sum, waiting.asked, waiting.deal?.amount.value], [RUB('1503.17'), RUB('1500.00'), '1503.17']);
+    const checking = shown(snapshot({ invoice, payerConfirmed: invoice.deals[0]!.id }));
+    assert.deepEqual([checking.screen, checking.sum], ['checking', RUB('1503.17')]);
+    const same = shown(snapshot({ invoice: { ...invoiceOf(), amountDue: RUB('1500.00') } }));
+    assert.deepEqual([same.sum, same.asked], [RUB('1500.00'), undefined], 'the same amount: nothing beside it');
+    assert.deepEqual(shown(snapshot()).asked, undefined, 'no amountDue (an older proxy): sum');
+  });
+
+  it('once paid, the amount the service settled, beside what was asked when they differ', () => {
+    const paid = shown(snapshot({ invoice: { ...invoiceOf({ status: 'paid' }), amountPaid: RUB('1400.00') } }));
+    assert.deepEqual([paid.screen, paid.sum, paid.asked, paid.amountLabel], ['paid', RUB('1400.00'), RUB('1500.00'), 'paid']);
+    const whole = shown(snapshot({ invoice: { ...invoiceOf({ status: 'paid' }), amountPaid: RUB('1500.00') } }));
+    assert.equal(whole.asked, undefined);
+  });
+
+  it('a changed amount to send is announced as a change', () => {
+    assert.deepEqual(changesOf({ ...invoiceOf(), amountDue: RUB('1503.17') }, { ...invoiceOf(), amountDue: RUB('1504.00') }), [
+      { field: 'amount', previous: RUB('1503.17'), current: RUB('1504.00') },
+    ]);
   });
 });
 

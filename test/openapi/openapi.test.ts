@@ -13,6 +13,7 @@ import { createMockService, type MockService } from '../../src/mock/index.js';
 import { normalizeTimestamp } from '../../src/schemas/patterns.js';
 import { MerchantClient, createCheckoutHandler } from '../../src/server/index.js';
 import { OPERATIONS } from '../../src/server/client.js';
+import { documentedNotificationVariant, documentedPaidNotification } from '../fixtures/documented.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -143,6 +144,11 @@ class AnswerValidator {
     }
   }
 
+  /** Whether `value` fits `schema`, a schema of the document (its references resolved against the components). */
+  fits(schema: JsonObject, value: unknown): boolean {
+    return this.#ajv.validate(this.#rebase(schema) as JsonObject, value);
+  }
+
   /** A schema of the document whose `#/components/schemas/…` references point at the added components. */
   #rebase(schema: unknown): unknown {
     if (Array.isArray(schema)) return schema.map((item) => this.#rebase(item));
@@ -265,6 +271,23 @@ const driveService = async (mock: MockService, answers: Captured[]): Promise<voi
 };
 
 const modes = [{ name: 'quirks off', quirks: undefined }, ...QUIRK_SEEDS.map((seed) => ({ name: `quirks on, seed ${seed}`, quirks: seed }))];
+
+describe('the notification webhook of openapi/merchant-api.json', () => {
+  test('describes the documented notification and its header, and refuses what the kit cannot read', { timeout: TIMEOUT }, () => {
+    const validator = new AnswerValidator(merchantApi, 'https://openapi.test/merchant-api-webhook.json');
+    type Webhook = { post: { parameters: { name: string; in: string }[]; requestBody: { content: { 'application/json': { schema: JsonObject } } } } };
+    const webhook = (merchantApi.webhooks as Record<string, Webhook>).invoiceNotification!.post;
+    assert.deepEqual(webhook.parameters.map(({ name, in: where }) => `${where} ${name}`), ['header X-Notification-Token']);
+    const body = webhook.requestBody.content['application/json'].schema;
+    assert.ok(validator.fits(body, documentedPaidNotification()), 'the documented paid notification, verbatim');
+    for (const [status, deal] of [['dispute', 'dispute'], ['expired', 'expired'], ['canceled', 'canceled']]) {
+      assert.ok(validator.fits(body, documentedNotificationVariant(status!, deal!)), status);
+    }
+    const broken = documentedPaidNotification() as unknown as { invoice: { sum: { amount: unknown } } };
+    broken.invoice.sum.amount = 3650;
+    assert.equal(validator.fits(body, broken), false, 'an amount that is a number');
+  });
+});
 
 describe('the mock answers as openapi/merchant-api.json describes', () => {
   for (const { name, quirks } of modes) {

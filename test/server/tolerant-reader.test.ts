@@ -125,7 +125,7 @@ describe('fields the checkout never shows never reject an answer', () => {
     else object[field] = state === 'null' ? null : { unexpected: [1, 2] };
   };
   const dealFields = ['paymentMethodName', 'disputeReasonData', 'disputeReason', 'disputeAttachment', 'attachments', 'disputeResult', 'rate', 'payment', 'type', 'id'];
-  const invoiceFields = ['storeName', 'storeId', 'userId', 'invoiceUrl', 'createdAt', 'updatedAt', 'receivedSumFromTaker', 'payoutSum', 'paymentRequisites', 'paymentMethod'];
+  const invoiceFields = ['storeName', 'storeId', 'userId', 'invoiceUrl', 'createdAt', 'updatedAt', 'payoutSum', 'paymentRequisites', 'paymentMethod'];
   const cancelFields = ['flow', 'flowData', 'isSumChanged', 'successUrl', 'cancelUrl', 'expiredAt'];
   const withdrawalFields = ['status', 'accountId', 'txId', 'address', 'createdAt'];
   for (const state of ['missing', 'null', 'wrong type'] as const) {
@@ -151,6 +151,17 @@ describe('fields the checkout never shows never reject an answer', () => {
         assert.equal((await proxyGet(body)).status, 200);
       });
     }
+    if (state !== 'wrong type') {
+      test(`invoice.receivedSumFromTaker ${state}: accepted (the amount to send is then \`sum\`)`, async () => {
+        const body = () => {
+          const invoice = exampleLookupInvoice();
+          drop(invoice, 'receivedSumFromTaker', state);
+          return invoice;
+        };
+        assert.equal((await clientAnswering(body).getInvoice(INVOICE_ID)).id, INVOICE_ID);
+        assert.equal((await proxyGet(body)).status, 200);
+      });
+    }
     for (const field of cancelFields) {
       test(`cancel answer's ${field} ${state}: accepted`, async () => {
         const canceled = exampleCanceledInvoice();
@@ -166,6 +177,15 @@ describe('fields the checkout never shows never reject an answer', () => {
       });
     }
   }
+  test('a malformed receivedSumFromTaker (the amount the payer is shown) is refused, naming the field', async () => {
+    for (const wrong of [{ unexpected: [1, 2] }, { amount: 1003.17, currency: 'RUB', subunit: 2 }, { amount: '1 003,17', currency: 'RUB', subunit: 2 }]) {
+      const error = await clientAnswering(() => ({ ...exampleLookupInvoice(), receivedSumFromTaker: wrong }))
+        .getInvoice(INVOICE_ID)
+        .catch((failure: unknown) => failure);
+      assert.ok(error instanceof MerchantResponseError, JSON.stringify(wrong));
+      assert.match(error.field ?? '', /^receivedSumFromTaker/);
+    }
+  });
   test('holder: null on a deal that is not shown is accepted; on the shown deal it is refused, naming the field', async () => {
     const closed = exampleLookupInvoice({ status: 'canceled', deals: [exampleLookupDeal({ isActive: false, status: 'canceled', requisites: { requisites: null, holder: null } })] });
     assert.equal((await clientAnswering(() => closed).getInvoice(INVOICE_ID)).status, 'canceled');

@@ -76,6 +76,8 @@ export const en: Translation = {
   amountLabel: 'Amount to send',
   amountPaidLabel: 'Amount paid',
   amountSumLabel: 'Amount',
+  amountDueNote: (asked) => `Send exactly this amount: the payment service recognises your transfer by it. The order is for ${asked}.`,
+  amountSettledNote: (asked) => `This is the amount the payment service settled; the order was for ${asked}.`,
   bankLabel: 'Bank',
   requisitesLabel: (kind) => REQUISITES[kind],
   holderLabel: 'Recipient',

@@ -89,6 +89,8 @@ export const ru: Translation = {
   amountLabel: 'Сумма перевода',
   amountPaidLabel: 'Оплачено',
   amountSumLabel: 'Сумма',
+  amountDueNote: (asked) => `Переведите ровно эту сумму: по ней платёжный сервис узнаёт ваш перевод. Сумма заказа — ${asked}.`,
+  amountSettledNote: (asked) => `Столько зачёл платёжный сервис; сумма заказа — ${asked}.`,
   bankLabel: 'Банк',
   requisitesLabel: (kind) => REQUISITES[kind],
   holderLabel: 'Получатель',

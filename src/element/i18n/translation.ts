@@ -43,6 +43,10 @@ export interface Translation {
   amountPaidLabel: string;
   /** The amount on the other screens. */
   amountSumLabel: string;
+  /** Under an amount to send that differs from the order's (`asked`, formatted): the service matches the transfer by it. */
+  amountDueNote: (asked: string) => string;
+  /** Under a paid amount that differs from the order's (`asked`, formatted): what the service settled after a correction or a dispute. */
+  amountSettledNote: (asked: string) => string;
   bankLabel: string;
   requisitesLabel: (kind: RequisitesKind) => string;
   holderLabel: string;

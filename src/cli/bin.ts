@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+/** The `merchant-checkout` bin: runs a command (main.ts) with this process's arguments, environment and streams. */
+import { readFileSync } from 'node:fs';
+import { runCli } from './main.js';
+
+runCli(process.argv.slice(2), {
+  env: process.env,
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  stdin: () => readFileSync(0, 'utf8'),
+}).then(
+  (status) => {
+    process.exitCode = status;
+  },
+  (error: unknown) => {
+    process.stderr.write(`merchant-checkout: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

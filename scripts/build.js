@@ -39,6 +39,7 @@ const browserEntries = {
 const cdnEntry = src('element/cdn.ts');
 const nodeEntries = {
   server: src('server/index.ts'),
+  redis: src('server/redis.ts'),
   mock: src('mock/index.ts'),
   'mock-cli': src('mock/cli.ts'),
   cli: src('cli/bin.ts'),

@@ -12,7 +12,6 @@ import { safeParse } from '../../src/schemas/index.js';
 import {
   createCheckoutServer,
   createMemoryStore,
-  createRedisStore,
   MerchantApiError,
   MerchantClient,
   MerchantClientError,
@@ -20,6 +19,7 @@ import {
   MerchantValidationError,
   type CreateInvoiceRequest,
 } from '../../src/server/index.js';
+import { createRedisStore } from '../../src/server/redis.js';
 import {
   INVOICE_ACTIONS,
   type CreateOrderInput,

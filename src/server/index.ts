@@ -100,10 +100,8 @@ export { projectInvoice, projectCanceledInvoice, projectDeal, projectVariants, t
 export { createNodeFetch, type NodeFetchOptions } from './node-fetch.js';
 export {
   createMemoryStore,
-  createRedisStore,
   DEFAULT_MEMORY_STORE_BOOKS,
   DEFAULT_MEMORY_STORE_ENTRIES,
-  DEFAULT_REDIS_PREFIX,
   type CheckoutStore,
   type DisputeClaim,
   type InvoiceMark,
@@ -114,7 +112,6 @@ export {
   type StoreListener,
   type StoreSubscription,
   type MemoryStoreOptions,
-  type RedisStoreOptions,
 } from './store/index.js';
 export {
   DEFAULT_HEARTBEAT_MS,

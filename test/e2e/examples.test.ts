@@ -29,19 +29,18 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import type * as MockEntry from 'merchant-checkout/mock';
 import type * as ServerEntry from 'merchant-checkout/server';
 import { launchChromium } from './support/browser.js';
-import { packTarball } from './support/pack.js';
+import { scratchApp } from './support/scratch-app.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -101,13 +100,6 @@ const servers: Server[] = [];
 const ENV = ['PAYMENT_API_URL', 'PAYMENT_API_KEY', 'PAYMENT_SECRET_KEY', 'PAYMENT_NOTIFICATION_TOKEN', 'PORT'] as const;
 const envBefore = Object.fromEntries(ENV.map((name) => [name, process.env[name]]));
 
-const link = (name: string) => {
-  const target = join(root, 'node_modules', name);
-  assert.ok(existsSync(target), `${name} is in this repository's node_modules (npm ci)`);
-  mkdirSync(dirname(join(app, 'node_modules', name)), { recursive: true });
-  symlinkSync(target, join(app, 'node_modules', name), 'junction');
-};
-
 /** This repository's TypeScript over a project of the scratch app, which resolves from the app's node_modules. */
 const tsc = (project: string, ...options: string[]): Compiled => {
   const run = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(app, project), ...options], { cwd: app, encoding: 'utf8' });
@@ -130,19 +122,8 @@ const startExample = async (name: string): Promise<string> => {
 };
 
 before(async () => {
-  scratch = mkdtempSync(join(tmpdir(), 'merchant-checkout-examples-'));
-  const tarball = packTarball(scratch);
-  app = join(scratch, 'app');
-  const unpacked = join(app, 'node_modules', 'merchant-checkout');
-  mkdirSync(unpacked, { recursive: true });
-  const untar = spawnSync('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1'], { encoding: 'utf8' });
-  assert.equal(untar.status, 0, `tar: ${untar.stderr}`);
-  const packed = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-  for (const name of new Set([...Object.keys(packed.dependencies), ...EXAMPLE_DEPENDENCIES])) link(name);
-  writeFileSync(
-    join(app, 'package.json'),
-    `${JSON.stringify({ name: 'scratch-shop', private: true, type: 'module', dependencies: { 'merchant-checkout': `file:${tarball}` } }, null, 2)}\n`,
-  );
+  const made = scratchApp('examples', EXAMPLE_DEPENDENCIES);
+  ({ scratch, app } = made);
   cpSync(join(root, 'examples'), join(app, 'examples'), { recursive: true });
 
   // The Node examples are also compiled: build/*.js is what the tests below run.

@@ -100,10 +100,13 @@ const EXPECTED_FILES = `
   dist/esm/schemas/service.js
   dist/esm/schemas/withdrawal.js
   dist/node/chunks/body.js
+  dist/node/chunks/invoice.js
   dist/node/chunks/server.js
+  dist/node/chunks/types.js
   dist/node/cli.js
   dist/node/mock-cli.js
   dist/node/mock.js
+  dist/node/redis.js
   dist/node/server.js
   dist/types/cli/bin.d.ts
   dist/types/cli/env.d.ts
@@ -212,6 +215,7 @@ const EXPECTED_FILES = `
   dist/types/server/notifications.d.ts
   dist/types/server/projection.d.ts
   dist/types/server/proxy-http.d.ts
+  dist/types/server/redis.d.ts
   dist/types/server/remember.d.ts
   dist/types/server/service-errors.d.ts
   dist/types/server/signing.d.ts

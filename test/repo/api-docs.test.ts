@@ -42,11 +42,13 @@ test(`${API_DOCS_DIR} is what npm run docs:api writes now`, () => {
   }
 });
 
-test('the reference names every export of merchant-checkout/server and merchant-checkout/mock', async () => {
+test('the reference names every export of merchant-checkout/server, merchant-checkout/redis and merchant-checkout/mock', async () => {
   const server = await import('../../src/server/index.js');
+  const redis = await import('../../src/server/redis.js');
   const mock = await import('../../src/mock/index.js');
   for (const [file, module] of [
     ['server.md', server],
+    ['redis.md', redis],
     ['mock.md', mock],
   ] as const) {
     const text = readFileSync(join(root, API_DOCS_DIR, file), 'utf8');

@@ -11,11 +11,11 @@ import { after, afterEach, before, beforeEach, describe, test } from 'node:test'
 import {
   MerchantClient,
   createCheckoutServer,
-  createRedisStore,
   type CheckoutServer,
   type CheckoutStore,
   type InvoiceChange,
 } from '../../src/server/index.js';
+import { createRedisStore } from '../../src/server/redis.js';
 import { documentedPaidNotification } from '../fixtures/documented.js';
 import { createScriptedService, type ScriptedService } from '../support/scripted-service.js';
 import { startRedis, type RedisProcess } from '../support/redis-server.js';

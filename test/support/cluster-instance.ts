@@ -16,10 +16,10 @@ import {
   createMemoryStore,
   createNodeFetch,
   createCheckoutServer,
-  createRedisStore,
   toNodeHandler,
   type CheckoutStore,
 } from '../../src/server/index.js';
+import { createRedisStore } from '../../src/server/redis.js';
 
 const env = (name: string): string => {
   const value = process.env[name];

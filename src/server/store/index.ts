@@ -1,6 +1,6 @@
 /**
- * The store shared by `createCheckoutHandler` and `createNotificationHandler`: in memory
- * (one process, the default) or in Redis (several instances). See types.ts for what it holds.
+ * The store the kit owns: in memory (one process, the default); the Redis store is the entry
+ * `merchant-checkout/redis` (src/server/redis.ts). See types.ts for what it holds.
  */
 export type {
   BooksClaim,
@@ -14,4 +14,3 @@ export type {
   TrackedInvoice,
 } from './types.js';
 export { createMemoryStore, DEFAULT_MEMORY_STORE_BOOKS, DEFAULT_MEMORY_STORE_ENTRIES, type MemoryStoreOptions } from './memory.js';
-export { createRedisStore, DEFAULT_REDIS_PREFIX, type RedisStoreOptions } from './redis.js';

@@ -3,8 +3,15 @@
 import { readFileSync } from 'node:fs';
 import { runCli } from './main.js';
 
+/** The first SIGTERM or SIGINT: a long-running command (serve) stops gracefully on it. */
+const stopSignal = new Promise<string>((resolve) => {
+  process.once('SIGTERM', () => resolve('SIGTERM'));
+  process.once('SIGINT', () => resolve('SIGINT'));
+});
+
 runCli(process.argv.slice(2), {
   env: process.env,
+  stopSignal,
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   stdin: () => readFileSync(0, 'utf8'),

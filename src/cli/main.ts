@@ -4,16 +4,18 @@
  * exit status: 0 done, 1 something it was asked to do failed, 2 a setting or an argument is wrong.
  */
 import { ENV_HELP } from './env.js';
-import { RECONCILE_HELP, reconcileCommand, type CommandIo } from './reconcile.js';
+import { RECONCILE_HELP, reconcileCommand } from './reconcile.js';
+import { SERVE_HELP, serveCommand, type ServeIo } from './serve.js';
 
 interface Command {
   summary: string;
   help: string;
-  run: (args: readonly string[], io: CommandIo) => Promise<number>;
+  run: (args: readonly string[], io: ServeIo) => Promise<number>;
 }
 
 /** Every command, one row each. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
+  serve: { summary: 'run the checkout gateway: the kit as a process for a shop on any stack', help: SERVE_HELP, run: serveCommand },
   reconcile: { summary: 'read invoices from the service now and report what each was found in (for cron)', help: RECONCILE_HELP, run: reconcileCommand },
 };
 
@@ -35,7 +37,7 @@ ${ENV_HELP.map(([name, what]) => `  ${name.padEnd(envWidth)}  ${what}`).join('\n
 };
 
 /** Runs `merchant-checkout` with `argv` (without node and the script); answers the exit status. */
-export const runCli = async (argv: readonly string[], io: CommandIo): Promise<number> => {
+export const runCli = async (argv: readonly string[], io: ServeIo): Promise<number> => {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.out(mainHelp());

@@ -96,6 +96,22 @@ export {
 } from './books/reconciler.js';
 export { DEFAULT_OPEN_INTERVAL_MS, DEFAULT_FINAL_FIRST_MS, DEFAULT_SETTLE_AFTER_MS, type ReconcileSchedule } from './books/schedule.js';
 export { createInvoiceReader, type InvoiceReader, type InvoiceReadOptions, type ReadInvoice } from './invoice-reader.js';
+export {
+  CHECKOUT_TOKEN_HEADER,
+  signCheckoutToken,
+  verifyCheckoutToken,
+  checkoutTokenAuthorizer,
+  type CheckoutTokenRefusal,
+} from './checkout-token.js';
+export {
+  createWebhookSender,
+  signWebhook,
+  webhookBody,
+  WEBHOOK_RETRY_DELAYS_MS,
+  type WebhookSender,
+  type WebhookSenderOptions,
+  type WebhookPayload,
+} from './webhooks.js';
 export { projectInvoice, projectCanceledInvoice, projectDeal, projectVariants, type InvoiceProjectionExtras } from './projection.js';
 export { createNodeFetch, type NodeFetchOptions } from './node-fetch.js';
 export {
@@ -109,6 +125,8 @@ export {
   type BooksClaim,
   type BooksEntry,
   type TrackedInvoice,
+  type OutboxMessage,
+  type OutboxOutcome,
   type StoreListener,
   type StoreSubscription,
   type MemoryStoreOptions,

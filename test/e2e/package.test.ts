@@ -112,6 +112,7 @@ const EXPECTED_FILES = `
   dist/types/cli/env.d.ts
   dist/types/cli/main.d.ts
   dist/types/cli/reconcile.d.ts
+  dist/types/cli/serve.d.ts
   dist/types/element/api.d.ts
   dist/types/element/banks/directory.d.ts
   dist/types/element/banks/humanize.d.ts
@@ -148,6 +149,9 @@ const EXPECTED_FILES = `
   dist/types/element/status.d.ts
   dist/types/element/version.d.ts
   dist/types/element/views.d.ts
+  dist/types/gateway/app.d.ts
+  dist/types/gateway/server.d.ts
+  dist/types/gateway/settings.d.ts
   dist/types/mock/api.d.ts
   dist/types/mock/app.d.ts
   dist/types/mock/banks.d.ts
@@ -200,6 +204,7 @@ const EXPECTED_FILES = `
   dist/types/server/books/snapshot.d.ts
   dist/types/server/checkout-handler.d.ts
   dist/types/server/checkout-route.d.ts
+  dist/types/server/checkout-token.d.ts
   dist/types/server/client.d.ts
   dist/types/server/errors.d.ts
   dist/types/server/fingerprint.d.ts
@@ -222,9 +227,11 @@ const EXPECTED_FILES = `
   dist/types/server/single-flight.d.ts
   dist/types/server/store/index.d.ts
   dist/types/server/store/memory.d.ts
+  dist/types/server/store/redis-scripts.d.ts
   dist/types/server/store/redis.d.ts
   dist/types/server/store/types.d.ts
   dist/types/server/uploads.d.ts
+  dist/types/server/webhooks.d.ts
   dist/types/types/attributes.d.ts
   dist/types/types/events.generated.d.ts
   dist/types/types/jsx.d.ts

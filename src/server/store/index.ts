@@ -12,5 +12,7 @@ export type {
   StoreListener,
   StoreSubscription,
   TrackedInvoice,
+  OutboxMessage,
+  OutboxOutcome,
 } from './types.js';
 export { createMemoryStore, DEFAULT_MEMORY_STORE_BOOKS, DEFAULT_MEMORY_STORE_ENTRIES, type MemoryStoreOptions } from './memory.js';

@@ -14,6 +14,7 @@ import {
   type DisputeClaim,
   type InvoiceMark,
   type InvoiceUpdate,
+  type OutboxMessage,
   type StoreListener,
   type TrackedInvoice,
 } from './types.js';
@@ -62,6 +63,25 @@ export const createMemoryStore = (options: MemoryStoreOptions = {}): CheckoutSto
   /** Invoices the reconciler reads again, by id: their terminal and when they are due (ms). */
   const tracked = new Map<string, { terminal: string | undefined; dueAt: number }>();
   const listeners = new Set<StoreListener>();
+  /** The outbox: messages pending or failed by id, and the ids delivered (the newest remembered). */
+  const outbox = new Map<string, OutboxMessage & { state: 'pending' | 'failed' }>();
+  const delivered = new Map<string, true>();
+
+  const outboxClaim = (now: number, count: number, leaseMs: number): Promise<OutboxMessage[]> => {
+    const due = [...outbox.values()].filter((message) => message.state === 'pending' && message.at <= now).sort((a, b) => a.at - b.at);
+    const claimed = due.slice(0, Math.max(0, count));
+    for (const message of claimed) message.at = now + leaseMs;
+    return Promise.resolve(claimed.map(({ state: _state, ...message }) => ({ ...message })));
+  };
+
+  const outboxList = (state: 'pending' | 'failed', count: number): Promise<OutboxMessage[]> =>
+    Promise.resolve(
+      [...outbox.values()]
+        .filter((message) => message.state === state)
+        .sort((a, b) => a.createdAt - b.createdAt)
+        .slice(0, count)
+        .map(({ state: _state, ...message }) => ({ ...message })),
+    );
 
   const claimDispute = (id: string, holdMs: number): Promise<DisputeClaim | undefined> => {
     const current = disputes.get(id);
@@ -184,6 +204,33 @@ export const createMemoryStore = (options: MemoryStoreOptions = {}): CheckoutSto
     },
     claimDue,
     trackedCount: () => Promise.resolve(tracked.size),
+    outboxAdd: (message, dueAt) => {
+      if (outbox.has(message.id) || delivered.has(message.id)) return Promise.resolve(false);
+      outbox.set(message.id, { ...message, attempts: 0, at: dueAt, state: 'pending' });
+      return Promise.resolve(true);
+    },
+    outboxClaim,
+    outboxSettle: (id, outcome, now) => {
+      const message = outbox.get(id);
+      if (!message) return Promise.resolve();
+      message.attempts++;
+      if (outcome.delivered) {
+        outbox.delete(id);
+        remember(delivered, id, true, maxBooks);
+      } else {
+        message.lastError = outcome.error;
+        if (outcome.nextAt === undefined) Object.assign(message, { state: 'failed', at: now });
+        else message.at = outcome.nextAt;
+      }
+      return Promise.resolve();
+    },
+    outboxList,
+    outboxRedeliver: (id, now) => {
+      const message = outbox.get(id);
+      if (!message) return Promise.resolve(false);
+      Object.assign(message, { state: 'pending', at: now });
+      return Promise.resolve(true);
+    },
     close: () => {
       listeners.clear();
       return Promise.resolve();

@@ -7,6 +7,8 @@
  *   the claim of them (`SET NX PX`) while one instance compares and tells the shop;
  * - `{prefix}due`: the invoices the reconciler tracks (a sorted set by when each is due) and
  *   `{prefix}term`: the terminal of each (a hash);
+ * - the outbox (the shop's webhooks): `{prefix}wq` pending by due time, `{prefix}wf` given up,
+ *   `{prefix}wm:{id}` each message (a hash), `{prefix}wd:{id}` delivered (kept `booksTtlMs`);
  * - `{prefix}i:{invoice id}`: the last status, `updatedAt` and fingerprint recorded (a hash);
  * - `{prefix}r:{invoice id}`: whose turn it is to read the invoice from the service;
  * - `{prefix}d:{invoice id}`: the claim of the invoice's one dispute (`SET NX PX`), then `kept`;
@@ -29,9 +31,21 @@ import {
   type DisputeClaim,
   type InvoiceMark,
   type InvoiceUpdate,
+  type OutboxMessage,
+  type OutboxOutcome,
   type StoreListener,
   type TrackedInvoice,
 } from './types.js';
+import {
+  CLAIM_DUE_SCRIPT,
+  COMMIT_BOOKS_SCRIPT,
+  OUTBOX_ADD_SCRIPT,
+  OUTBOX_CLAIM_SCRIPT,
+  OUTBOX_SETTLE_SCRIPT,
+  RECORD_SCRIPT,
+  RELEASE_SCRIPT,
+  TRACK_SCRIPT,
+} from './redis-scripts.js';
 
 /** Options of `createRedisStore`: where Redis is, and the keys' prefix and expiry. */
 export interface RedisStoreOptions {
@@ -77,62 +91,6 @@ interface RedisClientLike {
   quit?(): Promise<unknown>;
   destroy?(): void;
 }
-
-/** Compare, write and publish in one step. */
-const RECORD_SCRIPT = `
-local cur = redis.call('HMGET', KEYS[1], 'status', 'updatedAt', 'print', 'terminal')
-if cur[1] then
-  if ARGV[2] ~= '' and cur[2] and cur[2] ~= '' then
-    if tonumber(ARGV[2]) < tonumber(cur[2]) then return 0 end
-  elseif cur[4] == '1' and cur[1] ~= ARGV[1] then
-    return 0
-  end
-  if cur[3] == ARGV[3] then
-    redis.call('PEXPIRE', KEYS[1], ARGV[5])
-    return 0
-  end
-end
-local updatedAt = ARGV[2]
-if updatedAt == '' and cur[2] then updatedAt = cur[2] end
-redis.call('HSET', KEYS[1], 'status', ARGV[1], 'updatedAt', updatedAt, 'print', ARGV[3], 'terminal', ARGV[4])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-redis.call('PUBLISH', ARGV[6], ARGV[7])
-return 1
-`;
-
-/** Writes the books and ends the claim, unless another caller holds the claim now (ours lapsed). */
-const COMMIT_BOOKS_SCRIPT = `
-local holder = redis.call('GET', KEYS[2])
-if holder and holder ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-if holder then redis.call('DEL', KEYS[2]) end
-return 1
-`;
-
-/** Tracks an invoice, due at ARGV[2], with its terminal when given. */
-const TRACK_SCRIPT = `
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-if ARGV[3] ~= '' then redis.call('HSET', KEYS[2], ARGV[1], ARGV[3]) end
-return 1
-`;
-
-/** Claims the invoices due by ARGV[1] (at most ARGV[2]), moving each to ARGV[3]; answers ids and terminals. */
-const CLAIM_DUE_SCRIPT = `
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
-local out = {}
-for i, id in ipairs(ids) do
-  redis.call('ZADD', KEYS[1], ARGV[3], id)
-  out[#out + 1] = id
-  out[#out + 1] = redis.call('HGET', KEYS[2], id) or ''
-end
-return out
-`;
-
-/** Deletes a claim only if it is still ours (it may have lapsed and been claimed again). */
-const RELEASE_SCRIPT = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-`;
 
 const positive = (value: number | undefined, fallback: number, name: string): number => {
   const chosen = value ?? fallback;
@@ -296,6 +254,83 @@ export const createRedisStore = (options: RedisStoreOptions = {}): CheckoutStore
     return claimed;
   };
 
+  const outboxKeys = (id: string) => ({ message: `${prefix}wm:${id}`, delivered: `${prefix}wd:${id}` });
+  const pendingKey = `${prefix}wq`;
+  const failedKey = `${prefix}wf`;
+
+  const outboxAdd = async (message: { id: string; body: string; createdAt: number }, dueAt: number): Promise<boolean> => {
+    const keys = outboxKeys(message.id);
+    const added = await command((client) =>
+      client.eval(OUTBOX_ADD_SCRIPT, { keys: [keys.message, keys.delivered, pendingKey], arguments: [message.id, message.body, String(message.createdAt), String(Math.floor(dueAt))] }),
+    );
+    return Number(added) === 1;
+  };
+
+  const outboxClaim = async (now: number, count: number, leaseMs: number): Promise<OutboxMessage[]> => {
+    const flat = (await command((client) =>
+      client.eval(OUTBOX_CLAIM_SCRIPT, {
+        keys: [pendingKey],
+        arguments: [String(Math.floor(now)), String(Math.max(0, Math.floor(count))), String(Math.floor(now + leaseMs)), `${prefix}wm:`],
+      }),
+    )) as string[];
+    const claimed: OutboxMessage[] = [];
+    for (let index = 0; index + 4 < flat.length; index += 5) {
+      const [id, body, createdAt, attempts, lastError] = flat.slice(index, index + 5) as [string, string, string, string, string];
+      claimed.push({ id, body, createdAt: Number(createdAt), attempts: Number(attempts), lastError: lastError || undefined, at: now + leaseMs });
+    }
+    return claimed;
+  };
+
+  const outboxSettle = async (id: string, outcome: OutboxOutcome, now: number): Promise<void> => {
+    const keys = outboxKeys(id);
+    const next = outcome.delivered || outcome.nextAt === undefined ? '' : String(Math.floor(outcome.nextAt));
+    await command((client) =>
+      client.eval(OUTBOX_SETTLE_SCRIPT, {
+        keys: [keys.message, keys.delivered, pendingKey, failedKey],
+        arguments: [id, outcome.delivered ? '1' : '0', outcome.delivered ? '' : outcome.error, next, String(Math.floor(now)), String(booksTtlMs)],
+      }),
+    );
+  };
+
+  const outboxList = async (state: 'pending' | 'failed', count: number): Promise<OutboxMessage[]> => {
+    const flat = (await command((client) =>
+      client.eval(
+        `local ids = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
+local out = {}
+for i = 1, #ids, 2 do
+  local fields = redis.call('HMGET', ARGV[2] .. ids[i], 'body', 'createdAt', 'attempts', 'lastError')
+  out[#out + 1] = ids[i]
+  out[#out + 1] = fields[1] or ''
+  out[#out + 1] = fields[2] or '0'
+  out[#out + 1] = fields[3] or '0'
+  out[#out + 1] = fields[4] or ''
+  out[#out + 1] = ids[i + 1]
+end
+return out`,
+        { keys: [state === 'pending' ? pendingKey : failedKey], arguments: [String(Math.max(1, Math.floor(count))), `${prefix}wm:`] },
+      ),
+    )) as string[];
+    const listed: OutboxMessage[] = [];
+    for (let index = 0; index + 5 < flat.length; index += 6) {
+      const [id, body, createdAt, attempts, lastError, at] = flat.slice(index, index + 6) as [string, string, string, string, string, string];
+      listed.push({ id, body, createdAt: Number(createdAt), attempts: Number(attempts), lastError: lastError || undefined, at: Number(at) });
+    }
+    return listed;
+  };
+
+  const outboxRedeliver = async (id: string, now: number): Promise<boolean> =>
+    Number(
+      await command((client) =>
+        client.eval(
+          `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+return 1`,
+          { keys: [outboxKeys(id).message, pendingKey, failedKey], arguments: [id, String(Math.floor(now))] },
+        ),
+      ),
+    ) === 1;
+
   const trackedCount = async (): Promise<number> =>
     Number(await command((client) => client.eval("return redis.call('ZCARD', KEYS[1])", { keys: [dueKey], arguments: [] })));
 
@@ -366,6 +401,11 @@ export const createRedisStore = (options: RedisStoreOptions = {}): CheckoutStore
     untrack,
     claimDue,
     trackedCount,
+    outboxAdd,
+    outboxClaim,
+    outboxSettle,
+    outboxList,
+    outboxRedeliver,
     lastSeen,
     record,
     subscribe: (listener) => {

@@ -83,6 +83,42 @@ export interface TrackedInvoice {
   terminal: string | undefined;
 }
 
+/**
+ * A message held until it is delivered: the shop's webhook of one change (`id`: the change's
+ * id, so one message per change however often it is handed on).
+ */
+export interface OutboxMessage {
+  /** The message's id (the change's id): the same id is added once. */
+  id: string;
+  /** The body, exactly as it is sent. */
+  body: string;
+  /** When it was added (epoch ms). */
+  createdAt: number;
+  /** How many attempts were made. */
+  attempts: number;
+  /** Why the last attempt failed. */
+  lastError?: string | undefined;
+  /** When it is due (pending), or when it was given up (failed), epoch ms. */
+  at: number;
+}
+
+/** The outcome of one delivery attempt ({@link CheckoutStore.outboxSettle}). */
+export type OutboxOutcome =
+  /** The receiver answered 2xx: never sent again. */
+  | {
+      /** `true`. */
+      delivered: true;
+    }
+  /** It failed: tried again at `nextAt`, or given up (failed, listed) without one. */
+  | {
+      /** `false`. */
+      delivered: false;
+      /** Why: the status the receiver answered, or the network's error. */
+      error: string;
+      /** When to try again (epoch ms); absent: give up. */
+      nextAt?: number | undefined;
+    };
+
 /** A subscription to the store's updates. */
 export interface StoreSubscription {
   /** Stops the listener. */
@@ -143,6 +179,19 @@ export interface CheckoutStore {
   claimDue(now: number, limit: number, leaseMs: number): Promise<TrackedInvoice[]>;
   /** How many invoices are tracked (for health checks and tests). */
   trackedCount(): Promise<number>;
+  /**
+   * Adds a message, due at `dueAt`: false (nothing added) when a message with its id is
+   * pending, failed, or was delivered within `deliveredTtlMs` of the store (30 days).
+   */
+  outboxAdd(message: { id: string; body: string; createdAt: number }, dueAt: number): Promise<boolean>;
+  /** Claims up to `limit` pending messages due by `now`, each moved to `now + leaseMs` meanwhile. */
+  outboxClaim(now: number, limit: number, leaseMs: number): Promise<OutboxMessage[]>;
+  /** Records an attempt's outcome: delivered (kept as done), retried at `nextAt`, or failed. */
+  outboxSettle(id: string, outcome: OutboxOutcome, now: number): Promise<void>;
+  /** Messages still pending or given up, oldest first. */
+  outboxList(state: 'pending' | 'failed', limit: number): Promise<OutboxMessage[]>;
+  /** Makes a pending or failed message due at `now` (a redelivery asked for by hand); false when there is none. */
+  outboxRedeliver(id: string, now: number): Promise<boolean>;
   /** Releases connections and timers the store made itself. */
   close(): Promise<void>;
 }

@@ -1,0 +1,185 @@
+/**
+ * The gateway: the kit as a process a shop on any stack runs next to its app (docs/gateway.md).
+ * One Fetch handler over one kit: the checkout protocol (authorized by checkout tokens), the
+ * service's notifications, the reconciler, the shop's signed webhook of every change, the
+ * shop's bearer API (`/v1`: create an invoice and get its token, mint a token, list and
+ * redeliver webhooks) and the health checks. Runtime-neutral; the process is server.ts.
+ */
+import { Hono, type Context } from 'hono';
+import {
+  MerchantApiError,
+  MerchantClientError,
+  MerchantValidationError,
+  checkoutTokenAuthorizer,
+  createCheckoutServer,
+  createWebhookSender,
+  signCheckoutToken,
+  type CheckoutServer,
+  type CheckoutStore,
+  type CreateInvoiceRequest,
+  type Invoice,
+  type MerchantClient,
+  type WebhookSender,
+} from '../server/index.js';
+import { secretsEqual } from '../server/proxy-http.js';
+import { withoutSecrets } from '../server/store/types.js';
+import type { GatewayConfig } from './settings.js';
+
+/** One line of the gateway's log: a level, a message and fields (never a secret, a token or requisites). */
+export type GatewayLog = (level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
+
+export interface Gateway {
+  /** The whole gateway as one handler. */
+  fetch: (request: Request) => Promise<Response>;
+  kit: CheckoutServer;
+  webhooks: WebhookSender | undefined;
+  /** From now on `/readyz` answers 503 (the process is stopping). */
+  drain(): void;
+  /** Stops the reconciler and the webhooks, waiting for work under way. */
+  close(): Promise<void>;
+}
+
+export interface GatewayDeps {
+  clients: readonly MerchantClient[];
+  store: CheckoutStore;
+  log: GatewayLog;
+  /** Sends the shop's webhooks (tests); default the global `fetch`. */
+  webhookFetch?: (request: Request) => Promise<Response>;
+  now?: () => number;
+}
+
+const json = (status: number, body: unknown) => Response.json(body, { status, headers: { 'cache-control': 'no-store' } });
+const refused = (status: number, code: string, message: string) => json(status, { error: { code, message } });
+
+/** Fields of a create-invoice body the gateway fills itself. */
+const FILLED = ['notificationUrl', 'notificationToken'] as const;
+
+export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway => {
+  const { clients, store, log } = deps;
+  const now = deps.now ?? Date.now;
+  const tokens = config.terminals.map((terminal) => terminal.notificationToken).filter((token): token is string => typeof token === 'string' && token !== '');
+  if (tokens.length === 0) throw new TypeError('PAYMENT_NOTIFICATION_TOKEN is not set: the gateway receives the service\'s notifications with it');
+  const webhooks =
+    config.webhookUrl && config.webhookSecret
+      ? createWebhookSender({
+          store,
+          url: config.webhookUrl,
+          secret: config.webhookSecret,
+          now,
+          ...(deps.webhookFetch ? { fetch: deps.webhookFetch } : {}),
+          onAttempt: ({ id, status, outcome, error, ms }) => log(outcome === 'delivered' ? 'info' : 'warn', 'webhook', { change: id, status, outcome, error, ms }),
+          report: (error) => log('error', 'webhook failed', { error: String(error) }),
+        })
+      : undefined;
+  const kit = createCheckoutServer({
+    client: clients,
+    store,
+    basePath: config.basePath,
+    authorize: checkoutTokenAuthorizer(config.secrets, { now, onRefused: (reason, invoice) => log('info', 'checkout token refused', { reason, invoice }) }),
+    ...(config.origins.length > 0 ? { cors: { origins: config.origins, allowHeaders: ['X-Checkout-Token'] } } : {}),
+    timeoutMs: config.timeoutMs,
+    maxUploadBytes: config.maxUploadBytes,
+    uploadTimeoutMs: config.uploadTimeoutMs,
+    notifications: { token: tokens, path: config.notificationsPath, onUnconfirmed: ({ invoiceId, reason }) => log('warn', 'notification not confirmed by the service', { invoice: invoiceId, reason }) },
+    onChange: async (change) => {
+      log('info', 'change', { change: change.id, kind: change.kind, invoice: change.invoiceId, source: change.source });
+      await webhooks?.enqueue(change);
+    },
+    now,
+    onError: (error, request) => log('error', 'kit', { error: error instanceof Error ? error.message : String(error), path: new URL(request.url).pathname }),
+  });
+  webhooks?.start();
+  let draining = false;
+
+  /** The token a page gets for an invoice: valid until the invoice's expiry plus `GATEWAY_TOKEN_TTL_MS`. */
+  const tokenFor = async (invoice: Invoice) => {
+    const expiresAt = Math.max(Date.parse(invoice.expireAt) || now(), now()) + config.tokenTtlMs;
+    return { checkoutToken: await signCheckoutToken(config.secrets[0]!, invoice.id, expiresAt), checkoutTokenExpiresAt: new Date(expiresAt).toISOString() };
+  };
+
+  const failed = (error: unknown): Response => {
+    if (error instanceof MerchantValidationError) return refused(400, 'bad_request', error.message);
+    if (error instanceof MerchantApiError) return refused(error.status === 404 ? 404 : 502, error.status === 404 ? 'not_found' : 'upstream_error', `the payment service refused: ${error.messages.join('; ')}`);
+    if (error instanceof MerchantClientError) return refused(502, 'upstream_error', error.message);
+    throw error;
+  };
+
+  const api = new Hono().basePath('/v1');
+  api.use('*', async (c, next) => {
+    const presented = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1];
+    if (!config.apiKey) return refused(404, 'not_found', 'the /v1 API is off: set GATEWAY_API_KEY');
+    if (!(await secretsEqual(config.apiKey, presented))) return refused(401, 'unauthorized', 'missing or wrong bearer key');
+    return next();
+  });
+  api.post('/invoices', async (c: Context) => {
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      return refused(400, 'bad_request', 'the body is not JSON');
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return refused(400, 'bad_request', 'the body must be a JSON object (the service\'s create-invoice fields)');
+    const given = FILLED.find((field) => field in body);
+    if (given) return refused(400, 'bad_request', `${given}: the gateway fills it itself`);
+    if (!config.publicUrl) return refused(503, 'service_unavailable', 'set GATEWAY_PUBLIC_URL: the gateway fills notificationUrl with it');
+    const request = { ...body, notificationUrl: `${config.publicUrl}${config.notificationsPath}`, notificationToken: tokens[0]! } as CreateInvoiceRequest;
+    try {
+      const client = clients[0]!;
+      const invoice = request.internalId ? await client.createInvoiceOnce(request) : await client.createInvoice(request);
+      log('info', 'invoice created', { invoice: invoice.id });
+      return json(201, { invoice: withoutSecrets(invoice), ...(await tokenFor(invoice)) });
+    } catch (error) {
+      return failed(error);
+    }
+  });
+  api.post('/invoices/:id/checkout-token', async (c: Context) => {
+    const id = c.req.param('id') ?? '';
+    // The invoice must exist at one of the shop's terminals; its expiry dates the token.
+    for (const client of clients) {
+      try {
+        return json(200, await tokenFor(await client.getInvoice(id)));
+      } catch (error) {
+        if (!(error instanceof MerchantApiError && error.status === 404)) return failed(error);
+      }
+    }
+    return refused(404, 'not_found', 'no terminal knows this invoice');
+  });
+  api.get('/webhooks', async (c: Context) => {
+    if (!webhooks) return refused(404, 'not_found', 'no shop webhook: set SHOP_WEBHOOK_URL');
+    const state = c.req.query('state') === 'pending' ? 'pending' : 'failed';
+    return json(200, { state, webhooks: await webhooks.list(state, 500) });
+  });
+  api.post('/webhooks/:id/redeliver', async (c: Context) => {
+    if (!webhooks) return refused(404, 'not_found', 'no shop webhook: set SHOP_WEBHOOK_URL');
+    return (await webhooks.redeliver(c.req.param('id') ?? '')) ? json(202, { ok: true }) : refused(404, 'not_found', 'no such webhook');
+  });
+
+  const ready = async (): Promise<boolean> => {
+    if (draining) return false;
+    try {
+      await Promise.race([store.trackedCount(), new Promise((_, reject) => setTimeout(() => reject(new Error('store timeout')), 1000))]);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  const app = new Hono();
+  app.get('/healthz', () => json(200, { ok: true }));
+  app.get('/readyz', async () => ((await ready()) ? json(200, { ok: true }) : json(503, { ok: false })));
+  app.route('/', api);
+  app.all('*', (c) => kit.fetch(c.req.raw));
+
+  return {
+    fetch: async (request) => app.fetch(request),
+    kit,
+    webhooks,
+    drain: () => {
+      draining = true;
+    },
+    close: async () => {
+      await webhooks?.stop();
+      await kit.close();
+    },
+  };
+};

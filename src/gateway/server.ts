@@ -1,0 +1,96 @@
+/**
+ * The gateway as a Node process: its store (memory, or Redis with `REDIS_URL`), a client per
+ * terminal, the gateway on `node:http` with the deadlines a public server needs and bodies as
+ * large as the receipts it takes, a JSON log line per request, and a graceful stop: on SIGTERM
+ * `/readyz` turns 503, no new connection is taken, requests under way (a notification being
+ * recorded and told to the shop included) finish within `GATEWAY_SHUTDOWN_MS`, then the event
+ * streams are ended (browsers reconnect elsewhere) and the store is closed.
+ */
+import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { MerchantClient, createMemoryStore, createNodeServer, type CheckoutStore } from '../server/index.js';
+import { createRedisStore } from '../server/redis.js';
+import { createGateway, type Gateway, type GatewayLog } from './app.js';
+import type { GatewayConfig } from './settings.js';
+
+export interface RunningGateway {
+  url: string;
+  gateway: Gateway;
+  server: Server;
+  store: CheckoutStore;
+  /** Requests under way (a notification being handled, a read; not the open event streams). */
+  inFlight(): number;
+  /** Stops gracefully (see the module's header); resolves once everything is closed. */
+  stop(): Promise<void>;
+}
+
+const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
+
+/** JSON lines on `write`, from `least` up. */
+export const jsonLog =
+  (least: keyof typeof LEVELS, write: (line: string) => void): GatewayLog =>
+  (level, message, fields = {}) => {
+    if (LEVELS[level] < LEVELS[least]) return;
+    write(`${JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...fields })}\n`);
+  };
+
+export const storeFor = (config: GatewayConfig, log: GatewayLog): CheckoutStore =>
+  config.redisUrl
+    ? createRedisStore({ url: config.redisUrl, prefix: config.redisPrefix, onError: (error) => log('warn', 'redis', { error: error instanceof Error ? error.message : String(error) }) })
+    : createMemoryStore();
+
+export const clientsFor = (config: GatewayConfig): MerchantClient[] =>
+  config.terminals.map((terminal) => new MerchantClient({ baseUrl: config.serviceUrl, apiKey: terminal.apiKey, secretKey: terminal.secretKey, timeoutMs: config.timeoutMs }));
+
+export const startGateway = async (config: GatewayConfig, log: GatewayLog): Promise<RunningGateway> => {
+  const store = storeFor(config, log);
+  const gateway = createGateway(config, { clients: clientsFor(config), store, log });
+  const handler = async (request: Request): Promise<Response> => {
+    const started = performance.now();
+    const response = await gateway.fetch(request);
+    // The path only: a query could carry what is nobody's business in a log.
+    log('info', 'request', { method: request.method, path: new URL(request.url).pathname, status: response.status, ms: Math.round(performance.now() - started) });
+    return response;
+  };
+  const server = createNodeServer(handler, { maxBodyBytes: config.maxUploadBytes, requestTimeoutMs: config.uploadTimeoutMs + 10_000 });
+  /** Answers not yet written to their end: a stop waits for them (an event stream is ended instead). */
+  const open = new Set<ServerResponse>();
+  let idle: (() => void) | undefined;
+  const underWay = () => [...open].filter((res) => !String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')).length;
+  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    open.add(res);
+    res.once('close', () => {
+      open.delete(res);
+      if (underWay() === 0) idle?.();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  log('info', 'listening', { url, store: config.redisUrl ? 'redis' : 'memory', terminals: config.terminals.length, webhook: Boolean(config.webhookUrl) });
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      log('info', 'stopping', { underWay: underWay() });
+      gateway.drain();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (underWay() > 0) {
+        await Promise.race([
+          new Promise<void>((resolve) => (idle = resolve)),
+          new Promise<void>((resolve) => setTimeout(resolve, config.shutdownMs).unref()),
+        ]);
+      }
+      // What is left open is event streams (and requests past the grace): ended now.
+      server.closeAllConnections();
+      await closed;
+      await gateway.close();
+      await store.close();
+      log('info', 'stopped');
+    })());
+  return { url, gateway, server, store, stop, inFlight: underWay };
+};

@@ -1,0 +1,99 @@
+/**
+ * Checkout tokens: a shop on any stack lets a page show one invoice by handing it a short-lived
+ * token, an HMAC over the invoice id and an expiry with a secret the shop and the kit share.
+ * Minting one is a few lines in any language:
+ *
+ *   token = "{invoiceId}.{expiresAt unix seconds}.{base64url(HMAC-SHA256(secret, "{invoiceId}.{expiresAt}"))}"
+ *
+ * The element sends it in `X-Checkout-Token`; the kit's `authorize` (`checkoutTokenAuthorizer`)
+ * accepts a request for an invoice only with a token for exactly that invoice, not expired,
+ * compared in constant time. Web Crypto only.
+ */
+
+/** The header the element sends the checkout token in. */
+export const CHECKOUT_TOKEN_HEADER = 'x-checkout-token';
+
+/** Why a token was refused. */
+export type CheckoutTokenRefusal = 'missing' | 'malformed' | 'expired' | 'wrong_invoice' | 'bad_signature';
+
+const encoder = new TextEncoder();
+type HmacKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
+const keys = new Map<string, Promise<HmacKey>>();
+
+const keyOf = (secret: string): Promise<HmacKey> => {
+  let key = keys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    // One key per secret: a process has one or two (a rotation).
+    if (keys.size < 16) keys.set(secret, key);
+  }
+  return key;
+};
+
+const base64url = (bytes: ArrayBuffer): string => {
+  let binary = '';
+  for (const byte of new Uint8Array(bytes)) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+};
+
+const fromBase64url = (text: string): Uint8Array<ArrayBuffer> | undefined => {
+  if (!/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  const bytes = new Uint8Array(binary.length);
+  for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
+  return bytes;
+};
+
+const checkSecret = (secret: string) => {
+  if (typeof secret !== 'string' || secret.length < 16) throw new TypeError('checkout tokens: the secret must be a string of at least 16 characters');
+};
+
+/** A token for invoice `invoiceId` valid until `expiresAt` (a `Date` or epoch ms). */
+export const signCheckoutToken = async (secret: string, invoiceId: string, expiresAt: Date | number): Promise<string> => {
+  checkSecret(secret);
+  const seconds = Math.floor((typeof expiresAt === 'number' ? expiresAt : expiresAt.getTime()) / 1000);
+  const id = invoiceId.toLowerCase();
+  const signature = await crypto.subtle.sign('HMAC', await keyOf(secret), encoder.encode(`${id}.${seconds}`));
+  return `${id}.${seconds}.${base64url(signature)}`;
+};
+
+/**
+ * Whether `token` lets its bearer act on invoice `invoiceId` at `now` (epoch ms): true, or why
+ * not. Every secret given is tried (a rotation), each in constant time.
+ */
+export const verifyCheckoutToken = async (
+  secrets: string | readonly string[],
+  token: string | null | undefined,
+  invoiceId: string,
+  now: number = Date.now(),
+): Promise<true | CheckoutTokenRefusal> => {
+  if (!token) return 'missing';
+  const match = /^([0-9a-fA-F-]{36})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  if (!match) return 'malformed';
+  const [, id, seconds, signature] = match as unknown as [string, string, string, string];
+  const mac = fromBase64url(signature);
+  if (!mac) return 'malformed';
+  let valid = false;
+  for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
+    // Each secret is tried whatever the last one said: the time taken tells nothing.
+    if (await crypto.subtle.verify('HMAC', await keyOf(secret), mac, encoder.encode(`${id}.${seconds}`))) valid = true;
+  }
+  if (!valid) return 'bad_signature';
+  if (id.toLowerCase() !== invoiceId.toLowerCase()) return 'wrong_invoice';
+  if (Number(seconds) * 1000 <= now) return 'expired';
+  return true;
+};
+
+/**
+ * An `authorize` hook for the kit: a request may touch an invoice only with a valid checkout
+ * token for it in `X-Checkout-Token`. `onRefused` hears why one was refused (never the token).
+ */
+export const checkoutTokenAuthorizer =
+  (secrets: string | readonly string[], options: { now?: () => number; onRefused?: (reason: CheckoutTokenRefusal, invoiceId: string) => void } = {}) =>
+  async (invoiceId: string, request: Request): Promise<boolean> => {
+    for (const secret of typeof secrets === 'string' ? [secrets] : secrets) checkSecret(secret);
+    const verdict = await verifyCheckoutToken(secrets, request.headers.get(CHECKOUT_TOKEN_HEADER), invoiceId, (options.now ?? Date.now)());
+    if (verdict === true) return true;
+    options.onRefused?.(verdict, invoiceId);
+    return false;
+  };

@@ -46,6 +46,8 @@ export interface GatewayDeps {
   /** Sends the shop's webhooks (tests); default the global `fetch`. */
   webhookFetch?: (request: Request) => Promise<Response>;
   now?: () => number;
+  /** The metrics as Prometheus text (`GET /metrics`); without it the route is 404. */
+  metricsText?: () => Promise<string>;
 }
 
 const json = (status: number, body: unknown) => Response.json(body, { status, headers: { 'cache-control': 'no-store' } });
@@ -167,6 +169,11 @@ export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway
   const app = new Hono();
   app.get('/healthz', () => json(200, { ok: true }));
   app.get('/readyz', async () => ((await ready()) ? json(200, { ok: true }) : json(503, { ok: false })));
+  app.get('/metrics', async () =>
+    deps.metricsText
+      ? new Response(await deps.metricsText(), { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' } })
+      : refused(404, 'not_found', 'no metrics here'),
+  );
   app.route('/', api);
   app.all('*', (c) => kit.fetch(c.req.raw));
 

@@ -10,6 +10,9 @@ import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { MerchantClient, createMemoryStore, createNodeServer, type CheckoutStore } from '../server/index.js';
 import { createRedisStore } from '../server/redis.js';
+import { metrics } from '@opentelemetry/api';
+import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
+import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { createGateway, type Gateway, type GatewayLog } from './app.js';
 import type { GatewayConfig } from './settings.js';
 
@@ -42,9 +45,28 @@ export const storeFor = (config: GatewayConfig, log: GatewayLog): CheckoutStore 
 export const clientsFor = (config: GatewayConfig): MerchantClient[] =>
   config.terminals.map((terminal) => new MerchantClient({ baseUrl: config.serviceUrl, apiKey: terminal.apiKey, secretKey: terminal.secretKey, timeoutMs: config.timeoutMs }));
 
+/**
+ * The kit's metrics (src/server/telemetry.ts) for `GET /metrics`: an OpenTelemetry meter
+ * provider registered for the process, read as Prometheus text; unless the process has one.
+ */
+const prometheus = (): { text: () => Promise<string>; stop: () => Promise<void> } => {
+  const exporter = new PrometheusExporter({ preventServerStart: true });
+  const provider = new MeterProvider({ readers: [exporter] });
+  const registered = metrics.setGlobalMeterProvider(provider);
+  const serializer = new PrometheusSerializer();
+  return {
+    text: async () => serializer.serialize((await exporter.collect()).resourceMetrics),
+    stop: async () => {
+      await provider.shutdown();
+      if (registered) metrics.disable();
+    },
+  };
+};
+
 export const startGateway = async (config: GatewayConfig, log: GatewayLog): Promise<RunningGateway> => {
   const store = storeFor(config, log);
-  const gateway = createGateway(config, { clients: clientsFor(config), store, log });
+  const exposition = prometheus();
+  const gateway = createGateway(config, { clients: clientsFor(config), store, log, metricsText: exposition.text });
   const handler = async (request: Request): Promise<Response> => {
     const started = performance.now();
     const response = await gateway.fetch(request);
@@ -90,6 +112,7 @@ export const startGateway = async (config: GatewayConfig, log: GatewayLog): Prom
       await closed;
       await gateway.close();
       await store.close();
+      await exposition.stop();
       log('info', 'stopped');
     })());
   return { url, gateway, server, store, stop, inFlight: underWay };

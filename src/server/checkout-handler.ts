@@ -28,7 +28,8 @@ import {
   MerchantTimeoutError,
   MerchantValidationError,
 } from './errors.js';
-import { ROUTE_METHOD, UPLOAD_ROUTES, basePathSegments, matchCheckoutRoute, type CheckoutRoute } from './checkout-route.js';
+import { ROUTE_METHOD, ROUTE_TEMPLATE, UPLOAD_ROUTES, basePathSegments, matchCheckoutRoute, type CheckoutRoute } from './checkout-route.js';
+import { checkoutRoute, countRead, observeStreams } from './telemetry.js';
 import {
   CheckoutHttpError,
   Deadline,
@@ -434,6 +435,7 @@ export const createProxy = (
             withBankNames: async (invoice, client) =>
               withReceiptsPolicy(await withBankNames(invoice, client, {}), typeof receipts === 'function' ? receiptsOf.get(invoice.id.toLowerCase()) : receipts),
             report: (error) => report(error, new Request('http://checkout.invalid/events')),
+            sent: () => countRead('push'),
           },
           options.events,
         );
@@ -832,7 +834,17 @@ export const createProxy = (
    * an error answer before its body was read to its end closes the connection: the rest of the
    * upload is not read.
    */
-  const route = (name: CheckoutRoute) => async (c: Context<ProxyEnv>) => {
+  const route = (name: CheckoutRoute) => (c: Context<ProxyEnv>) => {
+    if (!streamsObserved && events) {
+      streamsObserved = true;
+      observeStreams(() => events.stats().streams);
+    }
+    if (name === 'invoice') countRead('poll');
+    return checkoutRoute(`${prefix}${ROUTE_TEMPLATE[name]}`, ROUTE_METHOD[name], () => serveRoute(name, c));
+  };
+  let streamsObserved = false;
+
+  const serveRoute = async (name: CheckoutRoute, c: Context<ProxyEnv>): Promise<Response> => {
     const request = c.req.raw;
     const budget = new Budget(timeoutMs, request.signal);
     try {

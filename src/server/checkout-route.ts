@@ -22,6 +22,18 @@ export const ROUTE_METHOD: Readonly<Record<CheckoutRoute, 'GET' | 'POST'>> = {
   banks: 'GET',
 };
 
+/** Each route's path template under the mount (what traces and metrics name it by). */
+export const ROUTE_TEMPLATE: Readonly<Record<CheckoutRoute, string>> = {
+  invoice: '/invoices/{id}',
+  variants: '/invoices/{id}/available-payment-variants',
+  cancel: '/invoices/{id}/cancel',
+  deal: '/invoices/{id}/deal',
+  events: '/invoices/{id}/events',
+  receipt: '/invoices/{id}/receipt',
+  dispute: '/invoices/{id}/dispute',
+  banks: '/banks',
+};
+
 /** The routes whose body is a multipart upload (a receipt): their own size cap and read deadline. */
 export const UPLOAD_ROUTES: ReadonlySet<CheckoutRoute> = new Set(['receipt', 'dispute']);
 

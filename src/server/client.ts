@@ -46,6 +46,7 @@ import { remember } from './remember.js';
 import { SEND_TEXT, UpstreamDeadlineError, createNodeFetch, type NodeFetch } from './node-fetch.js';
 import { signRequest } from './signing.js';
 import { fingerprint } from './fingerprint.js';
+import { upstreamCall } from './telemetry.js';
 
 /** The path prefix of the merchant API under the service's `{base_url}`. */
 export const MERCHANT_API_PREFIX = '/api/merchant';
@@ -72,6 +73,8 @@ const SHARED_ANSWERS = 1024;
 /** How many bodyless calls' signatures a client keeps (oldest first out). */
 const SIGNATURES = 1024;
 const EXCERPT_CHARS = 500;
+/** The template traces give {@link MerchantClient.request}'s raw paths. */
+const RAW_TEMPLATE = `${MERCHANT_API_PREFIX}/*`;
 
 // ── The operations, declared once ────────────────────────────────────────────────────
 
@@ -339,6 +342,8 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 interface Call {
   operation: string;
   method: Method;
+  /** The path's template (`/api/merchant/invoices/{id}`): what traces name, never the path with its ids. */
+  template: string;
   /** The URL exactly as signed and sent. */
   href: string;
   /** `href` parsed, when the caller has it (the node fetch then need not parse it again). */
@@ -691,7 +696,7 @@ export class MerchantClient {
     }
     const href = new URL(`${this.baseUrl}${MERCHANT_API_PREFIX}${relative}`).href;
     const signing: Signing = encoded instanceof FormData ? 'multipart' : typeof encoded === 'string' ? 'json' : 'url';
-    return this.#send({ operation, method, href, body: encoded, signing, answerType: 'application/json', options });
+    return this.#send({ operation, method, template: RAW_TEMPLATE, href, body: encoded, signing, answerType: 'application/json', options });
   }
 
   // ── Plumbing ───────────────────────────────────────────────────────────────────────
@@ -713,6 +718,7 @@ export class MerchantClient {
     const answer = (await this.#send({
       operation: name,
       method: row.method,
+      template: row.path,
       href: url.href,
       url,
       body,
@@ -757,7 +763,22 @@ export class MerchantClient {
     return encodeURIComponent(value);
   }
 
-  async #send(call: Call): Promise<unknown> {
+  /** {@link #sendTraced} in a span, with the upstream metrics (telemetry.ts; a no-op without an SDK). */
+  #send(call: Call): Promise<unknown> {
+    return upstreamCall(
+      // A raw path's operation names its path (and ids): traced as `request`.
+      { operation: call.template === RAW_TEMPLATE ? 'request' : call.operation, method: call.method, template: call.template, terminal: this.terminal },
+      () => this.#sendTraced(call),
+      (error) =>
+        error instanceof MerchantApiError
+          ? { status: error.status, code: error.code }
+          : error instanceof MerchantResponseError
+            ? { status: error.status, code: 'invalid_answer' }
+            : { code: error instanceof MerchantTimeoutError ? 'timeout' : error instanceof MerchantNetworkError ? 'network' : 'invalid_request' },
+    );
+  }
+
+  async #sendTraced(call: Call): Promise<unknown> {
     const { operation, method, href, body, options } = call;
     const timeoutMs = options?.timeoutMs ?? this.timeoutMs;
     const callerSignal = options?.signal;

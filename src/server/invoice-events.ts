@@ -127,6 +127,8 @@ export interface InvoiceEventsDeps {
   /** Fills in bank names (never rejects). */
   withBankNames: (invoice: Invoice, client: MerchantClient) => Promise<Invoice>;
   report: (error: unknown) => void;
+  /** Told of each state sent to a payer's stream (metrics: reads by push). */
+  sent?: () => void;
 }
 
 /** `{updatedAt ms}-{fingerprint}` of a `Last-Event-ID`, or nothing. */
@@ -398,6 +400,7 @@ export const createInvoiceEvents = (deps: InvoiceEventsDeps, options: CheckoutEv
             // A newer state came meanwhile: that one is sent instead.
             if (state !== this.#watch.state) return this.#flush();
             this.#enqueue(event);
+            deps.sent?.();
             this.#sent = state.eventId;
             if (state.terminal) this.end();
           },

@@ -34,6 +34,9 @@ import type { ApplyOutcome, InvoiceChange } from './books/ledger.js';
 import { createMemoryStore } from './store/memory.js';
 import type { CheckoutStore } from './store/types.js';
 import { CheckoutHttpError, baseHeaders, errorAnswer, jsonAnswer, readBodyLimited, secretMatcher, secretsEqual } from './proxy-http.js';
+import { notificationSpan, type NotificationOutcome } from './telemetry.js';
+
+type Outcome = (value: NotificationOutcome, kind?: string) => void;
 
 /**
  * A notification exactly as it arrived (the parsed JSON body): the documented
@@ -239,7 +242,8 @@ export const createReceiver = (
     : undefined;
   const unauthorized = () => new CheckoutHttpError('unauthorized', 'missing or wrong notification token');
 
-  const unconfirmed = (details: Omit<UnconfirmedNotification, 'request' | 'notification'>, notification: RawNotification, request: Request): Response => {
+  const unconfirmed = (details: Omit<UnconfirmedNotification, 'request' | 'notification'>, notification: RawNotification, request: Request, outcome: Outcome): Response => {
+    outcome('unconfirmed');
     try {
       onUnconfirmed?.({ ...details, notification, request });
     } catch (error) {
@@ -249,43 +253,46 @@ export const createReceiver = (
     return errorAnswer('unconfirmed', `${what}; nothing was credited`);
   };
 
-  const answered = (outcome: ApplyOutcome) =>
-    jsonAnswer(200, { ok: true, change: outcome.outcome === 'delivered' ? outcome.change.kind : null });
+  const answered = (applied: ApplyOutcome, outcome: Outcome) => {
+    const kind = applied.outcome === 'delivered' ? applied.change.kind : null;
+    outcome(kind === null ? 'duplicate' : kind === 'amount_corrected' ? 'corrected' : 'changed', kind ?? undefined);
+    return jsonAnswer(200, { ok: true, change: kind });
+  };
 
   /** The service's own state of the invoice, to the books; then whether it shows what the notification said. */
-  const verified = async (id: string, claim: SnapshotClaim, notification: RawNotification, request: Request) => {
+  const verified = async (id: string, claim: SnapshotClaim, notification: RawNotification, request: Request, outcome: Outcome) => {
     let found;
     try {
       found = await core.reader.read(id);
     } catch (error) {
       throw error instanceof MerchantApiError && error.status === 401 ? error : upstreamFailure(error);
     }
-    if (!found) return unconfirmed({ invoiceId: id, reason: 'not_found', claimed: claim, actual: null, contradictions: [] }, notification, request);
-    const outcome = await core.learn(found.invoice, found.client, { source: 'notification', verified: true, notification, request });
+    if (!found) return unconfirmed({ invoiceId: id, reason: 'not_found', claimed: claim, actual: null, contradictions: [] }, notification, request, outcome);
+    const applied = await core.learn(found.invoice, found.client, { source: 'notification', verified: true, notification, request });
     const actual = snapshotOf(found.invoice);
     const contradicted = contradictions(claim, actual);
     // A notification no newer than the service's state (by the service's own timestamps, which
     // count whole seconds) is old news, not a forgery: the state it told of has passed.
     const older = claim.updatedAt && actual.updatedAt && Date.parse(claim.updatedAt) <= Date.parse(actual.updatedAt);
     if (contradicted.length > 0 && !older) {
-      return unconfirmed({ invoiceId: id, reason: 'differs', claimed: claim, actual, contradictions: contradicted }, notification, request);
+      return unconfirmed({ invoiceId: id, reason: 'differs', claimed: claim, actual, contradictions: contradicted }, notification, request, outcome);
     }
-    return answered(outcome);
+    return answered(applied, outcome);
   };
 
   /** `verify: false`: the notification's word, re-read only for what it leaves out. */
-  const trusted = async (id: string, raw: unknown, notification: RawNotification | null, request: Request) => {
+  const trusted = async (id: string, raw: unknown, notification: RawNotification | null, request: Request, outcome: Outcome) => {
     const parsed = safeParse(InvoiceSchema, raw, notification ? 'invoice' : undefined);
     if (parsed.success) {
-      return answered(await core.learn(parsed.data, undefined, { source: 'notification', verified: false, partial: true, notification, request }));
+      return answered(await core.learn(parsed.data, undefined, { source: 'notification', verified: false, partial: true, notification, request }), outcome);
     }
     if (core.reader.clients.length === 0) return badRequest(`invalid notification: ${parsed.message}`);
     const found = await core.reader.read(id).catch((error: unknown) => Promise.reject(upstreamFailure(error)));
     if (!found) return badRequest(`invalid notification: ${parsed.message}; and the payment service does not know the invoice`);
-    return answered(await core.learn(found.invoice, found.client, { source: 'notification', verified: true, notification, request }));
+    return answered(await core.learn(found.invoice, found.client, { source: 'notification', verified: true, notification, request }), outcome);
   };
 
-  const receive = async (request: Request): Promise<Response> => {
+  const receive = async (request: Request, outcome: Outcome): Promise<Response> => {
     const text = await readBodyLimited(request, maxBodyBytes, options.bodyTimeoutMs);
     let body: unknown;
     let json = true;
@@ -309,23 +316,35 @@ export const createReceiver = (
     // Recorded before anything else: whatever fails next, the reconciler reads this invoice.
     await core.track(id, undefined);
     const whole = notification ?? (body as RawNotification);
-    return verify ? verified(id, claimOf(raw, claimed), whole, request) : trusted(id, raw, notification, request);
+    return verify ? verified(id, claimOf(raw, claimed), whole, request, outcome) : trusted(id, raw, notification, request, outcome);
   };
 
   // Mounted at whatever path the merchant gave the service as `notificationUrl`: every path is this one route.
   const app = new Hono();
-  app.post('*', (c) => receive(c.req.raw));
+  /** How a failure is answered: the receiver's refusals as they are, anything else a 5xx so that the service delivers again. */
+  const failure = (error: unknown, request: Request): Response => {
+    if (error instanceof CheckoutHttpError && error.status < 500) return errorAnswer(error.code, error.message);
+    report(error, request);
+    if (error instanceof CheckoutHttpError) return errorAnswer(error.code, error.message);
+    return errorAnswer('internal_error', 'the notification could not be handled');
+  };
+
+  // Each notification in a span of its own, its outcome counted (telemetry.ts).
+  app.post('*', (c) =>
+    notificationSpan(async (outcome) => {
+      try {
+        return await receive(c.req.raw, outcome);
+      } catch (error) {
+        return failure(error, c.req.raw);
+      }
+    }),
+  );
   app.all('*', () => {
     const headers = baseHeaders();
     headers.set('allow', 'POST');
     return errorAnswer('method_not_allowed', 'use POST', headers);
   });
-  app.onError((error, c) => {
-    if (error instanceof CheckoutHttpError && error.status < 500) return errorAnswer(error.code, error.message);
-    report(error, c.req.raw);
-    if (error instanceof CheckoutHttpError) return errorAnswer(error.code, error.message);
-    return errorAnswer('internal_error', 'the notification could not be handled');
-  });
+  app.onError((error, c) => failure(error, c.req.raw));
 
   return async (request: Request): Promise<Response> => app.fetch(request);
 };

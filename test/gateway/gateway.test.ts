@@ -208,6 +208,10 @@ describe('merchant-checkout serve: the gateway', () => {
       }
     }
     assert.ok(logLines.some((line) => line.includes('"msg":"request"')));
+    // The same kit's metrics as Prometheus text, with nothing secret in a label either.
+    const exposition = await (await fetch(`${gateway.url}/metrics`)).text();
+    for (const name of ['merchant_checkout_upstream_duration', 'merchant_checkout_notifications', 'merchant_checkout_checkout_reads']) assert.ok(exposition.includes(name), name);
+    for (const canary of [SECRET, BEARER, TOKEN, MERCHANT.secretKey, created.checkoutToken, created.invoice.id, requisites]) assert.ok(!exposition.includes(canary), canary);
   });
 
   test('SIGTERM: readiness turns 503 at once, a notification under way is finished and acknowledged, then the process stops', async () => {

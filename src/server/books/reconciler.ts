@@ -11,6 +11,7 @@ import { MerchantApiError } from '../errors.js';
 import type { TrackedInvoice } from '../store/types.js';
 import type { KitCore } from './core.js';
 import type { ApplyOutcome, InvoiceChange } from './ledger.js';
+import { reconcilePass } from '../telemetry.js';
 
 /**
  * What a read found: `paid_never_notified` (the books learn of the payment from this read),
@@ -175,7 +176,7 @@ export const createReconciler = (core: KitCore, options: ReconcilerOptions = {})
 
   let running: Promise<ReconcileReport> | undefined;
   const pass = (): Promise<ReconcileReport> =>
-    (running ??= (async () => {
+    (running ??= reconcilePass('scheduled', async () => {
       const startedAt = now();
       const findings: ReconcileFinding[] = [];
       try {
@@ -185,7 +186,7 @@ export const createReconciler = (core: KitCore, options: ReconcilerOptions = {})
       } finally {
         running = undefined;
       }
-    })());
+    }));
 
   let timer: ReturnType<typeof setTimeout> | undefined;
   let started = false;
@@ -216,7 +217,9 @@ export const createReconciler = (core: KitCore, options: ReconcilerOptions = {})
     return undefined;
   };
 
-  const reconcile = async (request: ReconcileRequest): Promise<ReconcileReport> => {
+  const reconcile = (request: ReconcileRequest): Promise<ReconcileReport> => reconcilePass('asked', () => reconcileNow(request));
+
+  const reconcileNow = async (request: ReconcileRequest): Promise<ReconcileReport> => {
     const startedAt = now();
     const asked: ({ id: string; internalId: null } | { id: null; internalId: string })[] = [
       ...(request.ids ?? []).map((id) => ({ id, internalId: null }) as const),

@@ -1,0 +1,156 @@
+/**
+ * Traces and metrics of the server kit through OpenTelemetry's API (docs/ARCHITECTURE.md,
+ * "The server kit"): a no-op until the shop registers an SDK. One span per upstream call, per
+ * checkout route, per notification and per reconciliation pass; metrics of upstream latency and
+ * errors, notifications, open event streams, reads by poll and by push, and what the
+ * reconciler found.
+ *
+ * What may be an attribute is decided here, once: operation and route names, URL templates
+ * (never an id or a query value), statuses, error codes, the terminal's tag (a fingerprint,
+ * never the key), outcomes. Never a secret, a token, an invoice's requisites or a receipt.
+ */
+import { SpanKind, SpanStatusCode, metrics, trace, type Attributes, type Counter, type Histogram, type Meter, type Span } from '@opentelemetry/api';
+
+/** The instrumentation scope's name (the package's). */
+export const TELEMETRY_SCOPE = 'merchant-checkout';
+
+const tracer = () => trace.getTracer(TELEMETRY_SCOPE);
+
+interface Instruments {
+  meter: Meter;
+  upstreamDuration: Histogram;
+  upstreamErrors: Counter;
+  routeDuration: Histogram;
+  notifications: Counter;
+  reads: Counter;
+  findings: Counter;
+}
+
+let instruments: { provider: unknown; value: Instruments } | undefined;
+
+/** The instruments of the meter provider registered now (made again if the shop registers one later). */
+const meter = (): Instruments => {
+  const provider = metrics.getMeterProvider();
+  if (instruments?.provider === provider) return instruments.value;
+  const made = provider.getMeter(TELEMETRY_SCOPE);
+  const value: Instruments = {
+    meter: made,
+    upstreamDuration: made.createHistogram('merchant_checkout.upstream.duration', { unit: 's', description: "Duration of the payment service's answers, by operation and status" }),
+    upstreamErrors: made.createCounter('merchant_checkout.upstream.errors', { description: 'Calls to the payment service that failed, by operation and error code' }),
+    routeDuration: made.createHistogram('merchant_checkout.checkout.duration', { unit: 's', description: 'Duration of the checkout routes, by route and status' }),
+    notifications: made.createCounter('merchant_checkout.notifications', { description: "The service's notifications, by outcome: changed, duplicate, corrected, unconfirmed, refused, failed" }),
+    reads: made.createCounter('merchant_checkout.checkout.reads', { description: "Invoice states a payer's page got, by how: poll (a read) or push (an event)" }),
+    findings: made.createCounter('merchant_checkout.reconciler.findings', { description: 'What the reconciler found, by finding' }),
+  };
+  instruments = { provider, value };
+  return value;
+};
+
+/** Runs `work` in a span; the span records an error and a failing status when it throws. */
+const inSpan = async <T>(name: string, kind: SpanKind, attributes: Attributes, work: (span: Span) => Promise<T>): Promise<T> =>
+  tracer().startActiveSpan(name, { kind, attributes }, async (span) => {
+    try {
+      return await work(span);
+    } catch (error) {
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      span.setAttribute('error.type', error instanceof Error ? error.name : 'Error');
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+
+/** What an upstream call's span and metrics carry. */
+export interface UpstreamCall {
+  /** The operation's name (`getInvoice`, `request GET …` for the raw path call: its template is `request`). */
+  operation: string;
+  method: string;
+  /** The path template (`/api/merchant/invoices/{id}`), never a path with ids. */
+  template: string;
+  /** The terminal's tag (`MerchantClient.terminal`). */
+  terminal: string;
+}
+
+/** One call to the payment service, traced and measured; `outcome` reads the status and error code of what happened. */
+export const upstreamCall = <T>(call: UpstreamCall, work: () => Promise<T>, outcome: (error: unknown) => { status?: number; code?: string }): Promise<T> => {
+  const started = performance.now();
+  const attributes: Attributes = {
+    'http.request.method': call.method,
+    'url.template': call.template,
+    'merchant_checkout.operation': call.operation,
+    'merchant_checkout.terminal': call.terminal,
+  };
+  return inSpan(`${call.method} ${call.template}`, SpanKind.CLIENT, attributes, async (span) => {
+    const finish = (status: number | undefined, code: string | undefined) => {
+      if (status !== undefined) span.setAttribute('http.response.status_code', status);
+      if (code !== undefined) span.setAttribute('merchant_checkout.service_error', code);
+      const labels: Attributes = { 'merchant_checkout.operation': call.operation, ...(status === undefined ? {} : { 'http.response.status_code': status }) };
+      const tools = meter();
+      tools.upstreamDuration.record((performance.now() - started) / 1000, labels);
+      if (code !== undefined) tools.upstreamErrors.add(1, { ...labels, 'merchant_checkout.service_error': code });
+    };
+    try {
+      const value = await work();
+      finish(200, undefined);
+      return value;
+    } catch (error) {
+      const { status, code } = outcome(error);
+      finish(status, code ?? 'error');
+      throw error;
+    }
+  });
+};
+
+/** One checkout route, traced and measured. */
+export const checkoutRoute = <T extends Response>(route: string, method: string, work: () => Promise<T>): Promise<T> => {
+  const started = performance.now();
+  return inSpan(`${method} ${route}`, SpanKind.SERVER, { 'http.request.method': method, 'http.route': route }, async (span) => {
+    const answer = await work();
+    span.setAttribute('http.response.status_code', answer.status);
+    if (answer.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    meter().routeDuration.record((performance.now() - started) / 1000, { 'http.route': route, 'http.response.status_code': answer.status });
+    return answer;
+  });
+};
+
+/** A notification's outcome for the metrics: a change's kind, `duplicate` (no news), `unconfirmed`, `refused` (401/400), `failed`. */
+export type NotificationOutcome = 'changed' | 'corrected' | 'duplicate' | 'unconfirmed' | 'refused' | 'failed';
+
+/** One notification, traced; its outcome counted. */
+export const notificationSpan = <T extends Response>(work: (outcome: (value: NotificationOutcome, kind?: string) => void) => Promise<T>): Promise<T> =>
+  inSpan('merchant_checkout.notification', SpanKind.SERVER, {}, async (span) => {
+    let seen: NotificationOutcome = 'failed';
+    const outcome = (value: NotificationOutcome, kind?: string) => {
+      seen = value;
+      span.setAttribute('merchant_checkout.outcome', value);
+      if (kind) span.setAttribute('merchant_checkout.change', kind);
+    };
+    try {
+      const answer = await work(outcome);
+      span.setAttribute('http.response.status_code', answer.status);
+      if (answer.status === 401 || answer.status === 400) seen = 'refused';
+      return answer;
+    } finally {
+      meter().notifications.add(1, { 'merchant_checkout.outcome': seen });
+    }
+  });
+
+/** One pass of the reconciler, traced; its findings counted. */
+export const reconcilePass = <T extends { checked: number; findings: readonly { finding: string }[] }>(kind: 'scheduled' | 'asked', work: () => Promise<T>): Promise<T> =>
+  inSpan('merchant_checkout.reconcile', SpanKind.INTERNAL, { 'merchant_checkout.pass': kind }, async (span) => {
+    const report = await work();
+    span.setAttribute('merchant_checkout.checked', report.checked);
+    const tools = meter();
+    for (const { finding } of report.findings) tools.findings.add(1, { 'merchant_checkout.finding': finding });
+    return report;
+  });
+
+/** A state a payer's page got: by a read (poll) or an event (push). */
+export const countRead = (via: 'poll' | 'push'): void => meter().reads.add(1, { 'merchant_checkout.via': via });
+
+/** Reports the number of open event streams, read from `count`, whenever metrics are collected. */
+export const observeStreams = (count: () => number): void => {
+  meter()
+    .meter.createObservableUpDownCounter('merchant_checkout.streams.open', { description: 'Event streams open now' })
+    .addCallback((result) => result.observe(count()));
+};

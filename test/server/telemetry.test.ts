@@ -1,0 +1,137 @@
+/**
+ * Traces and metrics through OpenTelemetry's API (issue 27, point 3), with the SDK's in-memory
+ * exporter and a metric reader registered: a span per upstream call (with its URL template,
+ * never an id), per checkout route, per notification and per reconciliation pass; metrics of
+ * upstream latency and errors, notifications by outcome, open streams, reads by poll and push,
+ * and findings. A canary secret, token, requisites value and receipt byte appear in no
+ * attribute, event, metric label or log line.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { metrics, trace } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
+import { createMockService, type MockService } from '../../src/mock/index.js';
+import { DEFAULT_NOTIFICATIONS_PATH, MerchantClient, createCheckoutServer, type CheckoutServer } from '../../src/server/index.js';
+import { readSse } from '../support/sse.js';
+
+/** A reader the test collects from when it wants. */
+class TestReader extends MetricReader {
+  protected override onForceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  protected override onShutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+const CANARY_SECRET = 'canary-secret-key-8f3e1d';
+const CANARY_TOKEN = 'canary-notification-token-77aa';
+const CANARY_RECEIPT = 'CANARY-RECEIPT-BYTES-5521';
+const MERCHANT = { apiKey: 'canary-api-key-31f0', secretKey: CANARY_SECRET, storeId: 17, storeName: 'Traced Shop' };
+const ORIGIN = 'https://shop.example';
+
+const spans = new InMemorySpanExporter();
+const reader = new TestReader();
+let mock: MockService;
+let kit: CheckoutServer;
+let client: MerchantClient;
+const logged: string[] = [];
+
+before(() => {
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+  mock = createMockService({
+    merchants: [MERCHANT],
+    publicBaseUrl: 'https://pay.mock.invalid',
+    controls: true,
+    notificationFetch: (request) => kit.fetch(request),
+    notificationAllowed: () => true,
+  });
+  client = new MerchantClient({ baseUrl: 'https://pay.mock.invalid', apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey, fetch: (request) => mock.fetch(request) });
+  kit = createCheckoutServer({
+    client,
+    basePath: '/checkout-api',
+    authorize: () => true,
+    reconcile: false,
+    notifications: { token: CANARY_TOKEN },
+    onChange: () => undefined,
+    onError: (error) => void logged.push(String(error instanceof Error ? `${error.message} ${error.stack}` : error)),
+  });
+});
+
+after(async () => {
+  await kit.close();
+  mock.close();
+  trace.disable();
+  metrics.disable();
+});
+
+test('every span and metric of a payer\'s and a shop\'s day names templates and outcomes, and carries no canary', async () => {
+  const invoice = await client.createInvoice({ type: 'in', amount: '1500.00', currency: 'RUB', notificationUrl: `${ORIGIN}${DEFAULT_NOTIFICATIONS_PATH}`, notificationToken: CANARY_TOKEN, startDeal: true });
+  const requisites = invoice.deals.find((deal) => deal.isActive)?.requisites?.requisites;
+  assert.ok(requisites);
+  // A payer: reads, streams, sends a receipt.
+  assert.equal((await kit.fetch(new Request(`${ORIGIN}/checkout-api/invoices/${invoice.id}`))).status, 200);
+  const aborted = new AbortController();
+  const stream = readSse((await kit.fetch(new Request(`${ORIGIN}/checkout-api/invoices/${invoice.id}/events`, { signal: aborted.signal }))).body!);
+  await stream.nextEvent();
+  const form = new FormData();
+  form.set('attachment', new File([`%PDF-1.4 ${CANARY_RECEIPT}`], 'receipt.pdf', { type: 'application/pdf' }));
+  const receipt = await kit.fetch(new Request(`${ORIGIN}/checkout-api/invoices/${invoice.id}/receipt`, { method: 'POST', body: form, headers: { origin: ORIGIN, 'sec-fetch-site': 'same-origin' } }));
+  assert.equal(receipt.status, 200, await receipt.clone().text());
+  // The service: pays it and notifies; a forged and an unauthenticated notification.
+  mock.markPaid(invoice.id);
+  await mock.notificationsSettled();
+  await stream.nextEvent();
+  const post = (body: unknown, token: string) =>
+    kit.fetch(new Request(`${ORIGIN}${DEFAULT_NOTIFICATIONS_PATH}`, { method: 'POST', headers: { 'x-notification-token': token }, body: JSON.stringify(body) }));
+  const other = await client.createInvoice({ type: 'in', amount: '1500.00', currency: 'RUB', notificationUrl: `${ORIGIN}${DEFAULT_NOTIFICATIONS_PATH}`, notificationToken: CANARY_TOKEN });
+  assert.equal((await post({ notificationType: 'invoice', invoice: { id: other.id, status: 'paid', updatedAt: new Date(Date.now() + 60_000).toISOString() } }, CANARY_TOKEN)).status, 409);
+  assert.equal((await post({ invoice: { id: other.id } }, 'wrong-token')).status, 401);
+  await kit.reconciler.reconcile({ ids: [invoice.id, other.id] });
+  aborted.abort();
+  await stream.close();
+
+  const finished = spans.getFinishedSpans();
+  const names = new Set(finished.map((span) => span.name));
+  for (const name of [
+    'POST /api/merchant/invoices',
+    'GET /api/merchant/invoices/{id}',
+    'POST /api/merchant/invoices/{id}/confirm-transfer',
+    'GET /checkout-api/invoices/{id}',
+    'GET /checkout-api/invoices/{id}/events',
+    'POST /checkout-api/invoices/{id}/receipt',
+    'merchant_checkout.notification',
+    'merchant_checkout.reconcile',
+  ]) {
+    assert.ok(names.has(name), `a span ${name} (spans: ${[...names].join(', ')})`);
+  }
+  for (const span of finished.filter((each) => each.attributes['url.template'] !== undefined)) {
+    const template = String(span.attributes['url.template']);
+    assert.doesNotMatch(template, /[0-9a-f]{8}-[0-9a-f]{4}|\?/, `no id or query in ${template}`);
+    assert.ok(/^[0-9a-f]{16}$/.test(String(span.attributes['merchant_checkout.terminal'])), 'the terminal as its tag');
+  }
+  const outcomes = finished.filter((span) => span.name === 'merchant_checkout.notification').map((span) => span.attributes['merchant_checkout.outcome'] ?? span.attributes['http.response.status_code']);
+  assert.ok(outcomes.includes('changed') && outcomes.includes('unconfirmed') && outcomes.includes(401), JSON.stringify(outcomes));
+
+  const collected = await reader.collect();
+  const points = collected.resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics);
+  const metric = (name: string) => points.find((each) => each.descriptor.name === name);
+  for (const name of ['merchant_checkout.upstream.duration', 'merchant_checkout.checkout.duration', 'merchant_checkout.notifications', 'merchant_checkout.checkout.reads', 'merchant_checkout.reconciler.findings', 'merchant_checkout.streams.open']) {
+    assert.ok(metric(name)?.dataPoints.length, `metric ${name}`);
+  }
+  const notifications = metric('merchant_checkout.notifications')!.dataPoints.map((point) => point.attributes['merchant_checkout.outcome']);
+  for (const outcome of ['changed', 'unconfirmed', 'refused']) assert.ok(notifications.includes(outcome), `notifications ${outcome}: ${notifications.join(', ')}`);
+  const reads = metric('merchant_checkout.checkout.reads')!.dataPoints.map((point) => point.attributes['merchant_checkout.via']);
+  assert.deepEqual(new Set(reads), new Set(['poll', 'push']));
+
+  const everything = JSON.stringify([
+    finished.map((span) => ({ name: span.name, attributes: span.attributes, events: span.events, status: span.status })),
+    points.map((each) => each.dataPoints.map((point) => point.attributes)),
+    logged,
+  ]);
+  for (const canary of [CANARY_SECRET, CANARY_TOKEN, CANARY_RECEIPT, MERCHANT.apiKey, requisites, requisites.replace(/\s/g, ''), invoice.id]) {
+    assert.ok(!everything.includes(canary), `a canary in the telemetry: ${canary}`);
+  }
+});

@@ -79,6 +79,8 @@ export interface PageText {
   advanceMinute: string;
   advanceHour: string;
   clockMoved: (time: string) => string;
+  shopOutage: string;
+  shopOutageOn: (time: string) => string;
   expiresAt: string;
   notificationsLabel: string;
   noNotifications: string;
@@ -200,6 +202,9 @@ export const TEXT: Record<Lang, PageText> = {
     advanceMinute: 'Advance the clock 60 s',
     advanceHour: 'Advance the clock 1 h',
     clockMoved: (time) => `The service clock is now ${time}: retries and expiries that fell due have run.`,
+    shopOutage: 'Shop’s server down for 3 min',
+    shopOutageOn: (time) =>
+      `The shop’s server does not answer until ${time} (service clock): every notification of that window is lost after its retries; only reading the invoices again finds them.`,
     expiresAt: 'Invoice expires',
     notificationsLabel: 'Notifications to the shop',
     noNotifications: 'None yet (they are sent when the invoice status changes).',
@@ -344,6 +349,9 @@ export const TEXT: Record<Lang, PageText> = {
     advanceMinute: 'Перевести часы на 60 с',
     advanceHour: 'Перевести часы на 1 ч',
     clockMoved: (time) => `Часы сервиса показывают ${time}: наступившие повторы и сроки отработали.`,
+    shopOutage: 'Сервер магазина недоступен 3 мин',
+    shopOutageOn: (time) =>
+      `Сервер магазина не отвечает до ${time} (часы сервиса): все уведомления за это время теряются после повторов; найти их можно, только перечитав счета.`,
     expiresAt: 'Счёт истекает',
     notificationsLabel: 'Уведомления магазину',
     noNotifications: 'Пока нет (они приходят при смене статуса счёта).',

@@ -46,6 +46,8 @@ const POLL_INTERVAL_MS = 2000;
 /** The documented interval of the service's notification retries. */
 const CLOCK_STEP_MS = 60_000;
 const HOUR_MS = 60 * 60_000;
+/** Longer than the service's retries of one notification (three attempts, 60 s apart): what reconciliation is for. */
+const SHOP_OUTAGE_MS = 3 * 60_000;
 const DISPUTE_REASONS = ['no_payment', 'invalid_sum'] as const;
 type DisputeReason = (typeof DISPUTE_REASONS)[number];
 
@@ -325,6 +327,16 @@ class DemoPage {
     } finally {
       this.#busy = false;
       this.update();
+    }
+  }
+
+  /** The shop's server down for three minutes of the mock's time: longer than the service's retries last. */
+  async #shopOutage(): Promise<void> {
+    try {
+      const { until } = await demoApi.notificationOutage(SHOP_OUTAGE_MS);
+      this.#say(this.#t.shopOutageOn(this.#time(until, 'medium')));
+    } catch (error) {
+      this.#say(this.#messageOf(error), true);
     }
   }
 
@@ -758,6 +770,7 @@ class DemoPage {
           <button type="button" data-action="clock-hour" ?disabled=${this.#busy} @click=${() => void this.#advanceClock(HOUR_MS)}>
             ${t.advanceHour}
           </button>
+          <button type="button" data-action="shop-outage" @click=${() => void this.#shopOutage()}>${t.shopOutage}</button>
         </div>
         ${order?.service ? this.#renderServiceView(t, order) : nothing}
         <h4>${t.networkHeading}</h4>

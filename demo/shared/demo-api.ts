@@ -149,6 +149,8 @@ export const demoApi = {
   scenario: (scenario: Scenario) => call<{ order: DemoOrder }>('POST', `/demo-api/scenarios/${scenario}`).then((answer) => answer.order),
   invoiceAction: (invoiceId: string, action: InvoiceAction, body: Record<string, string> = {}) =>
     call<{ order: DemoOrder }>('POST', `/demo-api/orders/${encodeURIComponent(invoiceId)}/${action}`, body).then((answer) => answer.order),
+  /** The shop's server stops answering notifications for `ms` of the mock's time (its outage control); answers when it ends. */
+  notificationOutage: (ms: number) => call<{ until: string }>('POST', '/__mock/notifications/outage', { durationMs: ms }),
   fault: (fault: Fault) => {
     const { kind, ...body } = fault;
     return call<{ ok: true }>('POST', `/__mock/${kind}`, body);

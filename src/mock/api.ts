@@ -4,11 +4,11 @@
  * (pipeline.ts middleware); a handler gets the merchant, the parameters and the parsed body.
  * Imports store, dto, validate, banks, records, money, options, http, errors, quirks, random.
  */
-import { BANKS, PAYMENT_OPTIONS, banksOf } from './banks.js';
+import { PAYMENT_OPTIONS, bankListOf } from './banks.js';
 import { MockControlError, notFound, refused } from './errors.js';
-import { canceledInvoiceDto, invoiceDto, withdrawalDto, type DtoOptions } from './dto.js';
+import { accountDto, canceledInvoiceDto, invoiceDto, payoutCreatedDto, withdrawalDto, type DtoOptions } from './dto.js';
 import { badRequest, textResponse, type FormPart } from './http.js';
-import { money, toMinor } from './money.js';
+import { toMinor } from './money.js';
 import { DEFAULTS, subunitOf, type AmountLimit, type MockRefusal } from './options.js';
 import type { Quirks } from './quirks.js';
 import type { Random } from './random.js';
@@ -16,7 +16,7 @@ import { DISPUTE_REASONS, activeDeal, type InvoiceRecord, type MerchantRecord } 
 import { drawVariants } from './requisites.js';
 import type { Route } from './routes.js';
 import type { Store } from './store.js';
-import { amountOf, validateCreateInvoice, validateStartDeal, validateWithdrawal } from './validate.js';
+import { amountOf, validateCreateInvoice, validatePayee, validateStartDeal, validateWithdrawal } from './validate.js';
 
 export interface ApiEnv {
   store: Store;
@@ -73,6 +73,7 @@ const createInvoice = (context: ApiContext): Response => {
   const input = validateCreateInvoice(context.json(), env.amountLimits);
   if (input.type === 'in' && !merchant.payIn) throw new MockControlError(404, 'pay_in_disabled', 'Pay in disabled');
   if (input.type === 'out' && !merchant.payOut) throw new MockControlError(404, 'pay_out_disabled', 'Pay out disabled');
+  const payee = input.type === 'out' ? validatePayee(input) : null;
   let amountMinor = input.amountMinor;
   if (input.maxAmountMinor !== null && input.maxAmountMinor > amountMinor) {
     // Sums are made unique in whole units where the range allows.
@@ -89,11 +90,13 @@ const createInvoice = (context: ApiContext): Response => {
     type: input.type,
     paymentMethod: input.paymentMethod,
     paymentOption: input.paymentOption,
-    paymentRequisites: input.paymentRequisites,
+    // Documented for a pay-out: the payee's requisites are its deal's; the invoice's own are null.
+    paymentRequisites: input.type === 'out' ? null : input.paymentRequisites,
     currency: input.currency,
     subunit: input.subunit,
     amountMinor,
     requestedMinor: input.amountMinor,
+    uniqueAmount: input.maxAmountMinor !== null,
     rate: rateOf(env, input.currency),
     notificationUrl: input.notificationUrl,
     notificationToken: input.notificationToken,
@@ -107,7 +110,9 @@ const createInvoice = (context: ApiContext): Response => {
         : drawVariants(env.random, input.crossBorderCurrency ?? input.currency, { method: input.paymentMethod, option: input.paymentOption }),
     ttlMs: env.invoiceTtlMs,
     invoicePageUrl: env.invoicePageUrl,
+    payee,
   });
+  if (invoice.type === 'out') return ok(env, payoutCreatedDto(invoice, env.dto));
   // Documented: with no free requisites the invoice is still created, with `deals: []`.
   if (input.startDeal) env.store.startDeal(invoice, { option: input.paymentOption, method: input.paymentMethod });
   return ok(env, invoiceDto(invoice, env.dto, 'create'));
@@ -142,7 +147,7 @@ const dispute = (context: ApiContext, id: string): Response => {
   if (!(DISPUTE_REASONS as readonly string[]).includes(reason!)) throw badRequest([`The value you selected is not a valid choice. field: "disputeReason"`]);
   if (reason === 'invalid_sum' && !amount) throw badRequest(['this value should not be blank. field: "disputeReasonData[amount]"']);
   if (amount) amountOf('disputeReasonData[amount]', amount, invoice.subunit);
-  context.env.store.openDispute(invoice, { dealId: dealId!, reason: reason!, amount: reason === 'invalid_sum' ? amount : null, attachment: attachmentOf(context, false) });
+  context.env.store.openDispute(invoice, { dealId: dealId!, reason: reason!, amount: reason === 'invalid_sum' ? amount : null, attachment: attachmentOf(context, false) }, 'merchant');
   return ok(context.env, invoiceDto(invoice, context.env.dto));
 };
 
@@ -156,7 +161,15 @@ const createWithdrawal = (context: ApiContext): Response => {
   const fee = toMinor(DEFAULTS.withdrawalFee, subunit);
   const sum = request.substractFeeFromAmount === true ? amount - fee : amount;
   if (sum <= 0n) throw badRequest([`The amount must be greater than the fee (${DEFAULTS.withdrawalFee} ${DEFAULTS.settlementCurrency}). field: "amount"`]);
-  const withdrawal = env.store.withdraw(merchant, context.apiKey, { accountId: request.accountId, amountMinor: sum, feeMinor: fee, address: request.address, txDelayMs: env.withdrawalTxDelayMs });
+  const withdrawal = env.store.withdraw(merchant, context.apiKey, {
+    accountId: request.accountId,
+    amountMinor: sum,
+    feeMinor: fee,
+    address: request.address,
+    txDelayMs: env.withdrawalTxDelayMs,
+    currency: DEFAULTS.settlementCurrency,
+    subunit,
+  });
   return ok(env, withdrawalDto(withdrawal, env.dto, 'create', env.store.now()));
 };
 
@@ -201,13 +214,14 @@ export const MERCHANT_ROUTES: readonly Route<ApiContext>[] = [
     method: 'GET',
     path: '/payment-methods',
     signing: 'url',
-    handle: (c) => ok(c.env, banksOf(c.query.get('currency') ?? undefined).map(({ code, name, currency }) => ({ code, name, currency }))),
+    handle: (c) => ok(c.env, bankListOf(c.query.get('currency') ?? undefined)),
   },
   {
     method: 'GET',
     path: '/payment-options',
     signing: 'url',
-    handle: (c) => ok(c.env, PAYMENT_OPTIONS.map(({ code, name }) => ({ code, name, currency: BANKS.find((bank) => bank.options.includes(code))?.currency ?? 'RUB' }))),
+    // Documented: every option in RUB (the store's currency), CROSS_BORDER included.
+    handle: (c) => ok(c.env, PAYMENT_OPTIONS.map(({ code, name }) => ({ code, name, currency: 'RUB' }))),
   },
   {
     method: 'GET',
@@ -222,9 +236,6 @@ export const MERCHANT_ROUTES: readonly Route<ApiContext>[] = [
     method: 'GET',
     path: '/accounts',
     signing: 'url',
-    handle: (c) => {
-      const currency = DEFAULTS.settlementCurrency;
-      return ok(c.env, [{ id: c.merchant.accountId, currency, balance: money(c.merchant.balanceMinor, currency, subunitOf(currency)) }]);
-    },
+    handle: (c) => ok(c.env, [accountDto(c.merchant, c.env.store.frozen(c.merchant))]),
   },
 ];

@@ -99,6 +99,28 @@ export const PHONE_OPTIONS: readonly string[] = ['SBP', 'TO_PHONE_NUMBER', 'MOBI
 export const URL_OPTIONS: readonly string[] = ['TIPS', 'TG_BOT', 'P2C', 'CARD_ACQUIRING', 'MANUAL_ECOM'];
 
 export const bankByCode = (code: string): MockBank | undefined => BANKS.find((bank) => bank.code === code);
+
+/**
+ * The documented placeholder bank code: a pay-out `TO_CARD` with it asks the service to find the
+ * bank from the card number. The service's lists name it first.
+ */
+export const UNKNOWN_BANK = { code: 'unknown', name: 'unknown' } as const;
+
+/** The card-issuing bank whose card numbers start like `card` (digits only are looked at); undefined when none does. */
+export const bankOfCard = (card: string): MockBank | undefined => {
+  const digits = card.replace(/\D/g, '');
+  return BANKS.find((bank) => bank.options.includes('TO_CARD') && digits.startsWith(bank.bin));
+};
+
 export const isPaymentOption = (code: string): boolean => PAYMENT_OPTIONS.some((option) => option.code === code);
 export const banksOf = (currency?: string): readonly MockBank[] =>
   currency ? BANKS.filter((bank) => bank.currency === currency) : BANKS;
+
+/**
+ * A bank list as the service answers it: the placeholder `unknown` first (documented), then the
+ * banks of `currency` (every bank without one); a currency without banks lists nothing.
+ */
+export const bankListOf = (currency?: string): { code: string; name: string; currency: string }[] => {
+  const banks = banksOf(currency).map(({ code, name, currency: own }) => ({ code, name, currency: own }));
+  return banks.length ? [{ ...UNKNOWN_BANK, currency: currency ?? 'RUB' }, ...banks] : [];
+};

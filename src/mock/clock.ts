@@ -40,14 +40,18 @@ export class MockClock {
   /** Moves the clock on by `ms`, firing every timer it passes, in order; resolves once their work is done. */
   async advance(ms: number): Promise<void> {
     if (!(ms >= 0) || !Number.isFinite(ms)) throw new RangeError(`advanceClock: ms must be a finite number ≥ 0, got ${ms}`);
-    this.#offset += ms;
+    const end = this.#offset + ms;
+    const target = this.now() + ms;
     const work: Promise<void>[] = [];
     for (;;) {
-      const due = [...this.#timers].filter((timer) => timer.at <= this.now()).sort((a, b) => a.at - b.at)[0];
+      const due = [...this.#timers].filter((timer) => timer.at <= target).sort((a, b) => a.at - b.at)[0];
       if (!due) break;
+      // Each timer runs with the clock at its own time, so what it schedules from "now" (a retry) lands where it would have.
+      if (due.at > this.now()) this.#offset += due.at - this.now();
       this.#cancel(due);
       work.push(Promise.resolve(due.run()));
     }
+    this.#offset = end;
     await Promise.all(work);
   }
 

@@ -3,12 +3,12 @@
  * wrapper around the method of the same meaning on the service object, which it gets as a
  * `ControlTarget` (so this module does not import service.ts). The real service has no such
  * path. Answers allow any origin, so a demo page on another port can drive them.
- * Imports errors.ts, http.ts, routes.ts, Hono and the shared schemas' `safeParse`.
+ * Imports errors.ts, http.ts, routes.ts, Hono and the shared schemas (`safeParse`, the dispute lists).
  */
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import * as z from 'zod/mini';
-import { safeParse } from '../schemas/index.js';
+import { DOCUMENTED_DISPUTE_REASONS, KNOWN_DISPUTE_RESULTS, safeParse } from '../schemas/index.js';
 import { MockControlError } from './errors.js';
 import { jsonResponse, parseJson, readBody } from './http.js';
 import { refuseOtherMethods } from './routes.js';
@@ -23,8 +23,10 @@ export interface ControlTarget {
   expire(id: string): void;
   startDeal(id: string, variant?: { option?: string; method?: string }): void;
   confirmTransfer(id: string): void;
-  openDispute(id: string, dispute?: { reason?: 'no_payment' | 'invalid_sum'; amount?: string }): void;
-  resolveDispute(id: string, outcome: 'paid' | 'canceled'): void;
+  openDispute(id: string, dispute?: { reason?: (typeof DOCUMENTED_DISPUTE_REASONS)[number]; amount?: string }): void;
+  resolveDispute(id: string, result: string, amount?: string): void;
+  correctAmount(id: string, amount: string): void;
+  notificationOutage(durationMs: number): { until: string };
   setNoRequisites(methods: readonly string[]): void;
   setLatency(ms: number): void;
   failNext(count: number, status?: number): void;
@@ -41,34 +43,23 @@ const CountSchema = z.strictObject({ count });
 const FailSchema = z.strictObject({ count, status: z.optional(z.int().check(z.gte(400), z.lte(599))) });
 const LatencySchema = z.strictObject({ ms: z.number().check(z.nonnegative(), z.lte(600_000)) });
 const DealSchema = z.strictObject({ option: z.optional(z.string().check(z.minLength(1))), method: z.optional(z.string().check(z.minLength(1))) });
-const DisputeSchema = z.strictObject({ reason: z.optional(z.enum(['no_payment', 'invalid_sum'])), amount: z.optional(z.string()) });
-const ResolveSchema = z.strictObject({ outcome: z.enum(['paid', 'canceled']) });
+const DisputeSchema = z.strictObject({ reason: z.optional(z.enum(DOCUMENTED_DISPUTE_REASONS)), amount: z.optional(z.string()) });
+/** `result` (a documented dispute result) with `amount` for AMOUNT_CHANGED; the older `outcome` still works. */
+const ResolveSchema = z
+  .strictObject({ result: z.optional(z.string()), amount: z.optional(z.string()), outcome: z.optional(z.enum(['paid', 'canceled'])) })
+  .check(
+    z.superRefine((body, ctx) => {
+      if ((body.result === undefined) === (body.outcome === undefined)) {
+        ctx.issues.push({ code: 'custom', path: ['result'], message: `is required (one of ${KNOWN_DISPUTE_RESULTS.join(', ')}), and "outcome" is not sent with it`, input: body.result });
+      }
+    }),
+  );
+const CorrectSchema = z.strictObject({ amount: z.string() });
+// Its range is the method's to check, so both ways in say the same.
+const OutageSchema = z.strictObject({ durationMs: z.number() });
 const ClockSchema = z.strictObject({ advanceMs: z.number().check(z.nonnegative(), z.lte(365 * 86_400_000)) });
 const NoRequisitesSchema = z.strictObject({ methods: z.array(z.string()) });
 const EmptySchema = z.strictObject({});
-
-/** What `GET /__mock` lists. */
-export const CONTROL_ROUTES = [
-  'GET  /__mock/invoices                     every invoice (lookup form)',
-  'GET  /__mock/invoices/{id}                one invoice (lookup form)',
-  'POST /__mock/invoices/{id}/paid           new or dispute → paid',
-  'POST /__mock/invoices/{id}/expire         new → expired, now',
-  'POST /__mock/invoices/{id}/deal           start a deal; body {"option"?, "method"?}',
-  'POST /__mock/invoices/{id}/confirm        the payer confirmed the transfer: deal → transfer_confirmed',
-  'POST /__mock/invoices/{id}/dispute        open a dispute; body {"reason"?, "amount"?}',
-  'POST /__mock/invoices/{id}/resolve        decide a dispute; body {"outcome": "paid" | "canceled"}',
-  'POST /__mock/no-requisites                body {"methods": [...]} ("*" for all): banks without free requisites',
-  'GET  /__mock/clock                        the mock clock',
-  'POST /__mock/clock                        body {"advanceMs"}: move the clock on (expiries, notification retries)',
-  'GET  /__mock/state                        the state, in the fixtures format',
-  'POST /__mock/latency                      body {"ms"}: delay every API answer',
-  'POST /__mock/fail                         body {"count"?: 1, "status"?: 500}: fail the next requests',
-  'POST /__mock/hang                         body {"count"?: 1}: never answer the next requests',
-  'POST /__mock/malform                      body {"count"?: 1}: answer the next requests with broken JSON',
-  'POST /__mock/reset                        clear faults and latency',
-  'GET  /__mock/requests                     every API request received',
-  'GET  /__mock/notifications                every notification and its attempts',
-] as const;
 
 export interface ControlLimits {
   maxBodyBytes: number;
@@ -87,15 +78,23 @@ interface ControlRow {
   method: 'GET' | 'POST';
   /** Under `/__mock`, Hono's form (`:id`). */
   path: string;
+  /** What it does, for `GET /__mock` and the CLI's banner. */
+  doc: string;
   /** What it answers (`{ok: true}` for nothing); a POST gets its parsed body. */
   run: (target: ControlTarget, params: Record<string, string>, request: Request, limits: ControlLimits) => unknown;
 }
 
-const get = (path: string, run: (target: ControlTarget, params: Record<string, string>) => unknown): ControlRow => ({ method: 'GET', path, run });
+const get = (path: string, doc: string, run: (target: ControlTarget, params: Record<string, string>) => unknown): ControlRow => ({ method: 'GET', path, doc, run });
 
-const post = <Schema extends z.ZodMiniType>(path: string, schema: Schema, run: (target: ControlTarget, body: z.output<Schema>, params: Record<string, string>) => unknown): ControlRow => ({
+const post = <Schema extends z.ZodMiniType>(
+  path: string,
+  doc: string,
+  schema: Schema,
+  run: (target: ControlTarget, body: z.output<Schema>, params: Record<string, string>) => unknown,
+): ControlRow => ({
   method: 'POST',
   path,
+  doc,
   run: async (target, params, request, limits) => run(target, await parsed(request, schema, limits), params),
 });
 
@@ -106,35 +105,48 @@ const invoice = (target: ControlTarget, id = ''): unknown => {
 };
 
 /** `POST /invoices/:id/<action>`: does it, then answers the invoice. */
-const invoiceAction = <Schema extends z.ZodMiniType>(action: string, schema: Schema, run: (target: ControlTarget, id: string, body: z.output<Schema>) => void): ControlRow =>
-  post(`/invoices/:id/${action}`, schema, (target, body, { id = '' }) => {
+const invoiceAction = <Schema extends z.ZodMiniType>(action: string, doc: string, schema: Schema, run: (target: ControlTarget, id: string, body: z.output<Schema>) => void): ControlRow =>
+  post(`/invoices/:id/${action}`, doc, schema, (target, body, { id = '' }) => {
     run(target, id, body);
     return invoice(target, id);
   });
 
-/** One row per control, the same list `CONTROL_ROUTES` describes. */
+/** One row per control; `CONTROL_ROUTES` is written from them. */
 const CONTROLS: readonly ControlRow[] = [
-  get('/', () => ({ controls: CONTROL_ROUTES })),
-  get('/invoices', (t) => t.listInvoices()),
-  get('/invoices/:id', (t, p) => invoice(t, p.id)),
-  invoiceAction('paid', EmptySchema, (t, id) => t.markPaid(id)),
-  invoiceAction('expire', EmptySchema, (t, id) => t.expire(id)),
-  invoiceAction('confirm', EmptySchema, (t, id) => t.confirmTransfer(id)),
-  invoiceAction('deal', DealSchema, (t, id, deal) => t.startDeal(id, deal)),
-  invoiceAction('dispute', DisputeSchema, (t, id, dispute) => t.openDispute(id, dispute)),
-  invoiceAction('resolve', ResolveSchema, (t, id, { outcome }) => t.resolveDispute(id, outcome)),
-  post('/no-requisites', NoRequisitesSchema, (t, { methods }) => t.setNoRequisites(methods)),
-  get('/clock', (t) => ({ now: t.now() })),
-  post('/clock', ClockSchema, async (t, { advanceMs }) => (await t.advanceClock(advanceMs), { now: t.now() })),
-  get('/state', (t) => t.dump()),
-  post('/latency', LatencySchema, (t, { ms }) => t.setLatency(ms)),
-  post('/fail', FailSchema, (t, { count = 1, status }) => t.failNext(count, status)),
-  post('/hang', CountSchema, (t, { count = 1 }) => t.hangNext(count)),
-  post('/malform', CountSchema, (t, { count = 1 }) => t.malformNext(count)),
-  post('/reset', EmptySchema, (t) => t.reset()),
-  get('/requests', (t) => t.requests),
-  get('/notifications', (t) => t.notifications),
+  get('/', 'this list', () => ({ controls: CONTROL_ROUTES })),
+  get('/invoices', 'every invoice (lookup form)', (t) => t.listInvoices()),
+  get('/invoices/:id', 'one invoice (lookup form)', (t, p) => invoice(t, p.id)),
+  invoiceAction('paid', 'new or dispute → paid (a pay-out: sent)', EmptySchema, (t, id) => t.markPaid(id)),
+  invoiceAction('expire', 'new → expired, now', EmptySchema, (t, id) => t.expire(id)),
+  invoiceAction('confirm', 'the payer confirmed the transfer: deal → transfer_confirmed', EmptySchema, (t, id) => t.confirmTransfer(id)),
+  invoiceAction('deal', 'start a deal; body {"option"?, "method"?}', DealSchema, (t, id, deal) => t.startDeal(id, deal)),
+  invoiceAction('dispute', 'the service opens a dispute on a new, paid, expired or canceled pay-in; body {"reason"?, "amount"?}', DisputeSchema, (t, id, dispute) =>
+    t.openDispute(id, dispute),
+  ),
+  invoiceAction('resolve', 'decide a dispute; body {"result": "ACCEPTED" | "AMOUNT_CHANGED" | "TTL_EXPIRED" | …, "amount"?}', ResolveSchema, (t, id, { result, outcome, amount }) =>
+    t.resolveDispute(id, (result ?? outcome)!, amount),
+  ),
+  invoiceAction('correct', "correct a paid pay-in's amount (a second paid); body {\"amount\"}", CorrectSchema, (t, id, { amount }) => t.correctAmount(id, amount)),
+  post('/no-requisites', 'body {"methods": [...]} ("*" for all): banks without free requisites', NoRequisitesSchema, (t, { methods }) => t.setNoRequisites(methods)),
+  get('/clock', 'the mock clock', (t) => ({ now: t.now() })),
+  post('/clock', 'body {"advanceMs"}: move the clock on (expiries, notification retries)', ClockSchema, async (t, { advanceMs }) => (await t.advanceClock(advanceMs), { now: t.now() })),
+  get('/state', 'the state, in the fixtures format', (t) => t.dump()),
+  post('/latency', 'body {"ms"}: delay every API answer', LatencySchema, (t, { ms }) => t.setLatency(ms)),
+  post('/fail', 'body {"count"?: 1, "status"?: 500}: fail the next requests', FailSchema, (t, { count = 1, status }) => t.failNext(count, status)),
+  post('/hang', 'body {"count"?: 1}: never answer the next requests', CountSchema, (t, { count = 1 }) => t.hangNext(count)),
+  post('/malform', 'body {"count"?: 1}: answer the next requests with broken JSON', CountSchema, (t, { count = 1 }) => t.malformNext(count)),
+  post('/reset', 'clear faults and latency', EmptySchema, (t) => t.reset()),
+  get('/requests', 'every API request received', (t) => t.requests),
+  get('/notifications', 'every notification and its attempts', (t) => t.notifications),
+  post('/notifications/outage', "body {\"durationMs\"}: the shop's server does not answer for that long (mock clock)", OutageSchema, (t, { durationMs }) =>
+    t.notificationOutage(durationMs),
+  ),
 ];
+
+/** What `GET /__mock` lists: `METHOD /__mock/path  what it does`, one line per control. */
+export const CONTROL_ROUTES: readonly string[] = CONTROLS.map(
+  (row) => `${row.method.padEnd(4)} ${`/__mock${row.path === '/' ? '' : row.path.replace(/:(\w+)/g, '{$1}')}`.padEnd(38)} ${row.doc}`,
+);
 
 /**
  * The controls as a Hono app to mount at `/__mock`: CORS for any origin (Hono's middleware),

@@ -1,13 +1,14 @@
 /**
  * How records are written as the documented objects: InvoiceDTO (create, lookups, start-deal,
- * confirm-transfer, dispute), the cancel variant, Notifications\InvoiceDTO with its one
- * `deal`, WithdrawalDTO. Field sets and order follow the documentation's examples.
+ * confirm-transfer, dispute), the pay-out's create answer, the cancel variant,
+ * Notifications\InvoiceDTO with its one `deal`, WithdrawalDTO, AccountDTO. Field sets and
+ * order follow the documentation's examples.
  * Imports records, money, time, banks, options.
  */
 import { bankByCode } from './banks.js';
-import { money } from './money.js';
+import { money, toMinor } from './money.js';
 import { DEFAULTS, WITHDRAWAL_STATUS_CREATED, subunitOf } from './options.js';
-import type { DealRecord, InvoiceRecord, WithdrawalRecord } from './records.js';
+import type { DealRecord, InvoiceRecord, MerchantRecord, WithdrawalRecord } from './records.js';
 import { isoWithOffset } from './time.js';
 
 export interface DtoOptions {
@@ -59,8 +60,9 @@ export const dealDto = (invoice: InvoiceRecord, deal: DealRecord, o: DtoOptions,
   attachments: [...deal.attachments],
 });
 
+/** The four sums: what was received (or sent), else what an open invoice whose amount the service fixed expects. */
 const sums = (invoice: InvoiceRecord) => {
-  const s = invoice.settlement;
+  const s = invoice.settlement ?? (invoice.status === 'new' ? invoice.expected : null);
   return {
     receivedSumFromTaker: s ? money(s.takerMinor, invoice.currency, invoice.subunit) : null,
     receivedSumFromMaker: s ? usdt(s.makerMinor) : null,
@@ -79,7 +81,7 @@ export const invoiceDto = (invoice: InvoiceRecord, o: DtoOptions, form: 'create'
   paymentMethod: invoice.paymentMethod,
   paymentOption: invoice.paymentOption,
   paymentRequisites: invoice.paymentRequisites === null ? null : structuredClone(invoice.paymentRequisites),
-  sum: money(invoice.amountMinor, invoice.currency, invoice.subunit),
+  sum: money(invoice.requestedMinor, invoice.currency, invoice.subunit),
   storeId: invoice.merchant.storeId,
   storeName: invoice.merchant.storeName,
   ...sums(invoice),
@@ -93,6 +95,18 @@ export const invoiceDto = (invoice: InvoiceRecord, o: DtoOptions, form: 'create'
 /** An invoice as the mock answers it: the documented InvoiceDTO. */
 export type InvoiceDto = ReturnType<typeof invoiceDto>;
 
+/**
+ * The create answer of a pay-out, as the documented example: no `invoiceUrl` (no payment page),
+ * and its one deal (to the payee) without `qrCodeLink`, `disputeResult` or `attachments`.
+ */
+export const payoutCreatedDto = (invoice: InvoiceRecord, o: DtoOptions) => {
+  const { invoiceUrl: _url, deals: _deals, ...fields } = invoiceDto(invoice, o, 'other');
+  return {
+    ...fields,
+    deals: invoice.deals.map((deal) => ({ id: deal.id, type: deal.type, status: deal.status, ...dealCore(invoice, deal, o), rate: deal.rate, isActive: deal.isActive })),
+  };
+};
+
 /** The other set of invoice fields the cancel operation answers with (documented example). */
 export const canceledInvoiceDto = (invoice: InvoiceRecord, o: DtoOptions) => ({
   id: invoice.id,
@@ -102,7 +116,7 @@ export const canceledInvoiceDto = (invoice: InvoiceRecord, o: DtoOptions) => ({
   paymentOption: invoice.paymentOption,
   paymentRequisites: invoice.paymentRequisites === null ? null : structuredClone(invoice.paymentRequisites),
   expiredAt: isoWithOffset(invoice.expireAt, o.utcOffsetMinutes),
-  sum: money(invoice.amountMinor, invoice.currency, invoice.subunit),
+  sum: money(invoice.requestedMinor, invoice.currency, invoice.subunit),
   status: invoice.status,
   deals: invoice.deals.map((deal) => dealDto(invoice, deal, o, 'other')),
   successUrl: invoice.successUrl,
@@ -120,7 +134,7 @@ export const notificationInvoiceDto = (invoice: InvoiceRecord, o: DtoOptions) =>
     internalId: invoice.internalId,
     type: invoice.type,
     status: invoice.status,
-    sum: money(invoice.amountMinor, invoice.currency, invoice.subunit),
+    sum: money(invoice.requestedMinor, invoice.currency, invoice.subunit),
     storeId: invoice.merchant.storeId,
     storeName: invoice.merchant.storeName,
     ...sums(invoice),
@@ -140,6 +154,17 @@ export const notificationInvoiceDto = (invoice: InvoiceRecord, o: DtoOptions) =>
       : null,
   };
 };
+
+/** The documented AccountDTO: `sum` (what the account may spend), `frozenSum`, `withdrawalFee`. */
+export const accountDto = (merchant: MerchantRecord, frozenMinor: bigint) => ({
+  id: merchant.accountId,
+  currency: DEFAULTS.settlementCurrency,
+  sum: usdt(merchant.balanceMinor),
+  frozenSum: usdt(frozenMinor),
+  withdrawalFee: usdt(toMinor(DEFAULTS.withdrawalFee, subunitOf(DEFAULTS.settlementCurrency))),
+});
+/** An account as the mock answers it: the documented AccountDTO. */
+export type AccountDto = ReturnType<typeof accountDto>;
 
 /** A WithdrawalDTO: the create answer adds `status` and `accountId`; `txId` is set once `txAt` passed. */
 export const withdrawalDto = (withdrawal: WithdrawalRecord, o: DtoOptions, form: 'create' | 'lookup', now: number) => {

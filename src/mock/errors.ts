@@ -26,3 +26,5 @@ export class MockControlError extends Error {
 
 export const notFound = (message: string): MockControlError => new MockControlError(404, 'not_found', message);
 export const refused = (message: string, code = 'invalid_state'): MockControlError => new MockControlError(400, code, message);
+/** A 400 of bad input to a control or an operation, its message naming the field (`amount: must be …`). */
+export const invalidField = (field: string, message: string): MockControlError => new MockControlError(400, 'validation_failed', `${field}: ${message}`);

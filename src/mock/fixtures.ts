@@ -6,7 +6,7 @@
 import { MockControlError } from './errors.js';
 import { fromMinor, toMinor } from './money.js';
 import { DEFAULTS, subunitOf } from './options.js';
-import { DEAL_STATUSES, INVOICE_STATUSES, type DealRecord, type InvoiceRecord, type MerchantRecord, type WithdrawalRecord } from './records.js';
+import { DEAL_STATUSES, INVOICE_STATUSES, type DealRecord, type InvoiceRecord, type MerchantRecord, type Settlement, type WithdrawalRecord } from './records.js';
 import { parseInstant } from './time.js';
 
 type Loose = Record<string, unknown>;
@@ -14,21 +14,28 @@ type Loose = Record<string, unknown>;
 const iso = (ms: number): string => new Date(ms).toISOString();
 const usdtSubunit = subunitOf(DEFAULTS.settlementCurrency);
 
+const sumsOf = (s: Settlement | null, subunit: number) =>
+  s && { taker: fromMinor(s.takerMinor, subunit), maker: fromMinor(s.makerMinor, usdtSubunit), fee: fromMinor(s.feeMinor, usdtSubunit), payout: fromMinor(s.payoutMinor, usdtSubunit) };
+
+const dumpDeal = ({ canceledAt, paidAt, ...deal }: DealRecord) => ({ ...deal, canceledAt: iso(canceledAt), paidAt: paidAt === null ? null : iso(paidAt) });
+
 export const dumpState = (invoices: Iterable<InvoiceRecord>, withdrawals: Iterable<WithdrawalRecord>, merchants: Iterable<MerchantRecord>) => ({
   version: 1,
   balances: Object.fromEntries([...merchants].map((m) => [m.apiKey, fromMinor(m.balanceMinor, usdtSubunit)])),
   invoices: [...invoices].map((invoice) => {
-    const { merchant: _merchant, amountMinor, requestedMinor, settlement, createdAt, expireAt, updatedAt, deals, ...rest } = invoice;
-    const usdt = (minor: bigint) => fromMinor(minor, usdtSubunit);
+    const { merchant: _merchant, amountMinor, requestedMinor, settlement, expected, holdMinor, createdAt, expireAt, updatedAt, deals, removedDeals, ...rest } = invoice;
     return {
       ...rest,
       amount: fromMinor(amountMinor, invoice.subunit),
       requestedAmount: fromMinor(requestedMinor, invoice.subunit),
-      settlement: settlement && { taker: fromMinor(settlement.takerMinor, invoice.subunit), maker: usdt(settlement.makerMinor), fee: usdt(settlement.feeMinor), payout: usdt(settlement.payoutMinor) },
+      settlement: sumsOf(settlement, invoice.subunit),
+      expected: sumsOf(expected, invoice.subunit),
+      hold: holdMinor === null ? null : fromMinor(holdMinor, usdtSubunit),
       createdAt: iso(createdAt),
       expireAt: iso(expireAt),
       updatedAt: iso(updatedAt),
-      deals: deals.map(({ canceledAt, paidAt, ...deal }) => ({ ...deal, canceledAt: iso(canceledAt), paidAt: paidAt === null ? null : iso(paidAt) })),
+      deals: deals.map(dumpDeal),
+      removedDeals: removedDeals.map(dumpDeal),
     };
   }),
   withdrawals: [...withdrawals].map(({ sumMinor, feeMinor, createdAt, txAt, ...rest }) => ({
@@ -83,8 +90,33 @@ export const loadFixtures = (data: unknown, context: LoadContext): { invoices: I
     if (!INVOICE_STATUSES.includes(status)) throw bad(`unknown invoice status ${JSON.stringify(status)}`);
     const createdAt = time(raw.createdAt, context.now, 'createdAt');
     const id = text(raw.id, null) ?? context.newId();
-    const s = raw.settlement as Loose | null | undefined;
     const usdt = (value: unknown) => toMinor(decimal(value, '0'), usdtSubunit);
+    const sums = (value: unknown): Settlement | null => {
+      const s = value as Loose | null | undefined;
+      return s ? { takerMinor: toMinor(decimal(s.taker, '0'), subunit), makerMinor: usdt(s.maker), feeMinor: usdt(s.fee), payoutMinor: usdt(s.payout) } : null;
+    };
+    const rate = text(raw.rate, context.rates[currency] ?? DEFAULTS.defaultRate)!;
+    const loadDeal = (deal: Loose): DealRecord => {
+      const dealStatus = (deal.status ?? 'transfer_waiting') as DealRecord['status'];
+      if (!DEAL_STATUSES.includes(dealStatus)) throw bad(`unknown deal status ${JSON.stringify(dealStatus)}`);
+      return {
+        id: text(deal.id, null) ?? context.newId(),
+        type: deal.type === 'out' ? 'out' : 'in',
+        status: dealStatus,
+        paymentMethod: text(deal.paymentMethod, 'sberbank')!,
+        paymentOption: text(deal.paymentOption, 'TO_CARD')!,
+        requisites: (deal.requisites ?? { requisites: '4444 4444 4444 4444', holder: 'test' }) as DealRecord['requisites'],
+        canceledAt: time(deal.canceledAt, createdAt + 15 * 60_000, 'canceledAt'),
+        rate: text(deal.rate, rate)!,
+        isActive: typeof deal.isActive === 'boolean' ? deal.isActive : !['canceled', 'completed', 'expired'].includes(dealStatus),
+        qrCodeLink: text(deal.qrCodeLink, null),
+        disputeReason: text(deal.disputeReason, null),
+        disputeAmount: text(deal.disputeAmount, null),
+        attachments: (deal.attachments ?? []) as string[],
+        disputeResult: text(deal.disputeResult, null),
+        paidAt: deal.paidAt ? time(deal.paidAt, createdAt, 'paidAt') : null,
+      };
+    };
     return {
       id,
       apiKey,
@@ -100,8 +132,11 @@ export const loadFixtures = (data: unknown, context: LoadContext): { invoices: I
       subunit,
       amountMinor,
       requestedMinor: raw.requestedAmount === undefined ? amountMinor : toMinor(decimal(raw.requestedAmount, '0'), subunit),
-      settlement: s ? { takerMinor: toMinor(decimal(s.taker, '0'), subunit), makerMinor: usdt(s.maker), feeMinor: usdt(s.fee), payoutMinor: usdt(s.payout) } : null,
-      rate: text(raw.rate, context.rates[currency] ?? DEFAULTS.defaultRate)!,
+      uniqueAmount: raw.uniqueAmount === true,
+      settlement: sums(raw.settlement),
+      expected: sums(raw.expected),
+      holdMinor: raw.hold === undefined || raw.hold === null ? null : usdt(raw.hold),
+      rate,
       createdAt,
       expireAt: time(raw.expireAt, createdAt + context.invoiceTtlMs, 'expireAt'),
       updatedAt: time(raw.updatedAt, createdAt, 'updatedAt'),
@@ -113,27 +148,8 @@ export const loadFixtures = (data: unknown, context: LoadContext): { invoices: I
       crossBorderCurrency: text(raw.crossBorderCurrency, null),
       lang: text(raw.lang, null),
       variants: (raw.variants ?? [{ option: 'TO_CARD', method: 'sberbank' }]) as InvoiceRecord['variants'],
-      deals: ((raw.deals ?? []) as Loose[]).map((deal): DealRecord => {
-        const dealStatus = (deal.status ?? 'transfer_waiting') as DealRecord['status'];
-        if (!DEAL_STATUSES.includes(dealStatus)) throw bad(`unknown deal status ${JSON.stringify(dealStatus)}`);
-        return {
-          id: text(deal.id, null) ?? context.newId(),
-          type: deal.type === 'out' ? 'out' : 'in',
-          status: dealStatus,
-          paymentMethod: text(deal.paymentMethod, 'sberbank')!,
-          paymentOption: text(deal.paymentOption, 'TO_CARD')!,
-          requisites: (deal.requisites ?? { requisites: '4444 4444 4444 4444', holder: 'test' }) as DealRecord['requisites'],
-          canceledAt: time(deal.canceledAt, createdAt + 15 * 60_000, 'canceledAt'),
-          rate: text(deal.rate, context.rates[currency] ?? DEFAULTS.defaultRate)!,
-          isActive: typeof deal.isActive === 'boolean' ? deal.isActive : !['canceled', 'completed', 'expired'].includes(dealStatus),
-          qrCodeLink: text(deal.qrCodeLink, null),
-          disputeReason: text(deal.disputeReason, null),
-          disputeAmount: text(deal.disputeAmount, null),
-          attachments: (deal.attachments ?? []) as string[],
-          disputeResult: text(deal.disputeResult, null),
-          paidAt: deal.paidAt ? time(deal.paidAt, createdAt, 'paidAt') : null,
-        };
-      }),
+      deals: ((raw.deals ?? []) as Loose[]).map(loadDeal),
+      removedDeals: ((raw.removedDeals ?? []) as Loose[]).map(loadDeal),
     };
   });
   const withdrawals = ((root.withdrawals ?? []) as Loose[]).map((raw): WithdrawalRecord => {

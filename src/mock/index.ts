@@ -4,12 +4,12 @@
  * the service's public documentation; every behaviour the documentation does not show is an
  * option of `createMockService` (see options.ts and README.md).
  */
-export { createMockService, MOCK_API_PREFIX, MOCK_CONTROL_PREFIX, CONTROL_ROUTES, type MockService } from './service.js';
+export { createMockService, MOCK_API_PREFIX, MOCK_CONTROL_PREFIX, CONTROL_ROUTES, type MockService, type MockDisputeOpening } from './service.js';
 export type { MockServiceOptions, MockMerchant, AmountLimit, MockClockOptions, MockRefusal, NotificationRetryOptions } from './options.js';
 export { DEFAULTS as MOCK_DEFAULTS } from './options.js';
 export type { MockRequestRecord } from './pipeline.js';
 export type { MockFixtures } from './fixtures.js';
-export type { InvoiceDto } from './dto.js';
+export type { AccountDto, InvoiceDto } from './dto.js';
 export { startMockServer, type MockServer, type MockServerOptions } from './server.js';
 export { MockControlError } from './errors.js';
 export type { NotificationAttempt, NotificationRecord } from './notifier.js';

@@ -65,6 +65,8 @@ export class Notifier {
   readonly #cancels = new Set<() => void>();
   #pending = 0;
   #waiters: (() => void)[] = [];
+  /** Until when (mock clock) the shop's server is down: attempts before it get no answer. */
+  #outageUntil = Number.NEGATIVE_INFINITY;
 
   constructor(options: NotifierOptions) {
     this.#o = options;
@@ -88,6 +90,11 @@ export class Notifier {
     }
     this.#pending++;
     void this.#track(this.#attempt(notification, 1));
+  }
+
+  /** The shop's server does not answer until `until` (mock clock): each attempt before it fails, and retries go on as documented. */
+  outage(until: number): void {
+    this.#outageUntil = until;
   }
 
   /** Resolves once no notification waits for an attempt (delivered, failed, skipped or canceled). */
@@ -129,10 +136,26 @@ export class Notifier {
     const at = this.#o.clock.now();
     const entry: NotificationAttempt = { at: isoWithOffset(at), status: null };
     record.attempts.push(entry);
+    if (at < this.#outageUntil) entry.error = `no answer: the shop's server is down until ${isoWithOffset(this.#outageUntil)} (mock outage)`;
+    else await this.#post(notification, at, entry);
+    if (record.state !== 'pending') return;
+    if (entry.status !== null && this.#o.delivered(entry.status)) return this.#finish(record, 'delivered');
+    if (attempt >= this.#retry.attempts) return this.#finish(record, 'failed');
+    const { baseDelayMs, maxDelayMs, intervalMs } = this.#retry;
+    const delay = baseDelayMs === undefined ? intervalMs : Math.min(baseDelayMs * 2 ** (attempt - 1), maxDelayMs);
+    const cancel = this.#o.clock.at(at + delay, () => {
+      this.#cancels.delete(cancel);
+      return this.#track(this.#attempt(notification, attempt + 1));
+    });
+    this.#cancels.add(cancel);
+  }
+
+  /** One POST of the notification; its answer's status, or why none came, goes into `entry`. */
+  async #post(notification: Notification, at: number, entry: NotificationAttempt): Promise<void> {
     const signal = AbortSignal.any([this.#closed.signal, AbortSignal.timeout(this.#retry.timeoutMs)]);
     try {
       const response = await this.#o.fetch(
-        new Request(record.url, {
+        new Request(notification.record.url, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', [NOTIFICATION_TOKEN_HEADER_NAME]: notification.token },
           body: notification.body(at),
@@ -144,16 +167,6 @@ export class Notifier {
     } catch (error) {
       entry.error = signal.aborted && !this.#closed.signal.aborted ? 'timed out' : error instanceof Error ? error.message : String(error);
     }
-    if (record.state !== 'pending') return;
-    if (entry.status !== null && this.#o.delivered(entry.status)) return this.#finish(record, 'delivered');
-    if (attempt >= this.#retry.attempts) return this.#finish(record, 'failed');
-    const { baseDelayMs, maxDelayMs, intervalMs } = this.#retry;
-    const delay = baseDelayMs === undefined ? intervalMs : Math.min(baseDelayMs * 2 ** (attempt - 1), maxDelayMs);
-    const cancel = this.#o.clock.at(at + delay, () => {
-      this.#cancels.delete(cancel);
-      return this.#track(this.#attempt(notification, attempt + 1));
-    });
-    this.#cancels.add(cancel);
   }
 
   #finish(record: NotificationRecord, state: 'delivered' | 'failed'): void {

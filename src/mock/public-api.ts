@@ -5,7 +5,7 @@
  */
 import QRCode from 'qrcode';
 import { MERCHANT_ROUTES, ownInvoice, type ApiContext, type ApiEnv } from './api.js';
-import { QR_OPTIONS, banksOf } from './banks.js';
+import { QR_OPTIONS, bankListOf } from './banks.js';
 import { MockControlError } from './errors.js';
 import type { FormPart } from './http.js';
 import { activeDeal, type MerchantRecord } from './records.js';
@@ -33,7 +33,10 @@ export const PUBLIC_ROUTES: readonly Route<PublicContext>[] = [
     method: 'GET',
     path: '/payment-methods/{currency}',
     signing: 'public',
-    handle: (c, p) => new Response(c.env.quirks.render(banksOf(p.currency).map(({ code, name }) => ({ code, name })), 'answer'), { headers: { 'content-type': 'application/json; charset=utf-8' } }),
+    handle: (c, p) =>
+      new Response(c.env.quirks.render(bankListOf(p.currency).map(({ code, name }) => ({ code, name })), 'answer'), {
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      }),
   },
   {
     method: 'GET',

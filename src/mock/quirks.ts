@@ -1,8 +1,8 @@
 /**
  * Quirks: answers that vary, deterministically by seed, over every shape the documentation
- * permits, so a client is tested against all of them. Never varied: ids, statuses, amounts,
- * currencies, subunits, and the requisites and holder of the deal a checkout shows (the
- * active one). Imports random.ts only.
+ * permits (and the older account shape a client still reads), so a client is tested against
+ * all of them. Never varied: ids, statuses, amounts, currencies, subunits, dispute results, and
+ * the requisites and holder of the deal a checkout shows (the active one). Imports random.ts only.
  */
 import { hash32, pick, seededRandom, type Random } from './random.js';
 
@@ -46,6 +46,17 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 const isObject = (value: Json): value is { [key: string]: Json } => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** An account in the older shape `{id, currency, balance}` (its sum), or without the fields a balance check does without. */
+const varyAccount = (account: { [key: string]: Json }, random: Random): void => {
+  const draw = random();
+  if (draw < 0.3) {
+    const { sum, frozenSum: _frozen, withdrawalFee: _fee, ...rest } = account;
+    for (const name of Object.keys(account)) delete account[name];
+    Object.assign(account, { ...rest, balance: sum ?? null });
+  } else if (draw < 0.45) delete account.frozenSum;
+  else if (draw < 0.6) delete account.withdrawalFee;
+};
+
 const vary = (value: Json, random: Random, key: string | undefined): Json => {
   if (typeof value === 'string') return key && TIMESTAMP_KEYS.has(key) ? reformatTimestamp(value, random) : value;
   if (Array.isArray(value)) return value.map((item) => vary(item, random, undefined));
@@ -56,6 +67,9 @@ const vary = (value: Json, random: Random, key: string | undefined): Json => {
   if (Array.isArray(out.disputeReasonData) && out.disputeReasonData.length === 0 && random() < 0.3) out.disputeReasonData = null;
   // A deal that is not shown (inactive) may come without a holder.
   if (out.isActive === false && isObject(out.requisites ?? null) && random() < 0.5) out.requisites = { ...(out.requisites as object), holder: null };
+  // A pay-out's deal comes without `qrCodeLink` in the documented example: there is nothing to scan.
+  if (out.type === 'out' && 'qrCodeLink' in out && random() < 0.5) delete out.qrCodeLink;
+  if ('frozenSum' in out && 'withdrawalFee' in out) varyAccount(out, random);
   // A withdrawal (it has `txId`) may come without `status` and `accountId`.
   if ('txId' in out) for (const name of ['status', 'accountId']) if (name in out && random() < 0.4) delete out[name];
   if (('id' in out || 'code' in out) && random() < 0.3) {

@@ -30,6 +30,10 @@ export interface MerchantRecord {
   payIn: boolean;
   payOut: boolean;
   twoFactorEnabled: boolean;
+  /**
+   * The account's `sum`: what it may spend now. A running pay-out or a withdrawal not yet sent
+   * has left it already and is counted in `frozenSum` (computed from them) until it is done.
+   */
   balanceMinor: bigint;
 }
 
@@ -78,9 +82,20 @@ export interface InvoiceRecord {
   currency: string;
   subunit: number;
   amountMinor: bigint;
-  /** The amount asked for before `maxAmount` randomised it (`isSumChanged`). */
+  /** The amount asked for: `sum`. `amountMinor` is what the payer must send (`maxAmount` may raise it; `isSumChanged`). */
   requestedMinor: bigint;
+  /** Unique amounts were asked for (`maxAmount`): the service picked `amountMinor`. */
+  uniqueAmount: boolean;
+  /** The sums of the money received (or, for a pay-out, sent); null until then. */
   settlement: Settlement | null;
+  /**
+   * The sums the service expects while nothing was received yet, written in the four sum fields
+   * of an open invoice whose amount the service fixed (unique amounts, cross-border), as the
+   * documented cross-border example shows; null otherwise.
+   */
+  expected: Settlement | null;
+  /** A running pay-out's hold on its account (USDT minor units): frozen until it is sent or ends. */
+  holdMinor: bigint | null;
   rate: string;
   createdAt: number;
   expireAt: number;
@@ -94,6 +109,8 @@ export interface InvoiceRecord {
   lang: string | null;
   variants: { option: string; method: string }[];
   deals: DealRecord[];
+  /** Deals a cancel took off the invoice (the documented cancel answer lists none); a dispute opened later brings its deal back. */
+  removedDeals: DealRecord[];
 }
 
 export interface WithdrawalRecord {

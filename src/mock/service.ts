@@ -10,22 +10,25 @@ import type { ApiEnv } from './api.js';
 import { MockClock } from './clock.js';
 import { CONTROL_PREFIX, createMockApp } from './app.js';
 import { CONTROL_ROUTES, type ControlTarget } from './controls.js';
-import { invoiceDto, notificationInvoiceDto, withdrawalDto, type InvoiceDto } from './dto.js';
-import { MockControlError } from './errors.js';
+import type { DisputeResult } from '../schemas/dispute.js';
+import { accountDto, invoiceDto, notificationInvoiceDto, withdrawalDto, type AccountDto, type DtoOptions, type InvoiceDto } from './dto.js';
+import { MockControlError, invalidField } from './errors.js';
 import { Faults } from './faults.js';
 import { dumpState, loadFixtures, type MockFixtures } from './fixtures.js';
 import { merchantRecords } from './merchants.js';
+import { moneyControls, type MockDisputeOpening } from './money-controls.js';
 import { Notifier, type NotificationRecord } from './notifier.js';
 import { DEFAULTS, isLoopbackUrl, type MockServiceOptions } from './options.js';
 import { MERCHANT_PREFIX, type MockRequestRecord } from './pipeline.js';
-import { createQuirks, plainRender } from './quirks.js';
+import { createQuirks, plainRender, type Quirks } from './quirks.js';
 import { hash32, seededRandom, uuidFrom } from './random.js';
 import type { InvoiceRecord, InvoiceStatus } from './records.js';
 import { Store } from './store.js';
 import { isoWithOffset, parseInstant } from './time.js';
 
 export { CONTROL_ROUTES };
-export type { MockMerchant, MockServiceOptions } from './options.js';
+export type { MockDisputeOpening } from './money-controls.js';
+
 /** The merchant API's path prefix under `{base_url}`. */
 export const MOCK_API_PREFIX = MERCHANT_PREFIX;
 /** The prefix of the test controls; the real service has no such path. */
@@ -39,7 +42,7 @@ export interface MockService extends ControlTarget {
   readonly requests: readonly MockRequestRecord[];
   /** Every notification sent or skipped, with its attempts. */
   readonly notifications: readonly NotificationRecord[];
-  /** The payer paid: `new` (or `dispute`) → `paid`; the active deal becomes `completed`. */
+  /** The payer paid (or a pay-out was sent): `new` (or `dispute`, accepted) → `paid`; the active deal becomes `completed`. */
   markPaid(this: void, invoiceId: string): void;
   /** Expires now: `new` → `expired`; the active deal becomes `expired`. */
   expire(this: void, invoiceId: string): void;
@@ -47,10 +50,26 @@ export interface MockService extends ControlTarget {
   startDeal(this: void, invoiceId: string, variant?: { option?: string; method?: string }): void;
   /** The payer confirmed the transfer: the active deal becomes `transfer_confirmed`. */
   confirmTransfer(this: void, invoiceId: string): void;
-  /** Opens a dispute on the latest deal (default reason `no_payment`). */
-  openDispute(this: void, invoiceId: string, dispute?: { reason?: 'no_payment' | 'invalid_sum'; amount?: string }): void;
-  /** The service decides a dispute: the invoice becomes `paid` or `canceled`. */
-  resolveDispute(this: void, invoiceId: string, outcome: 'paid' | 'canceled'): void;
+  /**
+   * Opens a dispute on the service's side (the trader, or the payer through support) on the
+   * latest deal of a `new`, `paid`, `expired` or `canceled` pay-in (default reason `no_payment`;
+   * `invalid_sum` with the `amount` the payer says was sent).
+   */
+  openDispute(this: void, invoiceId: string, dispute?: MockDisputeOpening): void;
+  /**
+   * The service decides a dispute: a successful result (`ACCEPTED`, `AMOUNT_CHANGED` with the
+   * settled `amount`) makes the invoice `paid`, a failed one `canceled` (src/mock/README.md,
+   * "Choices"). The older `'paid'` / `'canceled'` stand for `ACCEPTED` / `UNKNOWN`.
+   */
+  resolveDispute(this: void, invoiceId: string, result: DisputeResult | 'paid' | 'canceled', amount?: string): void;
+  /** The service corrects a paid pay-in's amount (decimal text): new sums, a later `updatedAt`, and a second `paid` notification. */
+  correctAmount(this: void, invoiceId: string, amount: string): void;
+  /**
+   * The shop's server is down for `durationMs` of mock time: every notification attempt in that
+   * window fails as if it did not answer (the documented retries run out past two minutes); 0
+   * ends it. Answers when it ends (ISO 8601).
+   */
+  notificationOutage(this: void, durationMs: number): { until: string };
   /** These bank codes (`*`: all) have no free requisites from now on; `[]` frees them all. */
   setNoRequisites(this: void, methods: readonly string[]): void;
   /** Waits this many milliseconds before every API answer; 0 for none. */
@@ -75,6 +94,8 @@ export interface MockService extends ControlTarget {
   getInvoice(this: void, invoiceId: string): InvoiceDto | undefined;
   /** Every invoice, as the API would answer each. */
   listInvoices(this: void): InvoiceDto[];
+  /** The accounts of a terminal (default the first), as `GET /accounts` answers them. */
+  listAccounts(this: void, apiKey?: string): AccountDto[];
   /** A withdrawal as the API would answer it; undefined when unknown. */
   getWithdrawal(this: void, withdrawalId: string): ReturnType<typeof withdrawalDto> | undefined;
   /** Applies what the clock says is due (expiries); done before every request anyway. */
@@ -84,6 +105,16 @@ export interface MockService extends ControlTarget {
   /** Resolves once no notification attempt is in flight (retries may still be scheduled). */
   notificationsIdle(this: void): Promise<void>;
 }
+
+/** The longest outage of the shop's server a control sets: a week of mock time. */
+const MAX_OUTAGE_MS = 7 * 86_400_000;
+
+const outageMs = (durationMs: unknown): number => {
+  if (typeof durationMs !== 'number' || !Number.isFinite(durationMs) || durationMs < 0 || durationMs > MAX_OUTAGE_MS) {
+    throw invalidField('durationMs', `must be a number of milliseconds from 0 to ${MAX_OUTAGE_MS}, got ${JSON.stringify(durationMs)}`);
+  }
+  return durationMs;
+};
 
 const normaliseBase = (value: string, name: string): string => {
   let url: URL;
@@ -95,6 +126,36 @@ const normaliseBase = (value: string, name: string): string => {
   url.search = '';
   url.hash = '';
   return url.href.replace(/\/+$/, '');
+};
+
+/**
+ * The notifier, and what the store calls on each reported change: the documented body (or the
+ * older one), a snapshot at the change, sent with the invoice's token.
+ */
+const notifications = (options: MockServiceOptions, clock: MockClock, dto: DtoOptions, quirks: Quirks) => {
+  const format = options.notificationFormat ?? DEFAULTS.notificationFormat;
+  const notifier = new Notifier({
+    retry: options.notificationRetry,
+    fetch: options.notificationFetch ?? ((request) => fetch(request)),
+    allowed: options.notificationAllowed ?? isLoopbackUrl,
+    clock,
+    delivered: format === 'legacy' ? (status) => status >= 200 && status < 300 : (status) => status === 200,
+  });
+  const notify = (invoice: InvoiceRecord, previousStatus: InvoiceStatus): void => {
+    // A revision's `updatedAt` may be a second ahead of a frozen clock; its notification is not older.
+    const changedAt = Math.max(clock.now(), invoice.updatedAt);
+    const documented = { notificationType: 'invoice', notificationDate: isoWithOffset(changedAt, dto.utcOffsetMinutes), invoice: notificationInvoiceDto(invoice, dto) };
+    const lookup = invoiceDto(invoice, dto);
+    notifier.send({
+      record: { invoiceId: invoice.id, url: invoice.notificationUrl, event: format === 'legacy' ? 'invoice.status_changed' : 'invoice', previousStatus, status: invoice.status, state: 'pending', attempts: [] },
+      token: invoice.notificationToken,
+      body: (at) =>
+        format === 'legacy'
+          ? JSON.stringify({ event: 'invoice.status_changed', invoice: lookup, previousStatus, sentAt: isoWithOffset(at, dto.utcOffsetMinutes) })
+          : quirks.render(documented, 'notification'),
+    });
+  };
+  return { notifier, notify };
 };
 
 export const createMockService = (options: MockServiceOptions): MockService => {
@@ -110,33 +171,13 @@ export const createMockService = (options: MockServiceOptions): MockService => {
   const quirkSeed = options.quirks === true ? (seed ?? 1) : typeof options.quirks === 'number' ? options.quirks : undefined;
   const quirks = quirkSeed === undefined ? plainRender : createQuirks(quirkSeed);
   const dto = { utcOffsetMinutes: options.utcOffsetMinutes ?? DEFAULTS.utcOffsetMinutes, paymentMethodName: options.paymentMethodName ?? DEFAULTS.paymentMethodName };
-  const notificationFormat = options.notificationFormat ?? DEFAULTS.notificationFormat;
   const maxUploadBytes = options.maxUploadBytes ?? DEFAULTS.maxUploadBytes;
   const rates = { ...DEFAULTS.rates, ...options.rates };
   const invoiceTtlMs = options.invoiceTtlMs ?? DEFAULTS.invoiceTtlMs;
 
   const merchants = merchantRecords(options.merchants ?? []);
 
-  const notifier = new Notifier({
-    retry: options.notificationRetry,
-    fetch: options.notificationFetch ?? ((request) => fetch(request)),
-    allowed: options.notificationAllowed ?? isLoopbackUrl,
-    clock,
-    delivered: notificationFormat === 'legacy' ? (status) => status >= 200 && status < 300 : (status) => status === 200,
-  });
-  const notify = (invoice: InvoiceRecord, previousStatus: InvoiceStatus): void => {
-    const changedAt = clock.now();
-    const documented = { notificationType: 'invoice', notificationDate: isoWithOffset(changedAt, dto.utcOffsetMinutes), invoice: notificationInvoiceDto(invoice, dto) };
-    const lookup = invoiceDto(invoice, dto);
-    notifier.send({
-      record: { invoiceId: invoice.id, url: invoice.notificationUrl, event: notificationFormat === 'legacy' ? 'invoice.status_changed' : 'invoice', previousStatus, status: invoice.status, state: 'pending', attempts: [] },
-      token: invoice.notificationToken,
-      body: (at) =>
-        notificationFormat === 'legacy'
-          ? JSON.stringify({ event: 'invoice.status_changed', invoice: lookup, previousStatus, sentAt: isoWithOffset(at, dto.utcOffsetMinutes) })
-          : quirks.render(documented, 'notification'),
-    });
-  };
+  const { notifier, notify } = notifications(options, clock, dto, quirks);
   const store = new Store({
     clock,
     random,
@@ -176,11 +217,6 @@ export const createMockService = (options: MockServiceOptions): MockService => {
     store.sweep();
     return store.invoice(invoiceId);
   };
-  const latestDeal = (invoice: InvoiceRecord) => {
-    const deal = invoice.deals.at(-1);
-    if (!deal) throw new MockControlError(400, 'invalid_state', `invoice ${invoice.id} has no deal`);
-    return deal;
-  };
 
   const service: MockService = {
     requests,
@@ -194,11 +230,13 @@ export const createMockService = (options: MockServiceOptions): MockService => {
       if (!store.startDeal(invoice, asked)) throw new MockControlError(400, 'payment_method_not_available', 'PAYMENT_METHOD_NOT_AVAILABLE');
     },
     confirmTransfer: (id) => void store.confirmTransfer(control(id), null),
-    openDispute: (id, dispute = {}) => {
-      const invoice = control(id);
-      store.openDispute(invoice, { dealId: latestDeal(invoice).id, reason: dispute.reason ?? 'no_payment', amount: dispute.amount ?? null, attachment: null });
+    ...moneyControls(store, control),
+    notificationOutage: (durationMs) => {
+      if (closed) throw new MockControlError(503, 'service_closed', 'the mock service is closed');
+      const until = clock.now() + outageMs(durationMs);
+      notifier.outage(until);
+      return { until: isoWithOffset(until, dto.utcOffsetMinutes) };
     },
-    resolveDispute: (id, outcome) => store.resolveDispute(control(id), outcome),
     setNoRequisites: (methods) => {
       store.noRequisites.clear();
       for (const method of methods) store.noRequisites.add(method);
@@ -231,6 +269,11 @@ export const createMockService = (options: MockServiceOptions): MockService => {
       return invoice && invoiceDto(invoice, dto);
     },
     listInvoices: () => (store.sweep(), [...store.invoices.values()].map((invoice) => invoiceDto(invoice, dto))),
+    listAccounts: (apiKey = [...merchants.keys()][0]!) => {
+      const merchant = merchants.get(apiKey);
+      if (!merchant) throw new MockControlError(404, 'not_found', `no terminal ${apiKey}`);
+      return [accountDto(merchant, store.frozen(merchant))];
+    },
     getWithdrawal: (id) => {
       const withdrawal = store.withdrawals.get(id.toLowerCase());
       return withdrawal && withdrawalDto(withdrawal, dto, 'lookup', clock.now());

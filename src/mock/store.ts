@@ -1,12 +1,16 @@
 /**
  * The mock's state and every transition of it: invoices, deals, withdrawals and balances. A
- * status never moves on from a final one; each invoice status change is reported to
- * `onChange` (the notifier listens). Imports records, errors, requisites, money, clock, options.
+ * final status moves on only by a documented revision (a dispute opened on the service's side,
+ * and its decision); each invoice status change, and a paid invoice's corrected amount, is
+ * reported to `onChange` (the notifier listens). Where money moves is ledger.ts.
+ * Imports records, errors, requisites, money, clock, options, banks, ledger, the shared dispute results.
  */
+import { KNOWN_DISPUTE_RESULTS, isSuccessfulDisputeResult } from '../schemas/dispute.js';
+import { bankOfCard } from './banks.js';
 import type { MockClock } from './clock.js';
-import { MockControlError, notFound, refused } from './errors.js';
-import { convert, percentOf, toMinor } from './money.js';
-import { DEFAULTS, subunitOf } from './options.js';
+import { MockControlError, invalidField, notFound, refused } from './errors.js';
+import { Ledger } from './ledger.js';
+import { toMinor } from './money.js';
 import type { Random } from './random.js';
 import {
   FINAL_DEAL_STATUSES,
@@ -32,21 +36,44 @@ export interface StoreOptions {
   onChange: (invoice: InvoiceRecord, previousStatus: InvoiceStatus) => void;
 }
 
-export type NewInvoice = Omit<InvoiceRecord, 'id' | 'status' | 'settlement' | 'createdAt' | 'expireAt' | 'updatedAt' | 'invoiceUrl' | 'deals'> & {
+export type NewInvoice = Omit<
+  InvoiceRecord,
+  'id' | 'status' | 'settlement' | 'expected' | 'holdMinor' | 'createdAt' | 'expireAt' | 'updatedAt' | 'invoiceUrl' | 'deals' | 'removedDeals'
+> & {
   ttlMs: number;
   invoicePageUrl: string;
+  /** A pay-out's payee: the requisites of its one deal. */
+  payee: { requisites: string; holder: string } | null;
 };
+
+/** A dispute as it is opened: by the merchant API (on a deal it names) or on the service's side (the latest deal). */
+export interface DisputeOpening {
+  dealId?: string;
+  reason: string;
+  amount: string | null;
+  attachment: string | null;
+}
+
+
+/** Statuses a dispute may be opened from on the service's side (documented revisions). */
+const SERVICE_DISPUTE_FROM: readonly InvoiceStatus[] = ['new', 'paid', 'expired', 'canceled'];
+/** Deal statuses the merchant API's dispute takes: the payer paid, the deal is not settled. */
+const MERCHANT_DISPUTE_DEALS: readonly string[] = ['transfer_waiting', 'transfer_confirmed', 'expired'];
+/** Timestamps are whole seconds: a revision is stamped at least this long after the state it follows, so the two can be ordered. */
+const REVISION_STEP_MS = 1_000;
 
 export class Store {
   readonly invoices = new Map<string, InvoiceRecord>();
   readonly withdrawals = new Map<string, WithdrawalRecord>();
   /** Bank codes without free requisites; `*` for all. */
   readonly noRequisites: Set<string>;
+  readonly ledger: Ledger;
   readonly #o: StoreOptions;
 
   constructor(options: StoreOptions) {
     this.#o = options;
     this.noRequisites = new Set(options.noRequisites);
+    this.ledger = new Ledger(options.serviceFeePercent);
   }
 
   now(): number {
@@ -65,21 +92,29 @@ export class Store {
     for (const deal of invoice.deals) if (deal.isActive) this.#o.clock.at(deal.canceledAt, () => this.sweep());
   }
 
+  /** A new invoice; a pay-out holds its cost (400 `Insufficient funds`) and gets its one deal to the payee. */
   create(input: NewInvoice): InvoiceRecord {
     const at = this.now();
-    const id = this.#o.newId();
-    const { ttlMs, invoicePageUrl, ...fields } = input;
+    const { ttlMs, invoicePageUrl, payee, ...fields } = input;
     const invoice: InvoiceRecord = {
       ...fields,
-      id,
+      id: '',
       status: 'new',
       settlement: null,
+      expected: null,
+      holdMinor: null,
       createdAt: at,
       expireAt: at + ttlMs,
       updatedAt: at,
-      invoiceUrl: `${invoicePageUrl}?id=${id}`,
+      invoiceUrl: '',
       deals: [],
+      removedDeals: [],
     };
+    if (invoice.type === 'out') this.ledger.hold(invoice);
+    invoice.id = this.#o.newId();
+    invoice.invoiceUrl = `${invoicePageUrl}?id=${invoice.id}`;
+    if (invoice.type === 'in' && (invoice.uniqueAmount || invoice.crossBorderCurrency !== null)) invoice.expected = this.ledger.settle(invoice, invoice.amountMinor);
+    if (invoice.type === 'out' && payee) this.#payoutDeal(invoice, payee);
     this.add(invoice);
     return invoice;
   }
@@ -95,38 +130,19 @@ export class Store {
     if (activeDeal(invoice)) throw refused(`Invoice ${invoice.id} already has an active deal`);
     const variant = this.#choose(invoice, asked);
     if (!variant) return null;
-    const at = this.now();
-    const { min, max } = this.#o.dealTtlMs;
-    const ttl = min + Math.floor((this.#o.random() * (max - min + 60_000)) / 60_000) * 60_000;
-    const id = this.#o.dealIdIsInvoiceId && invoice.deals.length === 0 ? invoice.id : this.#o.newId();
     const drawn = drawRequisites(variant, this.#o.random, { amountMinor: invoice.amountMinor, currency: invoice.currency, invoiceId: invoice.id, baseUrl: this.#o.baseUrl });
-    const deal: DealRecord = {
-      id,
-      type: invoice.type,
-      status: 'transfer_waiting',
-      paymentMethod: variant.method,
-      paymentOption: variant.option,
-      requisites: drawn.requisites,
-      canceledAt: Math.min(at + Math.min(ttl, max), invoice.expireAt),
-      rate: invoice.rate,
-      isActive: true,
-      qrCodeLink: drawn.qrCodeLink,
-      disputeReason: null,
-      disputeAmount: null,
-      attachments: [],
-      disputeResult: null,
-      paidAt: null,
-    };
-    invoice.deals.push(deal);
-    invoice.updatedAt = at;
+    const deal = this.#deal(invoice, variant, drawn.requisites, drawn.qrCodeLink, 'transfer_waiting');
     this.#o.clock.at(deal.canceledAt, () => this.sweep());
     return deal;
   }
 
   cancel(invoice: InvoiceRecord): void {
     this.#require(invoice, ['new'], 'cancel');
+    this.#endDeals(invoice, 'canceled');
     // The documented cancel answer carries the invoice with an empty `deals` list.
+    invoice.removedDeals.push(...invoice.deals);
     invoice.deals = [];
+    this.ledger.release(invoice);
     this.#set(invoice, 'canceled');
   }
 
@@ -140,48 +156,73 @@ export class Store {
     return deal;
   }
 
-  openDispute(invoice: InvoiceRecord, dispute: { dealId: string; reason: string; amount: string | null; attachment: string | null }): void {
-    // Documented: 404 null when the invoice was not created or is canceled.
-    if (invoice.status === 'canceled') throw notFound(`invoice ${invoice.id} is canceled`);
-    this.#require(invoice, ['new'], 'open a dispute');
-    const deal = invoice.deals.find((each) => each.id === dispute.dealId);
-    if (!deal) throw refused(`This value is not valid. field: "dealId"`, 'validation_failed');
-    if (!['transfer_waiting', 'transfer_confirmed', 'expired'].includes(deal.status)) throw refused(`Deal is ${deal.status}; a dispute is not possible`);
-    Object.assign(deal, { status: 'dispute', isActive: true, disputeReason: dispute.reason, disputeAmount: dispute.amount });
+  /**
+   * Opens a dispute. `merchant`: the merchant API's, on a `new` invoice's deal it names (404 when
+   * canceled, as documented). `service`: opened on the service's side (the trader, or the payer
+   * through support) on the latest deal of a `new`, `paid`, `expired` or `canceled` invoice.
+   */
+  openDispute(invoice: InvoiceRecord, dispute: DisputeOpening, side: 'merchant' | 'service'): void {
+    if (side === 'merchant' && invoice.status === 'canceled') throw notFound(`invoice ${invoice.id} is canceled`);
+    this.#require(invoice, side === 'merchant' ? ['new'] : SERVICE_DISPUTE_FROM, 'open a dispute');
+    if (invoice.type !== 'in') throw refused('Disputes are opened on pay-in invoices');
+    const deal = side === 'merchant' ? invoice.deals.find((each) => each.id === dispute.dealId) : this.#latestDeal(invoice);
+    if (!deal) throw side === 'merchant' ? refused(`This value is not valid. field: "dealId"`, 'validation_failed') : refused(`Invoice ${invoice.id} has no deal to dispute`);
+    if (side === 'merchant' && !MERCHANT_DISPUTE_DEALS.includes(deal.status)) throw refused(`Deal is ${deal.status}; a dispute is not possible`);
+    Object.assign(deal, { status: 'dispute', isActive: true, disputeReason: dispute.reason, disputeAmount: dispute.amount, disputeResult: null });
     if (dispute.attachment) deal.attachments.push(dispute.attachment);
-    this.#set(invoice, 'dispute');
+    this.#set(invoice, 'dispute', this.now(), side === 'service');
   }
 
-  /** The service's decision on a dispute: paid (with the disputed amount for `invalid_sum`) or canceled. */
-  resolveDispute(invoice: InvoiceRecord, outcome: 'paid' | 'canceled'): void {
+  /**
+   * The service decides a dispute (`disputeResult`, upper case as documented). A successful
+   * result makes the invoice `paid`: `AMOUNT_CHANGED` at `amountMinor`, an accepted `invalid_sum`
+   * at the disputed amount, else at what was paid (or is to be paid). A failed one makes it
+   * `canceled` and takes back whatever had been received (README, "Choices").
+   */
+  resolveDispute(invoice: InvoiceRecord, result: string, amountMinor: bigint | null = null): void {
+    if (!(KNOWN_DISPUTE_RESULTS as readonly string[]).includes(result)) throw invalidField('result', `must be one of ${KNOWN_DISPUTE_RESULTS.join(', ')}, got ${JSON.stringify(result)}`);
+    if (result === 'AMOUNT_CHANGED' && amountMinor === null) throw invalidField('amount', 'is required with AMOUNT_CHANGED (the settled amount)');
+    if (result !== 'AMOUNT_CHANGED' && amountMinor !== null) throw invalidField('amount', 'goes only with AMOUNT_CHANGED');
+    if (amountMinor !== null && amountMinor <= 0n) throw invalidField('amount', 'must be greater than zero');
     this.#require(invoice, ['dispute'], 'resolve a dispute');
     const deal = invoice.deals.find((each) => each.status === 'dispute');
-    if (deal) deal.disputeResult = outcome === 'paid' ? 'accepted' : 'rejected';
-    if (outcome === 'paid') this.markPaid(invoice);
-    else {
-      this.#endDeals(invoice, 'canceled');
-      this.#set(invoice, 'canceled');
+    if (deal) deal.disputeResult = result;
+    if (isSuccessfulDisputeResult(result)) {
+      const disputed = deal?.disputeReason === 'invalid_sum' && deal.disputeAmount ? toMinor(deal.disputeAmount, invoice.subunit) : null;
+      this.#pay(invoice, amountMinor ?? disputed ?? invoice.settlement?.takerMinor ?? invoice.amountMinor);
+      return;
     }
+    this.ledger.apply(invoice, null);
+    for (const each of invoice.deals) each.paidAt = null;
+    this.#endDeals(invoice, 'canceled');
+    this.#set(invoice, 'canceled');
   }
 
-  /** The payer paid (or a dispute was accepted): `paid`, the deal `completed`, the balance grows. */
+  /** The payer paid, or a pay-out was sent: `paid`, the deal `completed`, the account moves. A dispute is accepted. */
   markPaid(invoice: InvoiceRecord): void {
-    this.#require(invoice, ['new', 'dispute'], 'mark paid');
-    const at = this.now();
-    const deal = invoice.deals.find((each) => each.isActive);
-    const taker = deal?.disputeAmount ? toMinor(deal.disputeAmount, invoice.subunit) : invoice.amountMinor;
-    const maker = convert(taker, invoice.subunit, invoice.rate, subunitOf(DEFAULTS.settlementCurrency));
-    const fee = percentOf(maker, this.#o.serviceFeePercent);
-    invoice.settlement = { takerMinor: taker, makerMinor: maker, feeMinor: fee, payoutMinor: maker - fee };
-    invoice.merchant.balanceMinor += maker - fee;
-    if (deal) deal.paidAt = at;
-    this.#endDeals(invoice, 'completed');
-    this.#set(invoice, 'paid');
+    if (invoice.status === 'dispute') return this.resolveDispute(invoice, 'ACCEPTED');
+    this.#require(invoice, ['new'], 'mark paid');
+    this.#pay(invoice, invoice.amountMinor);
+  }
+
+  /**
+   * The service corrects a paid pay-in's amount: the four sums and the deal's `payment` at the
+   * invoice's rate, the credit by the difference, a later `updatedAt`, and another `paid`.
+   */
+  correctAmount(invoice: InvoiceRecord, amountMinor: bigint): void {
+    if (amountMinor <= 0n) throw invalidField('amount', 'must be greater than zero');
+    this.#require(invoice, ['paid'], 'correct the amount');
+    if (invoice.type !== 'in') throw refused('Only a pay-in\'s amount is corrected');
+    if (amountMinor === invoice.settlement?.takerMinor) throw invalidField('amount', 'is the amount the invoice has already');
+    this.ledger.apply(invoice, this.ledger.settle(invoice, amountMinor));
+    this.#stamp(invoice, this.now(), true);
+    this.#o.onChange(invoice, 'paid');
   }
 
   expire(invoice: InvoiceRecord, at = this.now()): void {
     this.#require(invoice, ['new'], 'expire');
     this.#endDeals(invoice, 'expired');
+    this.ledger.release(invoice);
     if (invoice.expireAt > at) invoice.expireAt = at;
     this.#set(invoice, 'expired', at);
   }
@@ -199,17 +240,17 @@ export class Store {
     }
   }
 
-  withdraw(merchant: MerchantRecord, apiKey: string, request: { accountId: string; amountMinor: bigint; feeMinor: bigint; address: string; txDelayMs: number }): WithdrawalRecord {
+  /** A withdrawal leaves the account's sum at once and stays frozen until it is sent (`txAt`). */
+  withdraw(merchant: MerchantRecord, apiKey: string, request: { accountId: string; amountMinor: bigint; feeMinor: bigint; address: string; txDelayMs: number; currency: string; subunit: number }): WithdrawalRecord {
     if (request.amountMinor + request.feeMinor > merchant.balanceMinor) throw refused('Insufficient funds', 'insufficient_funds');
     merchant.balanceMinor -= request.amountMinor + request.feeMinor;
     const at = this.now();
-    const currency = DEFAULTS.settlementCurrency;
     const withdrawal: WithdrawalRecord = {
       id: this.#o.newId(),
       apiKey,
       accountId: request.accountId,
-      currency,
-      subunit: subunitOf(currency),
+      currency: request.currency,
+      subunit: request.subunit,
       sumMinor: request.amountMinor,
       feeMinor: request.feeMinor,
       address: request.address,
@@ -219,6 +260,61 @@ export class Store {
     };
     this.withdrawals.set(withdrawal.id, withdrawal);
     return withdrawal;
+  }
+
+  /** What `merchant`'s account has frozen now. */
+  frozen(merchant: MerchantRecord): bigint {
+    return this.ledger.frozen(merchant, this.invoices.values(), this.withdrawals.values(), this.now());
+  }
+
+  #pay(invoice: InvoiceRecord, takerMinor: bigint): void {
+    const deal = invoice.deals.find((each) => each.isActive);
+    this.ledger.apply(invoice, this.ledger.settle(invoice, takerMinor));
+    if (deal) deal.paidAt ??= this.now();
+    this.#endDeals(invoice, 'completed');
+    this.#set(invoice, 'paid');
+  }
+
+  /** A pay-out's one deal, to the payee, `new` (documented); `unknown` asks for the bank of the card number. */
+  #payoutDeal(invoice: InvoiceRecord, payee: { requisites: string; holder: string }): DealRecord {
+    const given = invoice.paymentMethod ?? 'unknown';
+    const method = given === 'unknown' && invoice.paymentOption === 'TO_CARD' ? (bankOfCard(payee.requisites)?.code ?? given) : given;
+    return this.#deal(invoice, { option: invoice.paymentOption ?? 'TO_CARD', method }, { ...payee }, null, 'new');
+  }
+
+  #deal(invoice: InvoiceRecord, variant: Variant, requisites: DealRecord['requisites'], qrCodeLink: string | null, status: DealRecord['status']): DealRecord {
+    const at = this.now();
+    const { min, max } = this.#o.dealTtlMs;
+    const ttl = min + Math.floor((this.#o.random() * (max - min + 60_000)) / 60_000) * 60_000;
+    const deal: DealRecord = {
+      id: this.#o.dealIdIsInvoiceId && invoice.deals.length === 0 ? invoice.id : this.#o.newId(),
+      type: invoice.type,
+      status,
+      paymentMethod: variant.method,
+      paymentOption: variant.option,
+      requisites,
+      canceledAt: Math.min(at + Math.min(ttl, max), invoice.expireAt),
+      rate: invoice.rate,
+      isActive: true,
+      qrCodeLink,
+      disputeReason: null,
+      disputeAmount: null,
+      attachments: [],
+      disputeResult: null,
+      paidAt: null,
+    };
+    invoice.deals.push(deal);
+    invoice.updatedAt = at;
+    return deal;
+  }
+
+  /** The deal a dispute on the service's side is about: the latest, or the one a cancel took off. */
+  #latestDeal(invoice: InvoiceRecord): DealRecord | undefined {
+    const shown = invoice.deals.at(-1);
+    if (shown) return shown;
+    const removed = invoice.removedDeals.pop();
+    if (removed) invoice.deals.push(removed);
+    return removed;
   }
 
   #choose(invoice: InvoiceRecord, asked: { option?: string | null; method?: string | null }): Variant | null {
@@ -238,11 +334,17 @@ export class Store {
     if (!allowed.includes(invoice.status)) throw new MockControlError(400, 'invalid_state', `Can not ${action}: invoice ${invoice.id} is ${invoice.status}`);
   }
 
-  #set(invoice: InvoiceRecord, status: InvoiceStatus, at = this.now()): void {
+  /** `updatedAt` of a change; one that revises a reported state comes at least a second after it. */
+  #stamp(invoice: InvoiceRecord, at: number, revision: boolean): void {
+    invoice.updatedAt = revision ? Math.max(at, invoice.updatedAt + REVISION_STEP_MS) : at;
+  }
+
+  /** A status change; only a `revision` (documented: a dispute opened by the service) leaves a final status. */
+  #set(invoice: InvoiceRecord, status: InvoiceStatus, at = this.now(), revision = false): void {
     const previous = invoice.status;
-    if (FINAL_INVOICE_STATUSES.includes(previous)) throw refused(`Invoice ${invoice.id} is ${previous}`);
+    if (FINAL_INVOICE_STATUSES.includes(previous) && !revision) throw refused(`Invoice ${invoice.id} is ${previous}`);
     invoice.status = status;
-    invoice.updatedAt = at;
+    this.#stamp(invoice, at, previous !== 'new');
     this.#o.onChange(invoice, previous);
   }
 }

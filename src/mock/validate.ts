@@ -136,6 +136,20 @@ export const validateCreateInvoice = (body: unknown, limits: Record<string, Amou
   };
 };
 
+/**
+ * A pay-out's payee (documented RequisitesDTO `{requisites, holder}`): both are needed, the
+ * deal goes to them. `unknown` asks the service for the bank of a card number, so it goes only
+ * with `TO_CARD` (documented: `SBP` needs the payee's bank code).
+ */
+export const validatePayee = (input: Pick<CreateInvoiceInput, 'paymentRequisites' | 'paymentOption' | 'paymentMethod'>): { requisites: string; holder: string } => {
+  const given = input.paymentRequisites ?? {};
+  const text = (name: 'requisites' | 'holder') => (typeof given[name] === 'string' ? given[name].trim() : '');
+  const blank = (['requisites', 'holder'] as const).filter((name) => text(name) === '');
+  if (blank.length) throw badRequest(blank.map((name) => field(`paymentRequisites.${name}`, 'this value should not be blank.')));
+  if (input.paymentMethod === 'unknown' && input.paymentOption !== 'TO_CARD') throw badRequest(['Payment method not allowed']);
+  return { requisites: given.requisites as string, holder: given.holder as string };
+};
+
 export interface WithdrawalInput {
   accountId: string;
   amount: string;

@@ -4,6 +4,7 @@
  */
 export * from './primitives.js';
 export * from './invoice.js';
+export * from './dispute.js';
 export * from './withdrawal.js';
 export * from './checkout.js';
 export * from './requisites-kind.js';

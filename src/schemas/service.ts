@@ -132,16 +132,31 @@ export const CurrencyRatesSchema = oneOrSingleton(
 /** The current rates: in and out. */
 export type CurrencyRates = z.infer<typeof CurrencyRatesSchema>;
 
+/** A Money object of an account: read if it fits, else undefined (a balance is never shown to a payer). */
+const accountMoney = () => lenient(z.nullable(MoneySchema));
+
 /**
- * A balance of `GET /api/merchant/accounts`. The documentation shows no example: the `id` (what
- * a withdrawal's `accountId` names) is required, the rest is read when it has a known shape.
+ * An account of `GET /api/merchant/accounts` (the documented AccountDTO): `sum` (the balance),
+ * `frozenSum` (held by operations under way) and `withdrawalFee`, each a Money object. The
+ * `id` (what a withdrawal's `accountId` names) is required. The older `{id, currency, balance}`
+ * is still read: its `balance`, when a Money object, stands for `sum`.
  */
-export const AccountSchema = z.looseObject({
-  id: z.union([nonEmptyString(), z.pipe(z.int(), z.transform((value) => String(value)))]),
-  currency: lenient(z.nullable(z.string())),
-  balance: lenient(z.nullable(z.union([MoneySchema, decimalString()]))),
-});
-/** An account of the merchant with its currency and balance. */
+export const AccountSchema = z.pipe(
+  z.looseObject({
+    id: z.union([nonEmptyString(), z.pipe(z.int(), z.transform((value) => String(value)))]),
+    currency: lenient(z.nullable(z.string())),
+    sum: accountMoney(),
+    frozenSum: accountMoney(),
+    withdrawalFee: accountMoney(),
+    /** The older shape's balance: a Money object or decimal text. */
+    balance: lenient(z.nullable(z.union([MoneySchema, decimalString()]))),
+  }),
+  z.transform((account) => {
+    const older = typeof account.balance === 'object' ? account.balance : undefined;
+    return { ...account, sum: account.sum ?? older ?? account.sum };
+  }),
+);
+/** An account of the merchant: its currency, balance, frozen funds and withdrawal fee. */
 export type Account = z.infer<typeof AccountSchema>;
 /** The answer of `GET /api/merchant/accounts`. */
 export const AccountListSchema = listOf(AccountSchema);

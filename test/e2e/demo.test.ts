@@ -271,6 +271,21 @@ test('every QA scenario link reaches its state', async () => {
   await screen('paid').waitFor();
   await page.locator('#order-summary .pill', { hasText: 'paid' }).waitFor();
 
+  // The shop's server down for three minutes of the service's clock: the documented retries run
+  // out and the paid notification is lost for good (what reconciliation is there to find).
+  await page.goto(url('/?scenario=waiting&lang=en'));
+  await screen('waiting').waitFor();
+  await page.getByRole('button', { name: 'Shop’s server down for 3 min' }).click();
+  await page.locator('#mock-notice', { hasText: 'does not answer until' }).waitFor();
+  await page.locator('#mock-controls [data-action="paid"]').click();
+  const lost = page.locator('#notifications li', { hasText: 'new → paid' });
+  await lost.filter({ hasText: '1 attempt (HTTP —)' }).waitFor();
+  for (const attempts of ['2 attempts (HTTP —, —)', '3 attempts (HTTP —, —, —)']) {
+    await page.getByRole('button', { name: 'Advance the clock 60 s' }).click();
+    await lost.filter({ hasText: attempts }).waitFor();
+  }
+  await lost.filter({ hasText: 'failed for good' }).waitFor();
+
   // An hour on the service's clock expires a waiting invoice.
   await page.goto(url('/?scenario=waiting&lang=en'));
   await screen('waiting').waitFor();

@@ -90,6 +90,7 @@ const EXPECTED_FILES = `
   dist/esm/schemas.js
   dist/esm/schemas/browser.generated.js
   dist/esm/schemas/checkout.js
+  dist/esm/schemas/dispute.js
   dist/esm/schemas/invoice.js
   dist/esm/schemas/json-schema.js
   dist/esm/schemas/notification.js
@@ -165,7 +166,9 @@ const EXPECTED_FILES = `
   dist/types/mock/fixtures.d.ts
   dist/types/mock/http.d.ts
   dist/types/mock/index.d.ts
+  dist/types/mock/ledger.d.ts
   dist/types/mock/merchants.d.ts
+  dist/types/mock/money-controls.d.ts
   dist/types/mock/money.d.ts
   dist/types/mock/notifier.d.ts
   dist/types/mock/options.d.ts
@@ -185,6 +188,7 @@ const EXPECTED_FILES = `
   dist/types/react/index.d.ts
   dist/types/schemas/browser.generated.d.ts
   dist/types/schemas/checkout.d.ts
+  dist/types/schemas/dispute.d.ts
   dist/types/schemas/index.d.ts
   dist/types/schemas/invoice.d.ts
   dist/types/schemas/json-schema.d.ts

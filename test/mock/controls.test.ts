@@ -3,24 +3,15 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { MockControlError } from '../../src/mock/index.js';
+import { readFile } from 'node:fs/promises';
+import { CONTROL_ROUTES, MockControlError } from '../../src/mock/index.js';
 import {
   MerchantApiError,
   MerchantNetworkError,
   MerchantResponseError,
   MerchantTimeoutError,
 } from '../../src/server/index.js';
-import { createInvoiceBody, inProcessMock, networkMock, readAnswer, type MockUnderTest } from './helpers.js';
-
-const control = async (mock: MockUnderTest, method: string, path: string, body?: unknown) =>
-  readAnswer(
-    await mock.fetch(
-      new Request(`${mock.baseUrl}/__mock${path}`, {
-        method,
-        ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-      }),
-    ),
-  );
+import { control, createInvoiceBody, inProcessMock, networkMock, type MockUnderTest } from './helpers.js';
 
 const newInvoice = (mock: MockUnderTest, overrides: Record<string, unknown> = {}) =>
   mock.client().createInvoice({ ...createInvoiceBody(overrides), type: (overrides.type as 'in' | 'out' | undefined) ?? 'in' });
@@ -183,6 +174,15 @@ describe('test controls', () => {
     assert.equal(wrongMethod.headers.get('allow'), 'POST');
     const unknown = await control(mock, 'POST', '/explode');
     assert.equal(unknown.status, 404);
+  });
+
+  test('src/mock/README.md has a row for every control, and no other', async () => {
+    const readme = await readFile(new URL('../../src/mock/README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Test controls'));
+    const rows = [...section.matchAll(/^\| `(GET|POST) (\/__mock[^`]*)` \|/gm)].map((match) => `${match[1]} ${match[2]}`);
+    const listed = ((await control(mock, 'GET', '')).json as { controls: string[] }).controls.map((line) => line.split(/\s+/).slice(0, 2).join(' '));
+    assert.deepEqual(listed, CONTROL_ROUTES.map((line) => line.split(/\s+/).slice(0, 2).join(' ')));
+    assert.deepEqual(rows, listed);
   });
 
   test('controls do not count as API requests', async () => {

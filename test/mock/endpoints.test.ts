@@ -95,11 +95,13 @@ describe('merchant API endpoints', () => {
     assert.deepEqual(await post400({ amount: '2000', maxAmount: '1999.99' }), ['maxAmount can not be less than amount']);
     const amounts = new Set<string>();
     for (let i = 0; i < 12; i++) {
-      const amount = Number((await create(mock, { amount: '2000', maxAmount: '2010' })).sum.amount.split('.')[0]);
+      const unique = await create(mock, { amount: '2000', maxAmount: '2010' });
+      assert.equal(unique.sum.amount, '2000.00', '`sum` is the amount asked for');
+      const amount = Number((unique.receivedSumFromTaker as { amount: string }).amount.split('.')[0]);
       assert.ok(amount >= 2000 && amount <= 2010, String(amount));
       amounts.add(String(amount));
     }
-    assert.ok(amounts.size > 1, 'the amount is randomised up to maxAmount');
+    assert.ok(amounts.size > 1, 'the amount to pay is randomised up to maxAmount');
 
     const kzt = inProcessMock({ amountLimits: { KZT: { min: '500', max: '600' } } });
     const small = await signedRequest(kzt, 'POST', '/api/merchant/invoices', { body: JSON.stringify(createInvoiceBody({ currency: 'KZT', amount: '499' })) });
@@ -173,13 +175,15 @@ describe('merchant API endpoints', () => {
     assert.deepEqual([disputed.deals[0]?.status, disputed.deals[0]?.disputeReason, disputed.deals[0]?.disputeReasonData], ['dispute', 'invalid_sum', { amount: '1210' }]);
     mock.service.resolveDispute(invoice.id, 'paid');
     const paid = mock.service.getInvoice(invoice.id)!;
-    assert.deepEqual([paid.status, paid.receivedSumFromTaker?.amount, paid.deals[0]?.disputeResult], ['paid', '1210.00', 'accepted']);
+    assert.deepEqual([paid.status, paid.receivedSumFromTaker?.amount, paid.deals[0]?.disputeResult], ['paid', '1210.00', 'ACCEPTED']);
 
     const other = await create(mock, { startDeal: true });
     const noPayment = await multipartRequest(mock, `/api/merchant/invoices/${other.id}/dispute`, { dealId: other.deals[0]!.id, disputeReason: 'no_payment' });
     assert.deepEqual((noPayment.json as Invoice).deals[0]?.disputeReasonData, []);
+    // The older body of the control still works: "canceled" stands for the failed result UNKNOWN.
     const resolve = await mock.fetch(new Request(`${mock.baseUrl}/__mock/invoices/${other.id}/resolve`, { method: 'POST', body: '{"outcome":"canceled"}' }));
-    assert.equal(((await resolve.json()) as Invoice).status, 'canceled');
+    const rejected = (await resolve.json()) as Invoice;
+    assert.deepEqual([rejected.status, (rejected.deals[0] as Deal & { disputeResult: unknown }).disputeResult], ['canceled', 'UNKNOWN']);
 
     const canceled = await create(mock, { startDeal: true });
     await post(mock, `/invoices/${canceled.id}/cancel`);
@@ -192,21 +196,24 @@ describe('merchant API endpoints', () => {
   test('lists: payment methods with real codes and Russian names, options, rates, accounts', async () => {
     const methods = (await get(mock, '/payment-methods')).json as { code: string; name: string; currency: string }[];
     assert.deepEqual(Object.keys(methods[0]!), ['code', 'name', 'currency']);
+    assert.deepEqual(methods[0], { code: 'unknown', name: 'unknown', currency: 'RUB' }, 'documented: the placeholder first');
     const names = new Map(methods.map((m) => [m.code, m.name]));
     for (const [code, name] of Object.entries({ sberbank: 'Сбербанк', tinkoff: 'Т-Банк', alfabank: 'Альфа-Банк', vtb: 'ВТБ', raiffeisenbank: 'Райффайзенбанк', gazprombank: 'Газпромбанк', ozonbank: 'Озон Банк' })) {
       assert.equal(names.get(code), name, code);
     }
     assert.ok(methods.filter((m) => m.currency === 'RUB').length >= 25);
     for (const currency of ['KZT', 'TJS', 'UZS']) {
-      const only = (await get(mock, `/payment-methods?currency=${currency}`)).json as { currency: string }[];
-      assert.ok(only.length > 0 && only.every((m) => m.currency === currency), currency);
+      const only = (await get(mock, `/payment-methods?currency=${currency}`)).json as { code: string; currency: string }[];
+      assert.ok(only.length > 1 && only.every((m) => m.currency === currency), currency);
+      assert.equal(only[0]?.code, 'unknown');
     }
     const options = (await get(mock, '/payment-options')).json as { code: string; name: string; currency: string }[];
     assert.deepEqual(Object.keys(options[0]!), ['code', 'name', 'currency']);
     assert.ok(['SBP', 'TO_CARD', 'SBP_QR', 'CROSS_BORDER', 'MANUAL_SBP_QR'].every((code) => options.some((o) => o.code === code)));
+    assert.deepEqual([...new Set(options.map((o) => o.currency))], ['RUB'], 'documented: every option in RUB, CROSS_BORDER too');
     assert.deepEqual((await get(mock, '/currency-rates/current')).json, { in: { pair: 'USDT/RUB', rate: '96.50' }, out: { pair: 'USDT/RUB', rate: '96.50' } });
-    const [account] = (await get(mock, '/accounts')).json as { id: string; currency: string; balance: { amount: string; currency: string; subunit: number } }[];
-    assert.deepEqual([account?.currency, account?.balance.currency, account?.balance.subunit], ['USDT', 'USDT', 8]);
+    const accounts = (await get(mock, '/accounts')).json as Record<string, unknown>[];
+    assert.deepEqual(Object.keys(accounts[0]!), ['id', 'currency', 'sum', 'frozenSum', 'withdrawalFee']);
   });
 });
 
@@ -222,7 +229,7 @@ describe('public API (no signature)', () => {
   test('GET /api/public/payment-methods/{currency} → [{code, name}]', async () => {
     const answer = await plain('GET', '/api/public/payment-methods/RUB');
     const list = answer.json as { code: string; name: string }[];
-    assert.deepEqual(Object.keys(list[0]!), ['code', 'name']);
+    assert.deepEqual(list[0], { code: 'unknown', name: 'unknown' }, 'documented: the placeholder first');
     assert.ok(list.some((m) => m.code === 'tinkoff' && m.name === 'Т-Банк'));
     assert.deepEqual((await plain('GET', '/api/public/payment-methods/XYZ')).json, []);
   });

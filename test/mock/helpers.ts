@@ -200,5 +200,43 @@ export const multipartRequest = async (
   return readAnswer(await mock.fetch(new Request(url, { method: 'POST', headers, body: form })));
 };
 
+/** A request to a test control under `/__mock` (unsigned JSON), answered raw. */
+export const control = async (mock: Pick<MockUnderTest, 'baseUrl' | 'fetch'>, method: string, path: string, body?: unknown): Promise<RawAnswer> =>
+  readAnswer(
+    await mock.fetch(
+      new Request(`${mock.baseUrl}/__mock${path}`, {
+        method,
+        ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      }),
+    ),
+  );
+
+/** The `{error: {code, message}}` of a control's refusal. */
+export const controlError = (answer: RawAnswer): { code: string; message: string } => {
+  assert.ok(isObject(answer.json) && isObject(answer.json.error), `a control error: ${answer.text}`);
+  return answer.json.error as { code: string; message: string };
+};
+
+/** The documented notification body, as far as these tests read it. */
+export interface NotificationBody {
+  notificationDate: string;
+  invoice: Record<string, unknown> & { status: string; updatedAt: string; deal: (Record<string, unknown> & { status: string }) | null };
+}
+
+/** Options that deliver notifications in-process (every one answered 200) into `bodies`. */
+export const capturedNotifications = () => {
+  const bodies: NotificationBody[] = [];
+  return {
+    bodies,
+    options: {
+      notificationAllowed: () => true,
+      notificationFetch: async (request: Request) => {
+        bodies.push((await request.json()) as NotificationBody);
+        return new Response('ok');
+      },
+    },
+  };
+};
+
 /** A frozen clock at a whole minute, for runs that must repeat exactly. */
 export const FROZEN = { clock: { start: START, frozen: true } } as const;

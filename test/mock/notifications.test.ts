@@ -316,3 +316,64 @@ describe('notifications', () => {
     }
   });
 });
+
+describe("the shop's server down: an outage on the mock clock", () => {
+  test('over two minutes, every documented attempt fails without reaching the shop and the notification is lost; after it, notifications arrive again', async () => {
+    const receiver = await startReceiver();
+    const mock = inProcessMock({ ...FROZEN, notificationAllowed: undefined });
+    try {
+      const client = mock.client();
+      const make = () => client.createInvoice({ ...createInvoiceBody({ notificationUrl: receiver.url, startDeal: true }), type: 'in' });
+      const [lost, later] = [await make(), await make()];
+      assert.deepEqual(mock.service.notificationOutage(180_000), { until: '2026-11-22T07:03:00+00:00' });
+      mock.service.markPaid(lost.id);
+      await mock.service.advanceClock(180_000);
+      const [record] = mock.service.notifications;
+      assert.equal(record?.state, 'failed');
+      assert.deepEqual(record?.attempts.map((attempt) => [Date.parse(attempt.at) - START, attempt.status]), [[0, null], [60_000, null], [120_000, null]]);
+      assert.match(record?.attempts[0]?.error ?? '', /shop's server is down until 2026-11-22T07:03:00/);
+      assert.equal(receiver.received.length, 0, 'nothing reached the shop');
+
+      mock.service.markPaid(later.id);
+      await mock.service.notificationsSettled();
+      assert.deepEqual(receiver.received.map((n) => (n.json as { invoice: { id: string } }).invoice.id), [later.id]);
+    } finally {
+      mock.service.close();
+      await receiver.close();
+    }
+  });
+
+  test('POST /__mock/notifications/outage: a shorter outage lets a retry through; 0 ends it; bad input names durationMs', async () => {
+    const receiver = await startReceiver();
+    const mock = inProcessMock({ ...FROZEN, controls: true, notificationAllowed: undefined });
+    const outage = async (body: unknown) => {
+      const answer = await mock.fetch(new Request(`${mock.baseUrl}/__mock/notifications/outage`, { method: 'POST', body: JSON.stringify(body) }));
+      return { status: answer.status, json: (await answer.json()) as { until?: string; error?: { message: string } } };
+    };
+    try {
+      assert.deepEqual(await outage({ durationMs: 100_000 }), { status: 200, json: { until: '2026-11-22T07:01:40+00:00' } });
+      const invoice = await mock.client().createInvoice({ ...createInvoiceBody({ notificationUrl: receiver.url, startDeal: true }), type: 'in' });
+      mock.service.expire(invoice.id);
+      await mock.service.advanceClock(120_000);
+      await mock.service.notificationsSettled();
+      assert.deepEqual(mock.service.notifications[0]?.attempts.map((attempt) => attempt.status), [null, null, 200]);
+
+      await outage({ durationMs: 600_000 });
+      assert.equal((await outage({ durationMs: 0 })).status, 200);
+      const next = await mock.client().createInvoice({ ...createInvoiceBody({ notificationUrl: receiver.url, startDeal: true }), type: 'in' });
+      mock.service.markPaid(next.id);
+      await mock.service.notificationsSettled();
+      assert.deepEqual(mock.service.notifications[1]?.attempts.map((attempt) => attempt.status), [200], 'the outage was ended');
+
+      for (const body of [{}, { durationMs: -1 }, { durationMs: '180000' }, { durationMs: 8 * 86_400_000 }, { durationMs: 1, until: 'x' }]) {
+        const refused = await outage(body);
+        assert.equal(refused.status, 400, JSON.stringify(body));
+        assert.match(refused.json.error?.message ?? '', /^(durationMs|until): /, JSON.stringify(body));
+      }
+      assert.throws(() => mock.service.notificationOutage(Number.NaN), /^MockControlError: durationMs: /);
+    } finally {
+      mock.service.close();
+      await receiver.close();
+    }
+  });
+});

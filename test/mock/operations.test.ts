@@ -75,7 +75,7 @@ for (const transport of TRANSPORTS) {
       assert.deepEqual(after.deals, []);
     });
 
-    test('a pay-out invoice keeps its bank, option and requisites and has no deal', async () => {
+    test('a pay-out invoice keeps its bank and option; its one deal (type out, new) carries the payee\'s requisites', async () => {
       const created = await mock.client().createInvoice({
         type: 'out',
         amount: '2500.5',
@@ -90,8 +90,11 @@ for (const transport of TRANSPORTS) {
       assert.equal(created.sum.amount, '2500.50');
       assert.equal(created.paymentMethod, 'tinkoff');
       assert.equal(created.paymentOption, 'TO_CARD');
-      assert.deepEqual(created.paymentRequisites, { requisites: '2200700012345678', holder: 'Анна Сергеевна К.' });
-      assert.deepEqual(created.deals, []);
+      assert.equal(created.paymentRequisites, null, 'documented: null at the top level');
+      assert.equal(created.deals.length, 1);
+      const [deal] = created.deals;
+      assert.deepEqual([deal?.type, deal?.status, deal?.isActive, deal?.paymentMethod, deal?.paymentOption], ['out', 'new', true, 'tinkoff', 'TO_CARD']);
+      assert.deepEqual(deal?.requisites, { requisites: '2200700012345678', holder: 'Анна Сергеевна К.' });
       assert.deepEqual(await mock.client().listPaymentVariants(created.id), [{ option: 'TO_CARD', method: 'tinkoff' }]);
     });
 

@@ -27,6 +27,7 @@ import type {
 import type { PaymentVariant } from '../schemas/invoice.js';
 import { type JsonSchema, validateJson } from '../schemas/json-schema.js';
 import { type SafeParseResult, unwrapSingleton, unwrapVariantList } from '../schemas/patterns.js';
+import { heartbeatPeriod, SseParser } from './sse.js';
 
 export interface CheckoutRequestOptions {
   /** Aborted when the element no longer needs the answer (another invoice, removed from the page). */
@@ -63,8 +64,10 @@ export interface CheckoutClient {
   /**
    * Optional: `GET /invoices/{id}/events` (Server-Sent Events). Calls `handlers.data` with the
    * parsed data of each `invoice` event (validated like a `getInvoice` answer) until `signal`
-   * aborts, or calls `handlers.error` once when the stream failed or was refused and closes it.
-   * A client without this method is polled.
+   * aborts, or calls `handlers.error` once when the stream failed, was refused or ended, and
+   * closes it. `handlers.alive` is called whenever anything arrives (heartbeats included): a
+   * stream that said it was alive and then stays silent for twice its heartbeat is taken as
+   * dead, closed and opened again. A client without this method is polled.
    */
   watch?(invoiceId: string, handlers: CheckoutWatchHandlers, options: { signal: AbortSignal }): void;
 }
@@ -84,6 +87,11 @@ export interface PaymentReportRequest {
 export interface CheckoutWatchHandlers {
   data: (data: unknown) => void;
   error: (error: unknown) => void;
+  /**
+   * Bytes arrived (an event, a heartbeat, the answer's headers): the connection lives.
+   * `heartbeatMs` is the period of the proxy's heartbeats when the stream states it.
+   */
+  alive: (heartbeatMs?: number) => void;
 }
 
 /** Codes of `checkout-error`: the proxy's own (CHECKOUT_ERROR_STATUS) or any other code a proxy sent. */
@@ -140,10 +148,7 @@ export interface CheckoutClientOptions {
   timeoutMs?: number;
   /** The same for an upload (a receipt, a report), which a phone on a slow network needs longer for. Default 120000. */
   uploadTimeoutMs?: number;
-  /**
-   * Extra request headers (e.g. a CSRF token); never needed by the protocol itself.
-   * `EventSource` cannot send headers: a client with headers has no `watch` (it is polled).
-   */
+  /** Extra request headers (e.g. a CSRF token), the event stream's included; never needed by the protocol itself. */
   headers?: Record<string, string>;
   /** `credentials` of every request (default `same-origin`); `include` opens the event stream `withCredentials`. */
   credentials?: RequestCredentials;
@@ -212,6 +217,70 @@ export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutCl
     }
   };
 
+  /**
+   * The event stream read with `fetch`, not `EventSource`: it sees the heartbeats (comments,
+   * which `EventSource` hides), sends the merchant's headers, tells a refusal (a polling-only
+   * proxy's 404) or an HTML page from a stream, and never reconnects by itself: the element
+   * decides when to try again, polling meanwhile. Any end is reported once as an error.
+   */
+  const readStream = async (path: string, handlers: CheckoutWatchHandlers, signal: AbortSignal): Promise<void> => {
+    const fail = (message: string, status?: number) => {
+      if (!signal.aborted) handlers.error(new CheckoutError('network_error', message, { retryable: true, ...(status ? { status } : {}) }));
+    };
+    const connect = new AbortController();
+    const timer = setTimeout(() => connect.abort(), timeoutMs);
+    let response: Response;
+    try {
+      response = await (options.fetch ?? fetch)(`${base}${path}`, {
+        method: 'GET',
+        headers: { accept: 'text/event-stream', ...options.headers },
+        credentials: options.credentials ?? 'same-origin',
+        cache: 'no-store',
+        signal: anySignal([signal, connect.signal]),
+      });
+    } catch {
+      return fail(connect.signal.aborted ? `the event stream did not answer within ${timeoutMs} ms` : 'the event stream failed');
+    } finally {
+      clearTimeout(timer);
+    }
+    const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!response.ok || response.status === 204 || type !== 'text/event-stream' || !response.body) {
+      void response.body?.cancel().catch(() => undefined);
+      return fail(response.ok ? `not an event stream (HTTP ${response.status}, ${type || 'no type'})` : `HTTP ${response.status}`, response.status);
+    }
+    handlers.alive();
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let failed = false;
+    const parser = new SseParser({
+      event: ({ type: name, data }) => {
+        if (name !== 'invoice' || failed) return;
+        const parsed = parseJson(data);
+        if (parsed === undefined) {
+          failed = true;
+          fail('an event is not JSON');
+        } else handlers.data(parsed);
+      },
+      comment: (text) => handlers.alive(heartbeatPeriod(text)),
+    });
+    try {
+      while (!failed && !signal.aborted) {
+        const { done, value } = await reader.read();
+        if (done) return fail('the event stream ended');
+        handlers.alive();
+        try {
+          parser.push(decoder.decode(value, { stream: true }));
+        } catch (error) {
+          return fail(error instanceof Error ? error.message : 'the event stream is garbled');
+        }
+      }
+    } catch {
+      if (!failed) fail('the event stream failed');
+    } finally {
+      void reader.cancel().catch(() => undefined);
+    }
+  };
+
   const client: CheckoutClient = {
     getInvoice: (id, { signal } = {}) => call('GET', invoicePath(id), undefined, signal),
     getPaymentVariants: (id, { signal } = {}) => call('GET', invoicePath(id, '/available-payment-variants'), undefined, signal),
@@ -223,29 +292,11 @@ export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutCl
     reportPayment: (id, { reason, amount, attachment }, { signal } = {}) =>
       call('POST', invoicePath(id, '/dispute'), formOf({ reason, amount, attachment }), signal, uploadTimeoutMs),
   };
-  if (typeof EventSource !== 'function' || Object.keys(options.headers ?? {}).length) return client;
-  // Any failure closes the stream instead of letting `EventSource` reconnect by itself: a 404
-  // (a polling-only proxy) and a dropped connection look alike to it, and the element decides
-  // when to try again (polling meanwhile).
-  client.watch = (id, handlers, { signal }) => {
-    if (signal.aborted) return;
-    const source = new EventSource(`${base}/invoices/${encodeURIComponent(id)}/events`, {
-      withCredentials: options.credentials === 'include',
-    });
-    const close = () => source.close();
-    signal.addEventListener('abort', close, { once: true });
-    const fail = (message: string) => {
-      close();
-      signal.removeEventListener('abort', close);
-      handlers.error(new CheckoutError('network_error', message, { retryable: true }));
+  if (typeof ReadableStream === 'function' && typeof TextDecoder === 'function') {
+    client.watch = (id, handlers, { signal }) => {
+      if (!signal.aborted) void readStream(invoicePath(id, '/events'), handlers, signal);
     };
-    source.addEventListener('invoice', (event) => {
-      const data = parseJson(String(event.data));
-      if (data === undefined) fail('an event is not JSON');
-      else handlers.data(data);
-    });
-    source.onerror = () => fail('the event stream failed');
-  };
+  }
   return client;
 };
 
@@ -319,6 +370,7 @@ export const watchInvoice = (
   invoiceId: string,
   onInvoice: (invoice: CheckoutInvoice) => void,
   onError: (error: CheckoutError) => void,
+  onAlive: (heartbeatMs?: number) => void,
   signal: AbortSignal,
 ): boolean => {
   if (typeof client.watch !== 'function') return false;
@@ -344,6 +396,9 @@ export const watchInvoice = (
           onInvoice(invoice);
         },
         error: fail,
+        alive: (heartbeatMs) => {
+          if (!failed && !signal.aborted) onAlive(typeof heartbeatMs === 'number' ? heartbeatMs : undefined);
+        },
       },
       { signal },
     );

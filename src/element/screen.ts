@@ -71,6 +71,13 @@ export interface SessionSnapshot {
   readonly changes: readonly Change[];
   /** The last status read failed (the element keeps trying). */
   readonly connectionLost: boolean;
+  /** The device is offline (`navigator.onLine` false): nothing can be read until it is back. */
+  readonly offline: boolean;
+  /**
+   * When (server time, epoch ms) the invoice shown was last known to be current: a read's
+   * start, a push's arrival. A deadline past it is read before anything says "expired".
+   */
+  readonly readAt: number | undefined;
   /** Server clock − device clock, in ms. */
   readonly clockOffset: number;
   /** The deal (its {@link dealKey}) the payer said "I have paid" for. */
@@ -188,6 +195,8 @@ export interface InvoiceScreenModel {
   readonly variants: { readonly groups: readonly VariantGroup[]; readonly current: { option: string | null; method: string | null } } | undefined;
   readonly picker: PickerModel | undefined;
   readonly connectionLost: boolean;
+  /** The device is offline: the screen may be stale until it is back (an honest notice, not "retrying"). */
+  readonly offline: boolean;
   /** Milliseconds left to pay, where the countdown shows. */
   readonly remaining: number | undefined;
   /** The cancel block (`waiting` only; the element may hide it). */
@@ -397,6 +406,20 @@ const returnModel = (session: SessionSnapshot, invoice: CheckoutInvoice, name: I
   return { url, kind, autoIn } satisfies ReturnModel;
 };
 
+/**
+ * Whether a deadline of `invoice` (its expiry, or its active deal's) has passed at `serverNow`
+ * while the last read was older than it; never for a status that no deadline changes.
+ */
+const unreadDeadline = (invoice: CheckoutInvoice, active: CheckoutDeal | undefined, serverNow: number, readAt: number | undefined): boolean => {
+  const meaning = statusMeaning(invoice.status);
+  if (meaning === 'paid' || meaning === 'canceled' || meaning === 'expired' || meaning === 'dispute') return false;
+  const read = readAt ?? Number.NEGATIVE_INFINITY;
+  return [invoice.expireAt, active?.canceledAt].some((time) => {
+    const deadline = time ? Date.parse(time) : Number.NaN;
+    return Number.isFinite(deadline) && serverNow >= deadline && read < deadline;
+  });
+};
+
 /** Minutes left, rounded up, or undefined. */
 const minutesOf = (ms: number | undefined) => (ms === undefined ? undefined : Math.max(1, Math.ceil(ms / 60_000)));
 
@@ -414,6 +437,10 @@ export const screen = (session: SessionSnapshot, now: number, env: ScreenEnviron
   };
   const untilExpiry = left(invoice.expireAt);
   const active = activeDeal(invoice);
+  const verifying = unreadDeadline(invoice, active, serverNow, session.readAt);
+  // The time ran out since the last read: the invoice may have been paid meanwhile. Nothing is
+  // shown as expired (nor its requisites as a place to pay) until a read says what it is.
+  if (verifying) return session.offline || session.connectionLost ? { screen: 'error', code: 'network_error' } : { screen: 'loading' };
   const confirmed = active !== undefined && session.payerConfirmed === dealKey(active);
   const name = screenFor(invoice, untilExpiry === 0, confirmed && !session.showDetails);
   // The deal's own deadline counts when it comes first.
@@ -447,7 +474,8 @@ export const screen = (session: SessionSnapshot, now: number, env: ScreenEnviron
         ? { groups: groupVariants(variants, bankNames(invoice, session)), current: { option: deal.paymentOption, method: deal.paymentMethod } }
         : undefined,
     picker: name === 'picker' ? pickerModel(session, invoice) : undefined,
-    connectionLost: session.connectionLost && name !== 'paid' && name !== 'canceled',
+    connectionLost: session.connectionLost && !session.offline && name !== 'paid' && name !== 'canceled',
+    offline: session.offline && name !== 'paid' && name !== 'canceled',
     remaining: name === 'waiting' || name === 'picker' ? remaining : undefined,
     cancel: name === 'waiting' && !confirmed ? session.cancel : undefined,
     changes: session.changes,

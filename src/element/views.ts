@@ -292,6 +292,7 @@ export const invoiceScreen = (model: InvoiceScreenModel, context: ScreenContext)
     ${model.picker ? picker(model.picker, context) : nothing}
     ${model.reference ? referenceField(model.reference, context) : nothing}
     ${model.connectionLost ? html`<p part="notice" class="notice" role="status">${t.connectionTrouble}</p>` : nothing}
+    ${model.offline ? html`<p part="notice" class="notice" role="status">${t.offline}</p>` : nothing}
     ${variants
       ? variantList({
           title: t.variantsLabel,

@@ -134,4 +134,5 @@ export const en: Translation = {
   errorMessage: (code) => own(ERRORS, code) ?? 'The payment service is not available right now.',
   retry: 'Try again',
   connectionTrouble: 'Connection lost. Retrying…',
+  offline: 'No internet connection. The status is checked again as soon as you are back online.',
 };

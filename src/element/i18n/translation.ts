@@ -121,6 +121,8 @@ export interface Translation {
   retry: string;
   /** Reading the status failed for now; the element keeps trying. */
   connectionTrouble: string;
+  /** The device is offline: the status shown may be old, and is read again once it is back online. */
+  offline: string;
 }
 
 /** Whole minutes or seconds left, rounded up, for the announcement texts. */

@@ -174,11 +174,11 @@ test('several tabs: each shows the truth on return', async () => {
   const tabs = await Promise.all([checkout(), checkout(), checkout()]);
   await Promise.all(tabs.map(({ page, cdp }) => leave(page, cdp, 'hidden')));
   const away = lab.now();
-  await paid(tabs[1]!.id);
+  await paid(tabs[1].id);
   await pause(500);
   await Promise.all(tabs.map(({ page, cdp }) => comeBack(page, cdp, 'hidden')));
-  await untilScreen(tabs[1]!.page, 'paid', 2000);
-  for (const tab of [tabs[0]!, tabs[2]!]) {
+  await untilScreen(tabs[1].page, 'paid', 2000);
+  for (const tab of [tabs[0], tabs[2]]) {
     await pause(300);
     assert.equal(await tab.page.locator('merchant-checkout [part~="base"]').getAttribute('data-screen'), 'waiting');
     assert.equal(lab.count(tab.id, away).reads, 1);

@@ -167,7 +167,8 @@ export class StreamController implements ReactiveController {
     };
     if (this.#failures === 0) retry();
     else this.#timer = setTimeout(retry, nextStreamDelay(this.#failures));
-    if (wasUp) this.#options.down(true);
+    // Found dead while the payer is away: the read waits for the return, which reads anyway.
+    if (wasUp) this.#options.down(this.#options.present());
   }
 
   #close(): void {

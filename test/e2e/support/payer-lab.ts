@@ -256,7 +256,8 @@ export const leave = async (page: Page, cdp: CDPSession, how: 'hidden' | 'frozen
 
 export const comeBack = async (page: Page, cdp: CDPSession, how: 'hidden' | 'frozen'): Promise<void> => {
   if (how === 'frozen') {
-    await cdp.send('Debugger.resume');
+    // Paused only if a script tried to run meanwhile; otherwise there is nothing to resume.
+    await cdp.send('Debugger.resume').catch(() => undefined);
     await cdp.send('Debugger.disable');
   }
   await page.evaluate((frozen) => {

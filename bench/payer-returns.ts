@@ -16,6 +16,7 @@
  */
 import { comeBack, launchPhone, leave, setOffline, startLab, untilScreen } from '../test/e2e/support/payer-lab.js';
 import { median, percentile, sleep } from './lib.js';
+import { runReceipts, type ReceiptsResult } from './receipts.js';
 
 export const RETURNS = 10;
 export const LATENCY_MS = 150;
@@ -32,6 +33,8 @@ export interface PayerReturnsResult {
   away: { ms: number; held: number; afterDead: number };
   dead: { ms: number[]; max: number };
   offline: { ms: number };
+  /** Large multipart bodies and other payers' reads (bench/receipts.ts). */
+  receipts: ReceiptsResult;
 }
 
 export const runPayerReturns = async (): Promise<PayerReturnsResult> => {
@@ -94,6 +97,7 @@ export const runPayerReturns = async (): Promise<PayerReturnsResult> => {
       away,
       dead: { ms: deadMs.map(Math.round), max: Math.round(Math.max(...deadMs)) },
       offline: { ms: Math.round(offlineMs) },
+      receipts: await runReceipts(),
     };
   } finally {
     await phone.close();

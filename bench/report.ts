@@ -12,6 +12,7 @@ import {
   type EventsResult,
 } from './events.js';
 import { AWAY_MS, DEAD_GOAL_MS, DEAD_TABS, RETURN_GOAL_MS, RETURNS, type PayerReturnsResult } from './payer-returns.js';
+import { PARTS, STALL_GOAL_MS } from './receipts.js';
 
 export type BenchName = 'bundle' | 'ttr' | 'proxy' | 'leaks' | 'slow' | 'events' | 'returns';
 
@@ -209,6 +210,12 @@ const goals = (results: Results): Goal[] => {
     goal: `≤ ${DEAD_GOAL_MS / 1000} s`,
     met: returns ? returns.dead.max <= DEAD_GOAL_MS : undefined,
   });
+  list.push({
+    what: `A receipt body of ${int(PARTS)} tiny parts: another payer's slowest read meanwhile (parsing it whole held the event loop, in brackets)`,
+    figure: returns ? `${int(returns.receipts.manyParts.maxReadMs)} ms (${int(returns.receipts.wholeParseMs)} ms)` : 'not measured',
+    goal: `≤ ${STALL_GOAL_MS} ms`,
+    met: returns ? returns.receipts.manyParts.maxReadMs <= STALL_GOAL_MS : undefined,
+  });
   return list;
 };
 
@@ -225,6 +232,9 @@ const returnsSection = (outcome: Outcome<PayerReturnsResult> | undefined): strin
     `| hidden ${r.away.ms / 1000} s after the stream was black-holed (found dead while away; read on return): requests | ${r.away.afterDead} |`,
     `| stream black-holed and the invoice paid at once, page in view: to the paid screen | ${r.dead.ms.map((ms) => fixed(ms / 1000, 1)).join(', ')} s |`,
     `| offline 1 s, paid meanwhile, back online: to the paid screen | ${int(r.offline.ms)} ms |`,
+    `| a ${fixed(r.receipts.bytes / 1e6, 1)} MB receipt body of ${int(PARTS)} parts (answered ${r.receipts.manyParts.status}): another payer's slowest read meanwhile | ${int(r.receipts.manyParts.maxReadMs)} ms |`,
+    `| the same body parsed whole (\`Response#formData()\`, the proxy's way before): the event loop held | ${int(r.receipts.wholeParseMs)} ms |`,
+    `| a plain 10 MB receipt (answered ${r.receipts.bigReceipt.status}): another payer's slowest of ${r.receipts.bigReceipt.reads} reads meanwhile | ${int(r.receipts.bigReceipt.maxReadMs)} ms |`,
     '',
     'Before this round (issue 25, the same kind of run): a paid invoice still "waiting" 155 s later with the page visible and 122 s after a return; a paid invoice shown as "expired"; 12–27 s of a stale screen after coming back online.',
     '',

@@ -8,6 +8,7 @@ import { own, type Translation } from './i18n/translation.js';
 import type { JourneyStrings } from './journey/forms.js';
 import { styles } from './merchant-checkout.styles.js';
 import { type CheckoutClient, createCheckoutClient, fetchText } from './protocol-client.js';
+import { MAX_RECEIPT_BYTES } from '../schemas/patterns.js';
 import { DEFAULT_POLL_INTERVAL } from './poll-policy.js';
 import type { QrModule } from './qr.js';
 import { type InvoiceScreenModel, type ReturnModel, screen, type ScreenModel } from './screen.js';
@@ -387,8 +388,16 @@ export class MerchantCheckoutElement extends LitElement {
     const forms = invoiceModel.checking || invoiceModel.report ? this.#forms.get() : undefined;
     if (forms) this.#adoptStyles(forms.formStyles);
     const loading = html`<p class="notice" role="status">${t.loading}</p>`;
+    // What this proxy takes (older proxies do not say: the service's 10 MB, never more).
+    const said = session.snapshot.invoice?.receiptMaxBytes;
+    const maxBytes = Math.min(MAX_RECEIPT_BYTES, typeof said === 'number' && said >= 1 ? Math.floor(said) : MAX_RECEIPT_BYTES);
+    const size = forms ? forms.formatSize(maxBytes, intlLocale(this.#lang(), t)) : '';
     const errorText = (code: string | undefined, strings: JourneyStrings) =>
-      code === undefined ? undefined : ((strings.formErrors as Record<string, string | undefined>)[code] ?? t.errorMessage(code));
+      code === undefined
+        ? undefined
+        : code === 'receipt_too_large' || code === 'payload_too_large'
+          ? strings.receiptTooLarge(size)
+          : ((strings.formErrors as Record<string, string | undefined>)[code] ?? t.errorMessage(code));
     return {
       qr: invoiceModel.deal?.qr ? this.#qr.get() : undefined,
       receiptForm: () => {
@@ -398,6 +407,8 @@ export class MerchantCheckoutElement extends LitElement {
         return forms.receiptForm({
           t: strings,
           state: receipt,
+          maxBytes,
+          size,
           error: receipt.state === 'failed' ? errorText(receipt.code, strings) : undefined,
           onSubmit: (file) => void session.sendReceipt(file),
           onInvalid: (code) => session.formProblem('receipt', code),
@@ -412,6 +423,8 @@ export class MerchantCheckoutElement extends LitElement {
         return forms.reportForm({
           t: strings,
           state: report,
+          maxBytes,
+          size,
           error: report.state === 'failed' ? errorText(report.code, strings) : undefined,
           problem: report.state === 'failed' ? report.code : undefined,
           amount: formatMoney(sum, intlLocale(this.#lang(), t)),

@@ -1,8 +1,8 @@
 /**
  * Server-Sent Events read from a `fetch` body rather than through `EventSource`, which hides
  * comments from script: the proxy's `: heartbeat` comments are how a page tells a live stream
- * from one a mobile network dropped without a word (docs/ARCHITECTURE.md, "The checkout
- * protocol"). Parsing follows the HTML standard's event-stream rules: lines end in CR, LF or
+ * from one a mobile network dropped without a word
+ * (docs/ARCHITECTURE.md, "The checkout protocol"). Parsing follows the HTML standard's event-stream rules: lines end in CR, LF or
  * CRLF (also across chunks), a blank line dispatches, `:` starts a comment, unknown fields
  * are ignored. Pure: no DOM, no network.
  */

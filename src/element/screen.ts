@@ -147,6 +147,12 @@ export interface DealModel {
   readonly qr: { readonly text: string; readonly image: boolean } | undefined;
   /** An SBP payment link (`qr.nspk.ru`) on a touch device: the bank picker is offered. */
   readonly sbpLink: string | undefined;
+  /**
+   * The deal's link as "Open in bank app" on a touch device (beside the bank picker's button
+   * for an SBP link). With it or the picker, the QR code is secondary: the payer is on the
+   * phone that would have to scan it.
+   */
+  readonly bankLink: string | undefined;
   /** The bank picker is open (instead of its button). */
   readonly pickerOpen: boolean;
   /** A cross-border deal: the currency the payer's bank sends and the card's country (ISO 3166 code), where known. */
@@ -343,6 +349,7 @@ const dealModel = (session: SessionSnapshot, invoice: CheckoutInvoice, deal: Che
     // QR data is drawn here; the service's own picture only where the option gives nothing else.
     qr: kind === 'qr' && raw ? { text: raw, image: false } : link ? { text: link, image: IMAGE_LINK.test(new URL(link).pathname) } : undefined,
     sbpLink: env.touch ? [link, kind === 'qr' ? safeQrLink(raw) : undefined].find((candidate) => candidate && SBP_LINK.test(candidate)) : undefined,
+    bankLink: env.touch ? link : undefined,
     pickerOpen: session.bankPicker,
     crossBorder: crossBorder
       ? { currency, country: currency && CARD_COUNTRY[currency as keyof typeof CARD_COUNTRY] }

@@ -7,6 +7,7 @@
  * got. The proxy's heartbeat is 1 s here (a dead stream is known after 2 s of silence); the
  * default 15 s is measured by bench/payer-returns.ts.
  */
+import AxeBuilder from '@axe-core/playwright';
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { CDPSession, Page } from 'playwright-core';
@@ -184,4 +185,31 @@ test('several tabs: each shows the truth on return', async () => {
     assert.equal(lab.count(tab.id, away).reads, 1);
   }
   await Promise.all(tabs.map(({ page }) => page.close()));
+});
+
+test('phone layout: the deal, the amount and “I have paid” fit the first screen; the ways to pay fold behind “Change bank”; the QR code comes after', async () => {
+  const { page } = await checkout();
+  const top = (name: string) =>
+    page.locator(`merchant-checkout [part~="${name}"]`).first().evaluate((node) => {
+      const box = node.getBoundingClientRect();
+      return { top: Math.round(box.top), bottom: Math.round(box.bottom) };
+    });
+  for (const name of ['amount', 'requisites', 'bank-link', 'paid-button']) {
+    const box = await top(name);
+    assert.ok(box.bottom <= 640, `${name} ends at ${box.bottom} px, inside the first 640`);
+  }
+  assert.ok((await top('qr')).top > (await top('paid-button')).bottom, 'the QR code is secondary on a phone that opens the bank app');
+  assert.ok((await top('bank-link')).bottom < (await top('guidance')).top, 'the bank app first, then the guidance');
+  const variants = page.locator('merchant-checkout [part~="variants"]');
+  assert.equal(await variants.isVisible(), false, 'the ways to pay are folded');
+  const axe = async () => {
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).include('merchant-checkout').analyze();
+    assert.deepEqual(results.violations.map((violation) => violation.id), []);
+  };
+  await axe();
+  // A tap: mouse clicks are touch events on this emulated phone, which Playwright's click waits on.
+  await page.locator('merchant-checkout [part~="change-bank"]').evaluate((node) => (node as HTMLElement).click());
+  await variants.waitFor();
+  await axe();
+  await page.close();
 });

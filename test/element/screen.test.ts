@@ -104,6 +104,7 @@ describe('screen()', () => {
           link: 'https://qr.nspk.ru/AS1000670LSS7DN18SJQDNP4B05KLJL2?type=01&bank=100000000111',
           qr: { text: 'https://qr.nspk.ru/AS1000670LSS7DN18SJQDNP4B05KLJL2?type=01&bank=100000000111', image: false },
           sbpLink: undefined,
+          bankLink: undefined,
           pickerOpen: false,
           crossBorder: undefined,
         },

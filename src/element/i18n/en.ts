@@ -95,6 +95,7 @@ export const en: Translation = {
     return `${count} ${unit}${plural.select(count) === 'one' ? '' : 's'} left to pay`;
   },
   variantsLabel: 'Ways to pay',
+  changeBank: 'Change bank',
   option: (option) => own(OPTIONS, option) ?? option,
   currentVariant: 'current',
   startingDeal: 'Preparing the payment details…',

@@ -110,6 +110,7 @@ export const ru: Translation = {
     return `${form === 'one' ? 'Осталась' : 'Осталось'} ${count} ${word} на оплату`;
   },
   variantsLabel: 'Способы оплаты',
+  changeBank: 'Сменить банк',
   option: (option) => own(OPTIONS, option) ?? option,
   currentVariant: 'выбран',
   startingDeal: 'Готовим реквизиты…',

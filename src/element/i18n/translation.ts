@@ -62,6 +62,8 @@ export interface Translation {
   /** Spoken time left, at the steps of `announcementStep` (never every second). */
   timeLeftAnnouncement: (remainingMs: number) => string;
   variantsLabel: string;
+  /** Unfolds the ways to pay beside a running deal (folded, so the deal fits a phone's first screen). */
+  changeBank: string;
   /** A payment option (`TO_CARD`, `SBP`, or one this element does not know, shown as written). */
   option: (option: string) => string;
   currentVariant: string;

@@ -10,6 +10,7 @@ import { requisitesKind, type RequisitesKind } from '../schemas/requisites-kind.
 import { humanizeBankCode } from './banks/humanize.js';
 import { formatRequisites, plainText } from './format.js';
 import type { CopyField, Screen, Translation } from './i18n/translation.js';
+import { unreadDeadline } from './deadline.js';
 import { safeQrLink } from './qr.js';
 import { statusMeaning } from './status.js';
 
@@ -411,20 +412,6 @@ const returnModel = (session: SessionSnapshot, invoice: CheckoutInvoice, name: I
   const at = session.autoReturn;
   const autoIn = kind === 'success' && typeof at === 'number' ? Math.max(0, Math.ceil((at - now) / 1000)) : undefined;
   return { url, kind, autoIn } satisfies ReturnModel;
-};
-
-/**
- * Whether a deadline of `invoice` (its expiry, or its active deal's) has passed at `serverNow`
- * while the last read was older than it; never for a status that no deadline changes.
- */
-const unreadDeadline = (invoice: CheckoutInvoice, active: CheckoutDeal | undefined, serverNow: number, readAt: number | undefined): boolean => {
-  const meaning = statusMeaning(invoice.status);
-  if (meaning === 'paid' || meaning === 'canceled' || meaning === 'expired' || meaning === 'dispute') return false;
-  const read = readAt ?? Number.NEGATIVE_INFINITY;
-  return [invoice.expireAt, active?.canceledAt].some((time) => {
-    const deadline = time ? Date.parse(time) : Number.NaN;
-    return Number.isFinite(deadline) && serverNow >= deadline && read < deadline;
-  });
 };
 
 /** Minutes left, rounded up, or undefined. */

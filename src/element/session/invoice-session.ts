@@ -8,6 +8,7 @@ import { PollController } from '../controllers/poll-controller.js';
 import { type Absence, PresenceController } from '../controllers/presence-controller.js';
 import { StreamController } from '../controllers/stream-controller.js';
 import { copyText } from '../copy.js';
+import { deadlineOf } from '../deadline.js';
 import {
   CheckoutAmountChangedEvent,
   CheckoutCanceledEvent,
@@ -82,14 +83,6 @@ const remember = (invoiceId: string, key: string | undefined): void => {
   } catch {
     // as above
   }
-};
-
-/** The earliest of the invoice's expiry and its active deal's deadline (epoch ms, server time). */
-const deadlineOf = (invoice: CheckoutInvoice): number => {
-  const deal = activeDeal(invoice)?.canceledAt;
-  const expiry = Date.parse(invoice.expireAt);
-  const dealDeadline = deal ? Date.parse(deal) : Number.NaN;
-  return Number.isFinite(dealDeadline) && dealDeadline < expiry ? dealDeadline : expiry;
 };
 
 /** How long a copy button says "Copied". */

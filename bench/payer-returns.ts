@@ -46,6 +46,8 @@ export const runPayerReturns = async (): Promise<PayerReturnsResult> => {
       const id = await lab.invoice();
       const tab = await phone.open(`${lab.url}/pay/${id}`);
       await untilScreen(tab.page, 'waiting');
+      // The stream's reader loads on demand: wait for the stream itself.
+      while (lab.count(id, 0).streams === 0) await sleep(50);
       await sleep(300);
       return { id, ...tab };
     };

@@ -27,7 +27,6 @@ import type {
 import type { PaymentVariant } from '../schemas/invoice.js';
 import { type JsonSchema, validateJson } from '../schemas/json-schema.js';
 import { type SafeParseResult, unwrapSingleton, unwrapVariantList } from '../schemas/patterns.js';
-import { heartbeatPeriod, SseParser } from './sse.js';
 
 export interface CheckoutRequestOptions {
   /** Aborted when the element no longer needs the answer (another invoice, removed from the page). */
@@ -217,70 +216,6 @@ export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutCl
     }
   };
 
-  /**
-   * The event stream read with `fetch`, not `EventSource`: it sees the heartbeats (comments,
-   * which `EventSource` hides), sends the merchant's headers, tells a refusal (a polling-only
-   * proxy's 404) or an HTML page from a stream, and never reconnects by itself: the element
-   * decides when to try again, polling meanwhile. Any end is reported once as an error.
-   */
-  const readStream = async (path: string, handlers: CheckoutWatchHandlers, signal: AbortSignal): Promise<void> => {
-    const fail = (message: string, status?: number) => {
-      if (!signal.aborted) handlers.error(new CheckoutError('network_error', message, { retryable: true, ...(status ? { status } : {}) }));
-    };
-    const connect = new AbortController();
-    const timer = setTimeout(() => connect.abort(), timeoutMs);
-    let response: Response;
-    try {
-      response = await (options.fetch ?? fetch)(`${base}${path}`, {
-        method: 'GET',
-        headers: { accept: 'text/event-stream', ...options.headers },
-        credentials: options.credentials ?? 'same-origin',
-        cache: 'no-store',
-        signal: anySignal([signal, connect.signal]),
-      });
-    } catch {
-      return fail(connect.signal.aborted ? `the event stream did not answer within ${timeoutMs} ms` : 'the event stream failed');
-    } finally {
-      clearTimeout(timer);
-    }
-    const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    if (!response.ok || response.status === 204 || type !== 'text/event-stream' || !response.body) {
-      void response.body?.cancel().catch(() => undefined);
-      return fail(response.ok ? `not an event stream (HTTP ${response.status}, ${type || 'no type'})` : `HTTP ${response.status}`, response.status);
-    }
-    handlers.alive();
-    const reader = response.body.getReader();
-    const decoder = new TextDecoder();
-    let failed = false;
-    const parser = new SseParser({
-      event: ({ type: name, data }) => {
-        if (name !== 'invoice' || failed) return;
-        const parsed = parseJson(data);
-        if (parsed === undefined) {
-          failed = true;
-          fail('an event is not JSON');
-        } else handlers.data(parsed);
-      },
-      comment: (text) => handlers.alive(heartbeatPeriod(text)),
-    });
-    try {
-      while (!failed && !signal.aborted) {
-        const { done, value } = await reader.read();
-        if (done) return fail('the event stream ended');
-        handlers.alive();
-        try {
-          parser.push(decoder.decode(value, { stream: true }));
-        } catch (error) {
-          return fail(error instanceof Error ? error.message : 'the event stream is garbled');
-        }
-      }
-    } catch {
-      if (!failed) fail('the event stream failed');
-    } finally {
-      void reader.cancel().catch(() => undefined);
-    }
-  };
-
   const client: CheckoutClient = {
     getInvoice: (id, { signal } = {}) => call('GET', invoicePath(id), undefined, signal),
     getPaymentVariants: (id, { signal } = {}) => call('GET', invoicePath(id, '/available-payment-variants'), undefined, signal),
@@ -293,8 +228,29 @@ export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutCl
       call('POST', invoicePath(id, '/dispute'), formOf({ reason, amount, attachment }), signal, uploadTimeoutMs),
   };
   if (typeof ReadableStream === 'function' && typeof TextDecoder === 'function') {
+    // The reader loads with the first stream (a chunk of its own in the CDN build): the first
+    // render never needs it.
     client.watch = (id, handlers, { signal }) => {
-      if (!signal.aborted) void readStream(invoicePath(id, '/events'), handlers, signal);
+      if (signal.aborted) return;
+      const init: RequestInit = {
+        method: 'GET',
+        headers: { accept: 'text/event-stream', ...options.headers },
+        credentials: options.credentials ?? 'same-origin',
+        cache: 'no-store',
+      };
+      const fail = () => {
+        if (!signal.aborted) handlers.error(new CheckoutError('network_error', 'the event stream reader did not load', { retryable: true }));
+      };
+      import('./sse.js').then(
+        ({ readEventStream }) =>
+          readEventStream(
+            { fetch: options.fetch ?? ((input, request) => fetch(input, request)), url: `${base}${invoicePath(id, '/events')}`, init, timeoutMs, parseJson },
+            handlers,
+            signal,
+            (message, status) => new CheckoutError('network_error', message, { retryable: true, ...(status ? { status } : {}) }),
+          ),
+        fail,
+      );
     };
   }
   return client;
@@ -316,7 +272,8 @@ const formOf = (fields: Record<string, string | Blob | undefined>): FormData => 
   return form;
 };
 
-const parseJson = (text: string): unknown => {
+/** JSON text as a value; `undefined` for anything that is not JSON. */
+export const parseJson = (text: string): unknown => {
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -35,9 +35,17 @@ const checkout = async (): Promise<{ id: string; page: Page; cdp: CDPSession }> 
   const { page, cdp } = await phone.open(`${lab.url}/pay/${id}`);
   await untilScreen(page, 'waiting');
   await recordScreens(page);
-  // The stream's first event has come: it is open.
-  await pause(300);
+  await streaming(lab, id);
   return { id, page, cdp };
+};
+
+/** Waits until the page has opened the invoice's stream (its reader loads on demand) and its first bytes came. */
+const streaming = async (at: PayerLab, id: string) => {
+  for (let waited = 0; at.count(id, 0).streams === 0; waited += 50) {
+    if (waited > 10_000) throw new Error('the stream was never opened');
+    await pause(50);
+  }
+  await pause(300);
 };
 
 const paid = async (id: string) => {
@@ -150,7 +158,7 @@ test('expired while away: the deadline is read first; a payment made in the last
     const { page } = await phone.open(`${short.url}/pay/${id}`);
     await untilScreen(page, 'waiting');
     await recordScreens(page);
-    await pause(300);
+    await streaming(short, id);
     // No push can tell it: the stream is black-holed and the receiver knows nothing yet.
     short.blackHoleStreams();
     short.mock.markPaid(id);

@@ -407,7 +407,7 @@ describe('<merchant-checkout> event stream', () => {
     it('reads the stream with fetch: each invoice event, each heartbeat and its period, lines split anywhere', async () => {
       const fetcher = new StreamingFetch();
       const { seen, abort } = watch(fetcher, { headers: { 'x-csrf': 'token' } });
-      await turn();
+      await waitUntil(() => fetcher.requests.length === 1, 'the reader loads on demand, then fetches');
       const [request] = fetcher.requests;
       assert.equal(request!.url, `/shop/checkout/invoices/${INVOICE_ID}/events`);
       assert.equal(request!.init.credentials, 'include');
@@ -429,7 +429,7 @@ describe('<merchant-checkout> event stream', () => {
     ] as const) {
       it(`takes ${what} as a failure, once`, async () => {
         const { seen } = watch(new StreamingFetch().answerWith(make));
-        await turn();
+        await waitUntil(() => seen.length > 0);
         assert.lengthOf(seen, 1);
         assert.include(seen[0], message);
       });
@@ -442,7 +442,7 @@ describe('<merchant-checkout> event stream', () => {
       ] as const) {
         const fetcher = new StreamingFetch();
         const { seen } = watch(fetcher);
-        await turn();
+        await waitUntil(() => fetcher.requests.length === 1);
         fetcher.requests[0]!.write(body);
         await turn();
         assert.deepEqual(seen.filter((line) => line.startsWith('error') || line.startsWith('data')).length, 1, message);
@@ -450,7 +450,7 @@ describe('<merchant-checkout> event stream', () => {
       }
       const fetcher = new StreamingFetch();
       const { seen } = watch(fetcher);
-      await turn();
+      await waitUntil(() => fetcher.requests.length === 1);
       fetcher.requests[0]!.end();
       await turn();
       assert.deepEqual(seen, ['alive', 'error the event stream ended']);

@@ -40,7 +40,7 @@ import {
   jsonAnswer,
   readBodyLimited,
 } from './proxy-http.js';
-import { declareRequestLimits, declaredLength, type REQUEST_LIMITS as REQUEST_LIMITS_KEY, type RequestLimits } from './body.js';
+import { declareRequestLimits, declaredLength } from './body.js';
 import { requestPath } from './node-adapter.js';
 import { remember } from './remember.js';
 import { createBankNames } from './bank-names.js';
@@ -349,7 +349,7 @@ class Budget {
  * | `POST /invoices/{id}/dispute` (multipart `reason`, `amount`, `attachment`) | the invoice check, the dispute claim, the `dispute` hook, then `openDispute` | `{ outcome, invoice }` |
  * | `GET /banks?currency=` | none (public); the first client's `listPaymentMethods`, cached an hour | `[{code, name}]` |
  */
-export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((request: Request) => Promise<Response>) & { readonly [REQUEST_LIMITS_KEY]: RequestLimits } => {
+export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((request: Request) => Promise<Response>) => {
   validateOptions(options);
   const { clientFor, authorize: authorizeHook, resolveInternalId, startDeal, cors, onError, dispute: disputeHook } = options;
   const clients: readonly MerchantClient[] = Array.isArray(options.client) ? options.client : [options.client as MerchantClient];

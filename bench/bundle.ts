@@ -45,13 +45,14 @@ const CHUNK_ROLES: Record<string, string> = {
   'picker-view': 'SBP bank picker (phone)',
   sbp: 'SBP links to bank apps (phone)',
   forms: 'receipt and dispute forms: the checking screen, a missing payment',
+  sse: 'the event stream reader: after the first read of an invoice that can still change',
 };
 
 /** What a payer downloads for each typical screen: the first-render file, the language, these chunks. */
 const SCREENS: { screen: string; chunks: string[] }[] = [
-  { screen: 'waiting screen (requisites, QR code, bank)', chunks: ['qr-matrix', 'lettermark', 'directory'] },
-  { screen: 'bank picker on a phone (after the waiting screen)', chunks: ['qr-matrix', 'lettermark', 'directory', 'picker-view', 'sbp'] },
-  { screen: 'checking screen (after the waiting screen)', chunks: ['qr-matrix', 'lettermark', 'directory', 'forms'] },
+  { screen: 'waiting screen (requisites, QR code, bank)', chunks: ['qr-matrix', 'lettermark', 'directory', 'sse'] },
+  { screen: 'bank picker on a phone (after the waiting screen)', chunks: ['qr-matrix', 'lettermark', 'directory', 'sse', 'picker-view', 'sbp'] },
+  { screen: 'checking screen (after the waiting screen)', chunks: ['qr-matrix', 'lettermark', 'directory', 'sse', 'forms'] },
 ];
 const LANGUAGES = ['en', 'ru'] as const;
 

@@ -11,8 +11,10 @@ import {
   UPSTREAM_GOAL_RATIO,
   type EventsResult,
 } from './events.js';
+import { AWAY_MS, DEAD_GOAL_MS, DEAD_TABS, RETURN_GOAL_MS, RETURNS, type PayerReturnsResult } from './payer-returns.js';
+import { PARTS, STALL_GOAL_MS } from './receipts.js';
 
-export type BenchName = 'bundle' | 'ttr' | 'proxy' | 'leaks' | 'slow' | 'events';
+export type BenchName = 'bundle' | 'ttr' | 'proxy' | 'leaks' | 'slow' | 'events' | 'returns';
 
 export type Outcome<T> =
   | { ok: true; value: T; seconds: number; loadBefore: number; loadAfter: number }
@@ -25,6 +27,7 @@ export interface Results {
   leaks?: Outcome<LeakResult> | undefined;
   slow?: Outcome<SlowClientsResult> | undefined;
   events?: Outcome<EventsResult> | undefined;
+  returns?: Outcome<PayerReturnsResult> | undefined;
 }
 
 /**
@@ -188,7 +191,55 @@ const goals = (results: Results): Goal[] => {
     goal: `≥ ${int(IDLE_STREAMS_GOAL)} in < ${int(IDLE_MEMORY_GOAL_BYTES / 1e6)} MB`,
     met: events && added !== undefined ? events.idle.opened >= IDLE_STREAMS_GOAL && added < IDLE_MEMORY_GOAL_BYTES : undefined,
   });
+  const returns = results.returns?.ok ? results.returns.value : undefined;
+  list.push({
+    what: `The payer comes back (page frozen, paid meanwhile): resume → paid screen, p90 of ${RETURNS}, ${returns?.latencyMs ?? 150} ms latency`,
+    figure: returns ? `${int(returns.returns.p90)} ms (median ${int(returns.returns.p50)} ms)` : 'not measured',
+    goal: `≤ one round trip + 100 ms (${RETURN_GOAL_MS} ms)`,
+    met: returns ? returns.returns.p90 <= RETURN_GOAL_MS : undefined,
+  });
+  list.push({
+    what: `Requests while away ${(returns?.away.ms ?? AWAY_MS) / 1000} s (page hidden): stream held / stream found dead while away`,
+    figure: returns ? `${returns.away.held} / ${returns.away.afterDead}` : 'not measured',
+    goal: 'none beyond a held stream',
+    met: returns ? returns.away.held === 0 && returns.away.afterDead === 0 : undefined,
+  });
+  list.push({
+    what: `A silently dead stream (black-holed, paid at that moment, page in view): paid screen after, slowest of ${DEAD_TABS} tabs`,
+    figure: returns ? `${fixed(returns.dead.max / 1000, 1)} s` : 'not measured',
+    goal: `≤ ${DEAD_GOAL_MS / 1000} s`,
+    met: returns ? returns.dead.max <= DEAD_GOAL_MS : undefined,
+  });
+  list.push({
+    what: `A receipt body of ${int(PARTS)} tiny parts: another payer's slowest read meanwhile (parsing it whole held the event loop, in brackets)`,
+    figure: returns ? `${int(returns.receipts.manyParts.maxReadMs)} ms (${int(returns.receipts.wholeParseMs)} ms)` : 'not measured',
+    goal: `≤ ${STALL_GOAL_MS} ms`,
+    met: returns ? returns.receipts.manyParts.maxReadMs <= STALL_GOAL_MS : undefined,
+  });
   return list;
+};
+
+const returnsSection = (outcome: Outcome<PayerReturnsResult> | undefined): string => {
+  if (!outcome?.ok) return failure(outcome);
+  const r = outcome.value;
+  return [
+    `\`bench/payer-returns.ts\`: Debian's Chromium started with a debugging port and driven over CDP as a phone (360×640, touch, a mobile user agent) against the kit's proxy (heartbeat ${r.heartbeatMs / 1000} s, the default), notification receiver and the mock on one shared store (test/e2e/support/payer-lab.ts, also the world of the lifecycle matrix test/e2e/payer-returns.test.ts). Headless Chromium keeps pages visible and freezes none, so leaving is played as a phone plays it: \`visibilitychange\` and \`freeze\`, the page's script held by the debugger while frozen.`,
+    '',
+    '| case | figure |',
+    '|---|---|',
+    `| frozen, paid meanwhile, resumed: to the paid screen (${r.latencyMs} ms latency; each return) | ${r.returns.ms.map(int).join(', ')} ms |`,
+    `| hidden ${r.away.ms / 1000} s with the stream held: requests | ${r.away.held} |`,
+    `| hidden ${r.away.ms / 1000} s after the stream was black-holed (found dead while away; read on return): requests | ${r.away.afterDead} |`,
+    `| stream black-holed and the invoice paid at once, page in view: to the paid screen | ${r.dead.ms.map((ms) => fixed(ms / 1000, 1)).join(', ')} s |`,
+    `| offline 1 s, paid meanwhile, back online: to the paid screen | ${int(r.offline.ms)} ms |`,
+    `| a ${fixed(r.receipts.bytes / 1e6, 1)} MB receipt body of ${int(PARTS)} parts (answered ${r.receipts.manyParts.status}): another payer's slowest read meanwhile | ${int(r.receipts.manyParts.maxReadMs)} ms |`,
+    `| the same body parsed whole (\`Response#formData()\`, the proxy's way before): the event loop held | ${int(r.receipts.wholeParseMs)} ms |`,
+    `| a plain 10 MB receipt (answered ${r.receipts.bigReceipt.status}): another payer's slowest of ${r.receipts.bigReceipt.reads} reads meanwhile | ${int(r.receipts.bigReceipt.maxReadMs)} ms |`,
+    '',
+    'Before this round (issue 25, the same kind of run): a paid invoice still "waiting" 155 s later with the page visible and 122 s after a return; a paid invoice shown as "expired"; 12–27 s of a stale screen after coming back online.',
+    '',
+    loadLine(outcome),
+  ].join('\n');
 };
 
 const failure = (outcome: Outcome<unknown> | undefined): string =>
@@ -421,7 +472,7 @@ tests: \`npm test\` asserts no timing (only the deterministic gzip limit of the 
 has ${machine.cores} cores and may be busy with other work, so compare ratios more than absolute times.
 
 - **Date:** ${date.toISOString()}
-- **Command:** \`npm run bench\` (build, then all six benchmarks, ${fixed(totalSeconds, 0)} s)
+- **Command:** \`npm run bench\` (build, then all seven benchmarks, ${fixed(totalSeconds, 0)} s)
 - **Machine:** ${machine.cpu}, ${machine.cores} cores, ${machine.os}; Node ${machine.node}; ${machine.chromium} (headless, through playwright-core)
 - **Load average** (1 min) at the start: ${loadAtStart}; per benchmark below.
 - 1 KB = 1,000 bytes.
@@ -452,6 +503,9 @@ ${slowSection(results.slow)}
 ## 6. Event streams: push instead of poll
 
 ${eventsSection(results.events)}
+## 7. The payer who leaves for the bank app and comes back
+
+${returnsSection(results.returns)}
 ## Changes made for these figures
 
 Each was measured right before and after the change (one run each, on this kind of machine); the

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: builds, runs the six benchmarks (bundle, time to requisites, proxy, leaks, slow clients, event streams)
+ * `npm run bench`: builds, runs the seven benchmarks (bundle, time to requisites, proxy, leaks, slow clients, event streams, the payer's returns)
  * and rewrites BENCHMARKS.md with the figures, their goals and the machine they came from.
  *
  *   npm run bench                       everything, then BENCHMARKS.md
@@ -14,6 +14,7 @@
  *   BENCH_PROXY_ROOT=<dir> npm run bench -- --only proxy         … with the proxy of another copy of the sources beside it (A/B)
  *   node --import tsx bench/events.ts idle [count] [--floor]     the idle streams' memory (about 30 s)
  *   node --import tsx bench/profile.ts [seconds]                 a CPU profile of the proxy under load
+ *   node --import tsx bench/payer-returns.ts                     the payer's returns in Chromium as a phone (about 2 min)
  *
  * Each benchmark bounds its own time; the whole run takes about six minutes on 2 cores (the event
  * streams alone about three: two 60 s windows of 1,000 payers).
@@ -27,6 +28,7 @@ import { launchChromium } from '../test/e2e/support/browser.js';
 import { runLeaks, runTimeToRequisites } from './browser.js';
 import { runBundle } from './bundle.js';
 import { runEvents } from './events.js';
+import { runPayerReturns } from './payer-returns.js';
 import { startCheckoutServer } from './checkout-server.js';
 import { load, log, machine, waitForQuiet, withinTime } from './lib.js';
 import { runProxy } from './proxy.js';
@@ -34,7 +36,7 @@ import { runSlowClients } from './slow-clients.js';
 import { renderReport, type BenchName, type Outcome, type ReportInput, type Results } from './report.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const NAMES: BenchName[] = ['bundle', 'ttr', 'proxy', 'leaks', 'slow', 'events'];
+const NAMES: BenchName[] = ['bundle', 'ttr', 'proxy', 'leaks', 'slow', 'events', 'returns'];
 
 const argument = (name: string): string | undefined => {
   const index = process.argv.indexOf(name);
@@ -86,6 +88,7 @@ results.bundle = await run('bundle', 60_000, runBundle);
 results.proxy = await run('proxy', 360_000, () => runProxy());
 results.slow = await run('slow', 90_000, runSlowClients);
 results.events = await run('events', 300_000, runEvents);
+results.returns = await run('returns', 300_000, runPayerReturns);
 
 if (wanted.includes('ttr') || wanted.includes('leaks')) {
   const server = await startCheckoutServer();
@@ -111,5 +114,5 @@ if (writeReport) {
 } else {
   process.stdout.write(report);
 }
-const failed = [results.bundle, results.ttr, results.proxy, results.leaks, results.slow, results.events].some((outcome) => outcome !== undefined && !outcome.ok);
+const failed = [results.bundle, results.ttr, results.proxy, results.leaks, results.slow, results.events, results.returns].some((outcome) => outcome !== undefined && !outcome.ok);
 process.exitCode = failed ? 1 : 0;

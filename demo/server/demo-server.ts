@@ -7,7 +7,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer as createViteServer, mergeConfig, type InlineConfig } from 'vite';
-import { DEFAULT_CHECKOUT_MAX_UPLOAD_BYTES, toNodeHandler } from '../../src/server/index.js';
+import { toNodeHandler } from '../../src/server/index.js';
 import viteConfig from '../../vite.config.js';
 import { CHECKOUT_BASE_PATH, createDemoBackend, DEMO_API_BASE_PATH, type DemoBackendOptions } from './backend.js';
 
@@ -53,8 +53,8 @@ export const startDemoServer = async (options: DemoServerOptions = {}): Promise<
     } satisfies InlineConfig),
   );
 
-  // The payer's receipt (up to 10 MB) comes through the proxy: the adapter's cap must let it in.
-  const checkout = toNodeHandler(backend.checkout, { maxBodyBytes: DEFAULT_CHECKOUT_MAX_UPLOAD_BYTES });
+  // The adapter learns from the proxy what it takes (a 10 MB receipt): nothing to set here.
+  const checkout = toNodeHandler(backend.checkout);
   const api = toNodeHandler(backend.api);
   const controls = toNodeHandler(backend.mock.fetch);
   httpServer.on('request', (req: IncomingMessage, res: ServerResponse) => {

@@ -243,6 +243,36 @@ const base = css`
     justify-items: center;
   }
 
+  /* The amount and the time left share a row: a phone's first screen holds the deal and "I have paid". */
+  .amount-row {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: end;
+    justify-content: space-between;
+    gap: var(--_half) var(--_spacing);
+  }
+
+  /* A phone: tighter rhythm, so the deal, the amount and "I have paid" fit its first screen (360×640). */
+  @media (max-width: 480px) {
+    .base {
+      --_gap: calc(var(--_spacing) * 0.75);
+      padding: var(--_spacing);
+    }
+  }
+
+  .fold > summary {
+    width: fit-content;
+    list-style: none;
+  }
+
+  .fold > summary::-webkit-details-marker {
+    display: none;
+  }
+
+  .fold[open] > summary {
+    margin-block-end: var(--_spacing);
+  }
+
   .qr svg,
   .qr img {
     width: min(12rem, 100%);
@@ -274,7 +304,8 @@ const base = css`
 
   button,
   a,
-  .file-button {
+  .file-button,
+  .fold > summary {
     display: inline-flex;
     align-items: center;
     min-height: 44px;
@@ -291,7 +322,8 @@ const base = css`
   }
 
   button:hover,
-  a:hover {
+  a:hover,
+  .fold > summary:hover {
     border-color: var(--_accent);
   }
 

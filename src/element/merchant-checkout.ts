@@ -8,6 +8,7 @@ import { own, type Translation } from './i18n/translation.js';
 import type { JourneyStrings } from './journey/forms.js';
 import { styles } from './merchant-checkout.styles.js';
 import { type CheckoutClient, createCheckoutClient, fetchText } from './protocol-client.js';
+import { MAX_RECEIPT_BYTES } from '../schemas/patterns.js';
 import { DEFAULT_POLL_INTERVAL } from './poll-policy.js';
 import type { QrModule } from './qr.js';
 import { type InvoiceScreenModel, type ReturnModel, screen, type ScreenModel } from './screen.js';
@@ -35,7 +36,7 @@ type PickerModules = [typeof PickerViewModule, typeof SbpModule, typeof Director
  * @event {CheckoutReadyEvent} checkout-ready - The first data of the invoice is rendered. `detail: { invoice }`.
  * @event {CheckoutStatusEvent} checkout-status - The invoice's status changed. `detail: { status, previous, invoice, source }` (`source`: `push` from the event stream, `poll`, `load`, `deal` or `cancel`).
  * @event {CheckoutCanceledEvent} checkout-canceled - The payer canceled and the service's answer says canceled. `detail: { invoice }` (the cancel operation's invoice).
- * @event {CheckoutExpiredEvent} checkout-expired - The countdown to `expireAt` (server time) reached zero. `detail: { invoice }`.
+ * @event {CheckoutExpiredEvent} checkout-expired - The time to pay ran out while the payer watched: the countdown to `expireAt` (server time) reached zero and the read made then found the invoice unpaid (or the service says expired). Never for an invoice paid in its last seconds. `detail: { invoice }`.
  * @event {CheckoutVariantSelectEvent} checkout-variant-select - The payer picked a payment variant. Cancelable: `preventDefault()` stops the element from starting a deal. `detail: { option, method }`.
  * @event {CheckoutCopyEvent} checkout-copy - A value was copied to the clipboard. `detail: { field: 'amount' | 'requisites', value }` (the raw value).
  * @event {CheckoutErrorEvent} checkout-error - A request failed or its answer was invalid. `detail: { code, message, retryable }`.
@@ -58,11 +59,11 @@ type PickerModules = [typeof PickerViewModule, typeof SbpModule, typeof Director
  * @csspart requisites - Card or phone number or account, formatted for reading.
  * @csspart holder - The recipient's name.
  * @csspart copy-button - A button that copies a raw value.
- * @csspart notice - A short message under a block (copy by hand, connection trouble, a failed or refused cancel, a failed deal).
+ * @csspart notice - A short message under a block (copy by hand, connection trouble, offline, a failed or refused cancel, a failed deal).
  * @csspart change-notice - What changed while the payer was looking (amount, requisites, holder), old → new, with a button that closes it (`role="alert"`).
  * @csspart guidance - What a P2P payer must know ("send exactly this amount in one payment").
  * @csspart qr - The QR code of the deal's link (only `https:` links).
- * @csspart bank-link - "Open in bank app", the same `https:` link, on touch devices (when it is not an SBP link: those get the bank picker).
+ * @csspart bank-link - "Open in bank app", the same `https:` link, on touch devices (beside the bank picker's button for an SBP link); the QR code then comes after "I have paid".
  * @csspart pay-link - "Open payment page": requisites that are a payment page's link.
  * @csspart cross-border - The currency and country of a cross-border transfer.
  * @csspart bank-picker-button - "Choose your bank": opens the SBP bank picker (touch devices, SBP links).
@@ -88,6 +89,7 @@ type PickerModules = [typeof PickerViewModule, typeof SbpModule, typeof Director
  * @csspart stay-button - Stops the automatic return.
  * @csspart timer - The countdown to expiry.
  * @csspart variants - The payment variants, grouped by bank.
+ * @csspart change-bank - "Change bank": unfolds the payment variants beside a running deal (folded, so the deal and "I have paid" fit a phone's first screen).
  * @csspart variant - One variant: a button in the picker, a list item (the active one `aria-current`) beside a deal.
  * @csspart cancel-button - Starts canceling (asks for confirmation first).
  * @csspart confirm-button - Confirms the cancel.
@@ -134,10 +136,10 @@ export class MerchantCheckoutElement extends LitElement {
   @property({ type: Number, attribute: 'poll-interval' }) pollInterval = DEFAULT_POLL_INTERVAL;
 
   /**
-   * Follows the status by polling only. By default the element opens the proxy's event stream
-   * (`GET {endpoint}/invoices/{id}/events`) after the first read and polls only while the stream
-   * is not delivering; a client without `watch` (custom headers, or an own `client`) is polled.
-   * Changing it reloads the invoice.
+   * Follows the status by polling only. By default the element reads the proxy's event stream
+   * (`GET {endpoint}/invoices/{id}/events`, with `fetch`) after the first read, trusts it while
+   * it keeps talking (events or heartbeats) and polls only while it is not delivering; a
+   * client without `watch` (an own `client`) is polled. Changing it reloads the invoice.
    */
   @property({ type: Boolean, attribute: 'no-stream' }) noStream = false;
 
@@ -387,8 +389,16 @@ export class MerchantCheckoutElement extends LitElement {
     const forms = invoiceModel.checking || invoiceModel.report ? this.#forms.get() : undefined;
     if (forms) this.#adoptStyles(forms.formStyles);
     const loading = html`<p class="notice" role="status">${t.loading}</p>`;
+    // What this proxy takes (older proxies do not say: the service's 10 MB, never more).
+    const said = session.snapshot.invoice?.receiptMaxBytes;
+    const maxBytes = Math.min(MAX_RECEIPT_BYTES, typeof said === 'number' && said >= 1 ? Math.floor(said) : MAX_RECEIPT_BYTES);
+    const size = forms ? forms.formatSize(maxBytes, intlLocale(this.#lang(), t)) : '';
     const errorText = (code: string | undefined, strings: JourneyStrings) =>
-      code === undefined ? undefined : ((strings.formErrors as Record<string, string | undefined>)[code] ?? t.errorMessage(code));
+      code === undefined
+        ? undefined
+        : code === 'receipt_too_large' || code === 'payload_too_large'
+          ? strings.receiptTooLarge(size)
+          : ((strings.formErrors as Record<string, string | undefined>)[code] ?? t.errorMessage(code));
     return {
       qr: invoiceModel.deal?.qr ? this.#qr.get() : undefined,
       receiptForm: () => {
@@ -398,6 +408,8 @@ export class MerchantCheckoutElement extends LitElement {
         return forms.receiptForm({
           t: strings,
           state: receipt,
+          maxBytes,
+          size,
           error: receipt.state === 'failed' ? errorText(receipt.code, strings) : undefined,
           onSubmit: (file) => void session.sendReceipt(file),
           onInvalid: (code) => session.formProblem('receipt', code),
@@ -412,6 +424,8 @@ export class MerchantCheckoutElement extends LitElement {
         return forms.reportForm({
           t: strings,
           state: report,
+          maxBytes,
+          size,
           error: report.state === 'failed' ? errorText(report.code, strings) : undefined,
           problem: report.state === 'failed' ? report.code : undefined,
           amount: formatMoney(sum, intlLocale(this.#lang(), t)),

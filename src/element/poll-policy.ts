@@ -77,3 +77,17 @@ export const MAX_STREAM_RETRY = 300_000;
 /** Milliseconds before the event stream is opened again after `failures` failures in a row (≥ 1). */
 export const nextStreamDelay = (failures: number): number =>
   Math.min(MAX_STREAM_RETRY, STREAM_RETRY * 2 ** Math.min(Math.max(failures - 1, 0), 10));
+
+/** The proxy's heartbeat period when its stream does not say (src/server/invoice-events.ts, `heartbeatMs`). */
+export const DEFAULT_HEARTBEAT = 15_000;
+
+/**
+ * How long a stream may stay silent (no event, no heartbeat) before it counts as dead: twice
+ * its heartbeat, so one lost heartbeat is forgiven. A period the stream states is kept within
+ * 1 s and 5 minutes: a garbled number must neither kill a healthy stream nor trust a dead one
+ * for ever.
+ */
+export const silenceLimit = (heartbeatMs: number | undefined): number => {
+  const period = typeof heartbeatMs === 'number' && Number.isFinite(heartbeatMs) ? heartbeatMs : DEFAULT_HEARTBEAT;
+  return 2 * Math.min(300_000, Math.max(1000, period));
+};

@@ -63,8 +63,10 @@ export interface CheckoutClient {
   /**
    * Optional: `GET /invoices/{id}/events` (Server-Sent Events). Calls `handlers.data` with the
    * parsed data of each `invoice` event (validated like a `getInvoice` answer) until `signal`
-   * aborts, or calls `handlers.error` once when the stream failed or was refused and closes it.
-   * A client without this method is polled.
+   * aborts, or calls `handlers.error` once when the stream failed, was refused or ended, and
+   * closes it. `handlers.alive` is called whenever anything arrives (heartbeats included): a
+   * stream that said it was alive and then stays silent for twice its heartbeat is taken as
+   * dead, closed and opened again. A client without this method is polled.
    */
   watch?(invoiceId: string, handlers: CheckoutWatchHandlers, options: { signal: AbortSignal }): void;
 }
@@ -84,6 +86,11 @@ export interface PaymentReportRequest {
 export interface CheckoutWatchHandlers {
   data: (data: unknown) => void;
   error: (error: unknown) => void;
+  /**
+   * Bytes arrived (an event, a heartbeat, the answer's headers): the connection lives.
+   * `heartbeatMs` is the period of the proxy's heartbeats when the stream states it.
+   */
+  alive: (heartbeatMs?: number) => void;
 }
 
 /** Codes of `checkout-error`: the proxy's own (CHECKOUT_ERROR_STATUS) or any other code a proxy sent. */
@@ -140,10 +147,7 @@ export interface CheckoutClientOptions {
   timeoutMs?: number;
   /** The same for an upload (a receipt, a report), which a phone on a slow network needs longer for. Default 120000. */
   uploadTimeoutMs?: number;
-  /**
-   * Extra request headers (e.g. a CSRF token); never needed by the protocol itself.
-   * `EventSource` cannot send headers: a client with headers has no `watch` (it is polled).
-   */
+  /** Extra request headers (e.g. a CSRF token), the event stream's included; never needed by the protocol itself. */
   headers?: Record<string, string>;
   /** `credentials` of every request (default `same-origin`); `include` opens the event stream `withCredentials`. */
   credentials?: RequestCredentials;
@@ -223,29 +227,32 @@ export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutCl
     reportPayment: (id, { reason, amount, attachment }, { signal } = {}) =>
       call('POST', invoicePath(id, '/dispute'), formOf({ reason, amount, attachment }), signal, uploadTimeoutMs),
   };
-  if (typeof EventSource !== 'function' || Object.keys(options.headers ?? {}).length) return client;
-  // Any failure closes the stream instead of letting `EventSource` reconnect by itself: a 404
-  // (a polling-only proxy) and a dropped connection look alike to it, and the element decides
-  // when to try again (polling meanwhile).
-  client.watch = (id, handlers, { signal }) => {
-    if (signal.aborted) return;
-    const source = new EventSource(`${base}/invoices/${encodeURIComponent(id)}/events`, {
-      withCredentials: options.credentials === 'include',
-    });
-    const close = () => source.close();
-    signal.addEventListener('abort', close, { once: true });
-    const fail = (message: string) => {
-      close();
-      signal.removeEventListener('abort', close);
-      handlers.error(new CheckoutError('network_error', message, { retryable: true }));
+  if (typeof ReadableStream === 'function' && typeof TextDecoder === 'function') {
+    // The reader loads with the first stream (a chunk of its own in the CDN build): the first
+    // render never needs it.
+    client.watch = (id, handlers, { signal }) => {
+      if (signal.aborted) return;
+      const init: RequestInit = {
+        method: 'GET',
+        headers: { accept: 'text/event-stream', ...options.headers },
+        credentials: options.credentials ?? 'same-origin',
+        cache: 'no-store',
+      };
+      const fail = () => {
+        if (!signal.aborted) handlers.error(new CheckoutError('network_error', 'the event stream reader did not load', { retryable: true }));
+      };
+      import('./sse.js').then(
+        ({ readEventStream }) =>
+          readEventStream(
+            { fetch: options.fetch ?? ((input, request) => fetch(input, request)), url: `${base}${invoicePath(id, '/events')}`, init, timeoutMs, parseJson },
+            handlers,
+            signal,
+            (message, status) => new CheckoutError('network_error', message, { retryable: true, ...(status ? { status } : {}) }),
+          ),
+        fail,
+      );
     };
-    source.addEventListener('invoice', (event) => {
-      const data = parseJson(String(event.data));
-      if (data === undefined) fail('an event is not JSON');
-      else handlers.data(data);
-    });
-    source.onerror = () => fail('the event stream failed');
-  };
+  }
   return client;
 };
 
@@ -265,7 +272,8 @@ const formOf = (fields: Record<string, string | Blob | undefined>): FormData => 
   return form;
 };
 
-const parseJson = (text: string): unknown => {
+/** JSON text as a value; `undefined` for anything that is not JSON. */
+export const parseJson = (text: string): unknown => {
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -319,6 +327,7 @@ export const watchInvoice = (
   invoiceId: string,
   onInvoice: (invoice: CheckoutInvoice) => void,
   onError: (error: CheckoutError) => void,
+  onAlive: (heartbeatMs?: number) => void,
   signal: AbortSignal,
 ): boolean => {
   if (typeof client.watch !== 'function') return false;
@@ -344,6 +353,9 @@ export const watchInvoice = (
           onInvoice(invoice);
         },
         error: fail,
+        alive: (heartbeatMs) => {
+          if (!failed && !signal.aborted) onAlive(typeof heartbeatMs === 'number' ? heartbeatMs : undefined);
+        },
       },
       { signal },
     );

@@ -10,6 +10,7 @@ import { requisitesKind, type RequisitesKind } from '../schemas/requisites-kind.
 import { humanizeBankCode } from './banks/humanize.js';
 import { formatRequisites, plainText } from './format.js';
 import type { CopyField, Screen, Translation } from './i18n/translation.js';
+import { unreadDeadline } from './deadline.js';
 import { safeQrLink } from './qr.js';
 import { statusMeaning } from './status.js';
 
@@ -71,6 +72,13 @@ export interface SessionSnapshot {
   readonly changes: readonly Change[];
   /** The last status read failed (the element keeps trying). */
   readonly connectionLost: boolean;
+  /** The device is offline (`navigator.onLine` false): nothing can be read until it is back. */
+  readonly offline: boolean;
+  /**
+   * When (server time, epoch ms) the invoice shown was last known to be current: a read's
+   * start, a push's arrival. A deadline past it is read before anything says "expired".
+   */
+  readonly readAt: number | undefined;
   /** Server clock − device clock, in ms. */
   readonly clockOffset: number;
   /** The deal (its {@link dealKey}) the payer said "I have paid" for. */
@@ -140,6 +148,12 @@ export interface DealModel {
   readonly qr: { readonly text: string; readonly image: boolean } | undefined;
   /** An SBP payment link (`qr.nspk.ru`) on a touch device: the bank picker is offered. */
   readonly sbpLink: string | undefined;
+  /**
+   * The deal's link as "Open in bank app" on a touch device (beside the bank picker's button
+   * for an SBP link). With it or the picker, the QR code is secondary: the payer is on the
+   * phone that would have to scan it.
+   */
+  readonly bankLink: string | undefined;
   /** The bank picker is open (instead of its button). */
   readonly pickerOpen: boolean;
   /** A cross-border deal: the currency the payer's bank sends and the card's country (ISO 3166 code), where known. */
@@ -191,6 +205,8 @@ export interface InvoiceScreenModel {
   readonly variants: { readonly groups: readonly VariantGroup[]; readonly current: { option: string | null; method: string | null } } | undefined;
   readonly picker: PickerModel | undefined;
   readonly connectionLost: boolean;
+  /** The device is offline: the screen may be stale until it is back (an honest notice, not "retrying"). */
+  readonly offline: boolean;
   /** Milliseconds left to pay, where the countdown shows. */
   readonly remaining: number | undefined;
   /** The cancel block (`waiting` only; the element may hide it). */
@@ -348,6 +364,7 @@ const dealModel = (session: SessionSnapshot, invoice: CheckoutInvoice, deal: Che
     // QR data is drawn here; the service's own picture only where the option gives nothing else.
     qr: kind === 'qr' && raw ? { text: raw, image: false } : link ? { text: link, image: IMAGE_LINK.test(new URL(link).pathname) } : undefined,
     sbpLink: env.touch ? [link, kind === 'qr' ? safeQrLink(raw) : undefined].find((candidate) => candidate && SBP_LINK.test(candidate)) : undefined,
+    bankLink: env.touch ? link : undefined,
     pickerOpen: session.bankPicker,
     crossBorder: crossBorder
       ? { currency, country: currency && CARD_COUNTRY[currency as keyof typeof CARD_COUNTRY] }
@@ -426,6 +443,10 @@ export const screen = (session: SessionSnapshot, now: number, env: ScreenEnviron
   };
   const untilExpiry = left(invoice.expireAt);
   const active = activeDeal(invoice);
+  const verifying = unreadDeadline(invoice, active, serverNow, session.readAt);
+  // The time ran out since the last read: the invoice may have been paid meanwhile. Nothing is
+  // shown as expired (nor its requisites as a place to pay) until a read says what it is.
+  if (verifying) return session.offline || session.connectionLost ? { screen: 'error', code: 'network_error' } : { screen: 'loading' };
   const confirmed = active !== undefined && session.payerConfirmed === dealKey(active);
   const name = screenFor(invoice, untilExpiry === 0, confirmed && !session.showDetails);
   // The deal's own deadline counts when it comes first.
@@ -459,7 +480,8 @@ export const screen = (session: SessionSnapshot, now: number, env: ScreenEnviron
         ? { groups: groupVariants(variants, bankNames(invoice, session)), current: { option: deal.paymentOption, method: deal.paymentMethod } }
         : undefined,
     picker: name === 'picker' ? pickerModel(session, invoice) : undefined,
-    connectionLost: session.connectionLost && name !== 'paid' && name !== 'canceled',
+    connectionLost: session.connectionLost && !session.offline && name !== 'paid' && name !== 'canceled',
+    offline: session.offline && name !== 'paid' && name !== 'canceled',
     remaining: name === 'waiting' || name === 'picker' ? remaining : undefined,
     cancel: name === 'waiting' && !confirmed ? session.cancel : undefined,
     changes: session.changes,

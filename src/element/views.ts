@@ -247,7 +247,7 @@ const icon = (name: string) => {
 const amountField = (model: InvoiceScreenModel, amount: string, context: ScreenContext): TemplateResult => {
   const { t } = context;
   const copy = model.deal?.amount;
-  return html`
+  return html`<div class="amount-row">
     <dl part="details" class="summary">
       ${field({
         part: 'amount',
@@ -260,7 +260,7 @@ const amountField = (model: InvoiceScreenModel, amount: string, context: ScreenC
       })}
     </dl>
     ${model.remaining === undefined ? nothing : timer({ label: t.timeLeftLabel, time: formatDuration(model.remaining) })}
-  `;
+  </div>`;
 };
 
 /** Every screen about a loaded invoice. */
@@ -288,19 +288,24 @@ export const invoiceScreen = (model: InvoiceScreenModel, context: ScreenContext)
           <button part="paid-button" class="primary" type="button" @click=${actions.confirmPaid}>${t.confirmPaid}</button>
         </div>`
       : nothing}
+    ${model.checking ? nothing : secondaryQr(model.deal, context)}
     ${model.report ? reportBlock(model, context) : nothing}
     ${model.picker ? picker(model.picker, context) : nothing}
     ${model.reference ? referenceField(model.reference, context) : nothing}
     ${model.connectionLost ? html`<p part="notice" class="notice" role="status">${t.connectionTrouble}</p>` : nothing}
+    ${model.offline ? html`<p part="notice" class="notice" role="status">${t.offline}</p>` : nothing}
     ${variants
-      ? variantList({
-          title: t.variantsLabel,
-          groups: variants.groups,
-          optionLabel: t.option,
-          isActive: ({ method, option }) => method === variants.current.method && option === variants.current.option,
-          currentLabel: t.currentVariant,
-          mark: context.bankMark,
-        })
+      ? html`<details class="fold">
+          <summary part="change-bank">${t.changeBank}</summary>
+          ${variantList({
+            title: t.variantsLabel,
+            groups: variants.groups,
+            optionLabel: t.option,
+            isActive: ({ method, option }) => method === variants.current.method && option === variants.current.option,
+            currentLabel: t.currentVariant,
+            mark: context.bankMark,
+          })}
+        </details>`
       : nothing}
     ${model.cancel && !hideCancel ? cancelBlock(model.cancel, context) : nothing}
     ${model.returnTo ? returnBlock(model.returnTo, context) : nothing}
@@ -397,11 +402,14 @@ const requisitesValue = (deal: DealModel, { t }: ScreenContext): string | readon
   return requisites.text;
 };
 
-/** Where to send the money: the details with copy buttons, the guidance, the bank picker, the QR code and the bank link. */
+/**
+ * Where to send the money: the details with copy buttons, the way into a bank app (touch
+ * devices: the bank link and the bank picker's button side by side), the guidance, and the QR
+ * code, unless a bank app can be opened from here: then it comes after "I have paid" (see
+ * {@link secondaryQr}), so that the details, the amount and that button fit a phone's first screen.
+ */
 const dealDetails = (deal: DealModel, amount: string, context: ScreenContext): TemplateResult => {
-  const { t, actions } = context;
-  const qrModule = context.lazy.qr;
-  const drawn = deal.qr && !deal.qr.image && qrModule ? qrFor(qrModule, deal.qr.text) : undefined;
+  const { t } = context;
   const showRequisites = deal.requisites.kind !== 'qr' || !deal.qr;
   return html`
     <dl part="details">
@@ -424,26 +432,40 @@ const dealDetails = (deal: DealModel, amount: string, context: ScreenContext): T
           ${t.crossBorder(deal.crossBorder.currency, deal.crossBorder.country && regionName(deal.crossBorder.country, context.locale))}
         </p>`
       : nothing}
+    ${bankApps(deal, context)}
     <p part="guidance" class="guidance">${t.guidance(amount)}</p>
-    ${deal.sbpLink
-      ? deal.pickerOpen
-        ? context.lazy.bankPicker(deal.sbpLink)
-        : html`<div class="actions">
-            <button part="bank-picker-button" class="primary" type="button" @click=${() => actions.bankPicker(true)}>${t.chooseBank}</button>
-          </div>`
-      : nothing}
-    ${deal.qr
-      ? qrCode({
-          drawn,
-          image: deal.qr.image ? deal.qr.text : undefined,
-          label: t.qrLabel,
-          hint: t.qrHint,
-        })
-      : nothing}
-    ${deal.link && !deal.sbpLink && typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches
-      ? html`<a part="bank-link" class="primary" href=${deal.link} target="_blank" rel="noopener noreferrer">${t.openInBankApp}</a>`
-      : nothing}
+    ${deal.sbpLink || deal.bankLink ? nothing : qrView(deal, context)}
   `;
+};
+
+/** On a touch device: the bank picker (or its button) beside "Open in bank app". */
+const bankApps = (deal: DealModel, context: ScreenContext): TemplateResult | typeof nothing => {
+  const { t, actions } = context;
+  if (deal.sbpLink && deal.pickerOpen) return context.lazy.bankPicker(deal.sbpLink);
+  if (!deal.sbpLink && !deal.bankLink) return nothing;
+  return html`<div class="actions bank-apps">
+    ${deal.sbpLink
+      ? html`<button part="bank-picker-button" class="primary" type="button" @click=${() => actions.bankPicker(true)}>${t.chooseBank}</button>`
+      : nothing}
+    ${deal.bankLink
+      ? html`<a part="bank-link" class=${deal.sbpLink ? '' : 'primary'} href=${deal.bankLink} target="_blank" rel="noopener noreferrer">${t.openInBankApp}</a>`
+      : nothing}
+  </div>`;
+};
+
+/** The QR code where a bank app opens from here: after "I have paid", for paying from another device. */
+export const secondaryQr = (deal: DealModel | undefined, context: ScreenContext): TemplateResult | typeof nothing =>
+  deal && (deal.sbpLink || deal.bankLink) && !deal.pickerOpen ? qrView(deal, context) : nothing;
+
+const qrView = (deal: DealModel, context: ScreenContext): TemplateResult | typeof nothing => {
+  const qrModule = context.lazy.qr;
+  if (!deal.qr) return nothing;
+  return qrCode({
+    drawn: !deal.qr.image && qrModule ? qrFor(qrModule, deal.qr.text) : undefined,
+    image: deal.qr.image ? deal.qr.text : undefined,
+    label: context.t.qrLabel,
+    hint: context.t.qrHint,
+  });
 };
 
 /** A country's name in the payer's language (`TJ` → Таджикистан), or its code where `Intl` cannot. */

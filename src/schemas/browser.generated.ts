@@ -273,6 +273,9 @@ export const invoiceJsonSchema: JsonSchema = {
     receipts: {
       type: "string",
       minLength: 1
+    },
+    receiptMaxBytes: {
+      type: "number"
     }
   },
   required: [

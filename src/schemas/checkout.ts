@@ -171,6 +171,13 @@ export const CheckoutInvoiceSchema = z.looseObject({
    * means `optional`. Open: an unknown value is kept as text (read it as `optional`).
    */
   receipts: z.optional(openEnum(RECEIPTS_POLICIES)),
+  /**
+   * The largest receipt file this proxy takes, in bytes (its `maxUploadBytes` less the form's
+   * framing, at most the service's 10 MB): the element's own check and words follow it.
+   * Absent from older proxies, which means 10 MB; the element reads a value that is not a
+   * positive number as absent (no limit is money or a place to pay).
+   */
+  receiptMaxBytes: z.optional(z.number()),
 });
 /** An invoice as the element sees it: the proxy's allow-listed projection of an {@link Invoice}. */
 export type CheckoutInvoice = z.infer<typeof CheckoutInvoiceSchema>;

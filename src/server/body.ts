@@ -4,6 +4,33 @@
  * Fetch API only, no Node module.
  */
 
+/**
+ * How a Fetch handler says what request bodies it accepts, so that an adapter in front of it
+ * (`toNodeHandler`, `createNodeServer`) lets those in rather than its own smaller default:
+ * the checkout proxy declares its upload cap and deadline.
+ */
+export const REQUEST_LIMITS: unique symbol = Symbol.for('merchant-checkout.request-limits');
+
+/** What a handler accepts: the largest body (bytes) and how long its slowest body may take to arrive (ms). */
+export interface RequestLimits {
+  maxBodyBytes: number;
+  bodyTimeoutMs: number;
+}
+
+/** `handler`, declaring `limits` (see {@link REQUEST_LIMITS}). */
+export const declareRequestLimits = <H extends object>(handler: H, limits: RequestLimits): H & { [REQUEST_LIMITS]: RequestLimits } =>
+  Object.assign(handler, { [REQUEST_LIMITS]: limits });
+
+/** The limits `handler` declared, if it did. */
+export const requestLimitsOf = (handler: unknown): RequestLimits | undefined => {
+  const limits = (typeof handler === 'function' || (typeof handler === 'object' && handler !== null) ? (handler as { [REQUEST_LIMITS]?: unknown })[REQUEST_LIMITS] : undefined) as
+    | Partial<RequestLimits>
+    | undefined;
+  return typeof limits?.maxBodyBytes === 'number' && typeof limits.bodyTimeoutMs === 'number'
+    ? { maxBodyBytes: limits.maxBodyBytes, bodyTimeoutMs: limits.bodyTimeoutMs }
+    : undefined;
+};
+
 /** A body that declared or grew past its limit; nothing more than the limit was kept. */
 export class BodyTooLargeError extends Error {
   override name = 'BodyTooLargeError';
@@ -69,9 +96,9 @@ export interface ReadTextOptions {
 /**
  * Reads `message`'s body chunk by chunk into `take`, refusing more than `limit` bytes and
  * stopping at `options.signal` or `options.timeoutMs` (see {@link readTextLimited}). The reader
- * is canceled on any failure, so a body nobody wants is not read on.
+ * is canceled on any failure (`take` throwing included), so a body nobody wants is not read on.
  */
-const readChunks = async (message: Request | Response, limit: number, options: ReadTextOptions, take: (chunk: Uint8Array) => void): Promise<void> => {
+export const readChunks = async (message: Request | Response, limit: number, options: ReadTextOptions, take: (chunk: Uint8Array) => void): Promise<void> => {
   if (declaredLength(message) > limit) {
     await message.body?.cancel().catch(() => undefined);
     throw new BodyTooLargeError(limit);

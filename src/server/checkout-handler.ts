@@ -41,12 +41,14 @@ import {
   jsonAnswer,
   readBodyLimited,
 } from './proxy-http.js';
-import { declaredLength } from './body.js';
+import { declareRequestLimits, declaredLength } from './body.js';
 import { requestPath } from './node-adapter.js';
 import { remember } from './remember.js';
 import { createBankNames } from './bank-names.js';
 import { projectCanceledInvoice, projectInvoice, projectVariants, withReceiptsPolicy } from './projection.js';
 import {
+  createUploadFlight,
+  receiptLimit,
   DEFAULT_CHECKOUT_MAX_UPLOAD_BYTES,
   DEFAULT_UPLOAD_TIMEOUT_MS,
   formFields,
@@ -384,6 +386,10 @@ export const createProxy = (
   /** The policy a function answered last per invoice: what the event stream (one projection per state) carries. */
   const receiptsOf = new Map<string, CheckoutReceiptsPolicy>();
   const upload = { maxBytes: options.maxUploadBytes ?? DEFAULT_CHECKOUT_MAX_UPLOAD_BYTES, timeoutMs: options.uploadTimeoutMs ?? DEFAULT_UPLOAD_TIMEOUT_MS };
+  /** What the element may promise the payer: a receipt that fits this proxy's upload cap with its framing. */
+  const receiptMaxBytes = receiptLimit(upload.maxBytes);
+  /** One confirm-transfer per invoice at a time, whoever sends the receipt. */
+  const uploadFlight = createUploadFlight();
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_CHECKOUT_MAX_BODY_BYTES;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   const allowedOrigins = new Set(cors?.origins ?? []);
@@ -433,7 +439,11 @@ export const createProxy = (
             store,
             read: async (client, id) => (await reader.read(id, { client }))?.invoice ?? fail('not_found', 'unknown invoice'),
             withBankNames: async (invoice, client) =>
-              withReceiptsPolicy(await withBankNames(invoice, client, {}), typeof receipts === 'function' ? receiptsOf.get(invoice.id.toLowerCase()) : receipts),
+              withReceiptsPolicy(
+                await withBankNames(invoice, client, {}),
+                typeof receipts === 'function' ? receiptsOf.get(invoice.id.toLowerCase()) : receipts,
+                receiptMaxBytes,
+              ),
             report: (error) => report(error, new Request('http://checkout.invalid/events')),
             sent: () => countRead('push'),
           },
@@ -518,7 +528,7 @@ export const createProxy = (
   /** The invoice's projection for this caller: bank names filled in, the receipt policy (asked, unless known) added. */
   const projected = async (invoice: Invoice, client: MerchantClient, request: Request, deadline: Deadline, known?: CheckoutReceiptsPolicy) => {
     const policy = known ?? (await receiptsPolicy(invoice, request, deadline));
-    return projectInvoice(await withBankNames(invoice, client, { signal: deadline.signal, timeoutMs: deadline.remaining() }), { receipts: policy });
+    return projectInvoice(await withBankNames(invoice, client, { signal: deadline.signal, timeoutMs: deadline.remaining() }), { receipts: policy, receiptMaxBytes });
   };
 
   /** An answer of a state change about `id`: it must be that invoice, then every stream hears it. */
@@ -586,9 +596,14 @@ export const createProxy = (
     if (!deal || UNDISPUTABLE_DEAL_STATUSES.includes(deal.status)) fail('no_deal', 'no deal of this invoice waits for a transfer');
     let confirmed: Invoice;
     try {
-      confirmed = await client.confirmTransfer(id, attachment, { signal: deadline.signal, timeoutMs: deadline.remaining() });
+      // Not the payer's signal: a receipt that arrived whole is delivered even if its sender
+      // went away, and a repeat of it (a second tap, a POST the browser sent again) joins it.
+      confirmed = await deadline.race(uploadFlight(id, () => client.confirmTransfer(id, attachment, { timeoutMs })));
     } catch (error) {
       if (error instanceof MerchantApiError && error.status >= 400 && error.status < 500 && ![401, 403].includes(error.status)) {
+        // Refused: perhaps because another instance delivered it just now. The invoice says.
+        const now = (await reader.read(id, { client, signal: deadline.signal }).catch(() => undefined))?.invoice;
+        if (now?.deals.find((each) => each.isActive)?.status === 'transfer_confirmed') return projected(now, client, request, deadline, policy);
         report(error, request);
         fail('no_deal', 'the payment service refused the receipt: the deal no longer waits for a transfer; read the invoice again');
       }
@@ -881,5 +896,9 @@ export const createProxy = (
     return errorAnswer('internal_error', 'internal error');
   });
 
-  return async (request: Request): Promise<Response> => app.fetch(request);
+  // An adapter in front (`toNodeHandler`, `createNodeServer`) lets in what the proxy accepts.
+  return declareRequestLimits(async (request: Request): Promise<Response> => app.fetch(request), {
+    maxBodyBytes: Math.max(upload.maxBytes, maxBodyBytes),
+    bodyTimeoutMs: Math.max(upload.timeoutMs, bodyTimeoutMs),
+  });
 };

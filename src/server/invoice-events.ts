@@ -44,7 +44,12 @@ import {
 
 /** The proxy's `events` option. */
 export interface CheckoutEventsOptions {
-  /** A comment line this often keeps idle connections (and the proxies between) open, in ms. Default 15 000. */
+  /**
+   * A comment line this often keeps idle connections (and the proxies between) open, and tells
+   * the element the stream is alive, in ms. Default 15 000. Each says its period
+   * (`: heartbeat 15000`), and one follows a stream's first event at once, so the element
+   * knows how long a silence means a dead connection (twice the period).
+   */
   heartbeatMs?: number;
   /**
    * How long a watched invoice may go without news before it is read from the service, in ms.
@@ -95,7 +100,6 @@ export const sseComment = (text: string): string => {
 };
 
 const encoder = new TextEncoder();
-const HEARTBEAT = encoder.encode(sseComment('heartbeat'));
 
 interface State {
   invoice: Invoice;
@@ -185,6 +189,7 @@ export const createInvoiceEvents = (deps: InvoiceEventsDeps, options: CheckoutEv
   const heartbeatMs = positive(options.heartbeatMs, DEFAULT_HEARTBEAT_MS, 'heartbeatMs');
   const refreshIntervalMs = positive(options.refreshIntervalMs, DEFAULT_REFRESH_INTERVAL_MS, 'refreshIntervalMs');
   const retryMs = positive(options.retryMs, DEFAULT_RETRY_MS, 'retryMs');
+  const heartbeatBytes = encoder.encode(sseComment(`heartbeat ${Math.round(heartbeatMs)}`));
   const { store } = deps;
   const watches = new Map<string, Watch>();
   let streams = 0;
@@ -341,7 +346,8 @@ export const createInvoiceEvents = (deps: InvoiceEventsDeps, options: CheckoutEv
     #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
     /** The reader waits for a chunk. */
     #wanted = false;
-    #heartbeatDue = false;
+    /** Due at once: the first heartbeat tells the element the period to expect. */
+    #heartbeatDue = true;
     /** An event's data is being made (bank names). */
     #making = false;
     #ended = false;
@@ -408,7 +414,7 @@ export const createInvoiceEvents = (deps: InvoiceEventsDeps, options: CheckoutEv
         );
       } else if (this.#heartbeatDue) {
         this.#heartbeatDue = false;
-        this.#enqueue(HEARTBEAT);
+        this.#enqueue(heartbeatBytes);
       }
     }
 

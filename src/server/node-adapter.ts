@@ -6,6 +6,7 @@
  */
 import type * as Http from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { requestLimitsOf } from './body.js';
 import { nodeStream } from './node-stream.js';
 import type { FetchHandler } from './handler.js';
 
@@ -14,9 +15,10 @@ export type { FetchHandler };
 /** Options of {@link toNodeHandler}. */
 export interface NodeHandlerOptions {
   /**
-   * Largest request body accepted, in bytes (default 1 MiB). A declared `Content-Length` over
-   * it is answered 413 without calling the handler; a streamed body that grows past it errors
-   * the body stream the handler reads.
+   * Largest request body accepted, in bytes. A declared `Content-Length` over it is answered
+   * 413 without calling the handler; a streamed body that grows past it errors the body stream
+   * the handler reads. Default: what the handler declares it accepts (the checkout proxy: its
+   * `maxUploadBytes`, a 10 MiB receipt), else 1 MiB.
    */
   maxBodyBytes?: number;
   /**
@@ -459,7 +461,7 @@ const answer = (response: Promise<Response>, req: IncomingMessage, res: ServerRe
  * answered `500 {"error":{"code":"internal_error"}}` otherwise; its message is not sent.
  */
 export const toNodeHandler = (handler: FetchHandler, options: NodeHandlerOptions = {}) => {
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxBodyBytes = options.maxBodyBytes ?? requestLimitsOf(handler)?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const basePath = options.basePath?.replace(/\/+$/, '');
   const trustProxy = options.trustProxy ?? false;
 
@@ -533,7 +535,12 @@ export const toNodeHandler = (handler: FetchHandler, options: NodeHandlerOptions
 export interface NodeServerOptions extends NodeHandlerOptions {
   /** Time to receive a request's headers, in ms (default 10 000); a slower client is answered 408 and dropped. */
   headersTimeoutMs?: number;
-  /** Time to receive a whole request, in ms (default 30 000). */
+  /**
+   * Time to receive a whole request, in ms. Default: 30 000, or longer when the handler
+   * declares a slower body it accepts (the checkout proxy's `uploadTimeoutMs`, 120 s, plus the
+   * headers' time and 5 s), so that its own 408 answers a slow upload, not a cut connection
+   * that the browser would send again.
+   */
   requestTimeoutMs?: number;
   /** How long an idle kept-alive connection stays open, in ms (default 5 000). */
   keepAliveTimeoutMs?: number;
@@ -541,7 +548,8 @@ export interface NodeServerOptions extends NodeHandlerOptions {
 
 /**
  * A `node:http` server for a Fetch handler (through {@link toNodeHandler}) with deadlines a
- * public server needs: headers within 10 s, the whole request within 30 s, idle connections
+ * public server needs: headers within 10 s, the whole request within 30 s (or the slowest
+ * body the handler declares, see `requestTimeoutMs`), idle connections
  * closed after 5 s, checked every second (Node's default check runs every 30 s, so a
  * slow-headers client could otherwise hold its socket for 40 s). A server you create yourself
  * should set `headersTimeout`, `requestTimeout` and `keepAliveTimeout` alike; the handlers'
@@ -556,10 +564,12 @@ export const createNodeServer = (handler: FetchHandler, options: NodeServerOptio
     | typeof Http
     | undefined;
   if (!http) throw new TypeError('createNodeServer needs Node ≥ 20.16 (process.getBuiltinModule)');
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const slowest = requestLimitsOf(handler)?.bodyTimeoutMs ?? 0;
   const server = http.createServer(
     {
-      headersTimeout: options.headersTimeoutMs ?? 10_000,
-      requestTimeout: options.requestTimeoutMs ?? 30_000,
+      headersTimeout,
+      requestTimeout: options.requestTimeoutMs ?? Math.max(30_000, headersTimeout + slowest + 5000),
       connectionsCheckingInterval: 1000,
     },
     toNodeHandler(handler, options),

@@ -78,25 +78,30 @@ const commonFields = (invoice: Invoice | CanceledInvoice) => ({
 export interface InvoiceProjectionExtras {
   /** The merchant's receipt policy for this invoice (`receipts` of the answer). */
   receipts?: CheckoutReceiptsPolicy | undefined;
+  /** The largest receipt the proxy takes, in bytes (`receiptMaxBytes` of the answer). */
+  receiptMaxBytes?: number | undefined;
 }
 
 /** Receipt policies given to invoices on their way to a projection made elsewhere (the event stream's). */
 const receiptsOf = new WeakMap<Invoice, CheckoutReceiptsPolicy>();
+/** The same for the receipt's size limit. */
+const receiptLimitOf = new WeakMap<Invoice, number>();
 
 /**
  * A copy of `invoice` that {@link projectInvoice} projects with `receipts` (for the event
  * stream, which projects the invoices it is handed).
  * @internal
  */
-export const withReceiptsPolicy = (invoice: Invoice, receipts: CheckoutReceiptsPolicy | undefined): Invoice => {
-  if (receipts === undefined) return invoice;
+export const withReceiptsPolicy = (invoice: Invoice, receipts: CheckoutReceiptsPolicy | undefined, receiptMaxBytes?: number): Invoice => {
+  if (receipts === undefined && receiptMaxBytes === undefined) return invoice;
   const copy = { ...invoice };
-  receiptsOf.set(copy, receipts);
+  if (receipts !== undefined) receiptsOf.set(copy, receipts);
+  if (receiptMaxBytes !== undefined) receiptLimitOf.set(copy, receiptMaxBytes);
   return Object.isFrozen(invoice) ? Object.freeze(copy) : copy;
 };
 
-/** The projections of frozen invoices (the same answer read again), by receipt policy: made once, frozen. */
-const projections = new WeakMap<Invoice, Map<CheckoutReceiptsPolicy | undefined, CheckoutInvoice>>();
+/** The projections of frozen invoices (the same answer read again), by receipt policy and limit: made once, frozen. */
+const projections = new WeakMap<Invoice, Map<string, CheckoutInvoice>>();
 
 /**
  * `GET /invoices/{id}`, `POST /invoices/{id}/deal`, `…/receipt`, and the invoice of `…/dispute`.
@@ -105,12 +110,14 @@ const projections = new WeakMap<Invoice, Map<CheckoutReceiptsPolicy | undefined,
  */
 export const projectInvoice = (invoice: Invoice, extras: InvoiceProjectionExtras = {}): CheckoutInvoice => {
   const receipts = extras.receipts ?? receiptsOf.get(invoice);
-  const project = () => defined({ ...commonFields(invoice), expireAt: invoice.expireAt, receipts });
+  const receiptMaxBytes = extras.receiptMaxBytes ?? receiptLimitOf.get(invoice);
+  const project = () => defined({ ...commonFields(invoice), expireAt: invoice.expireAt, receipts, receiptMaxBytes });
   if (!Object.isFrozen(invoice)) return project();
   let byPolicy = projections.get(invoice);
-  if (!byPolicy) projections.set(invoice, (byPolicy = new Map<CheckoutReceiptsPolicy | undefined, CheckoutInvoice>()));
-  let projection = byPolicy.get(receipts);
-  if (!projection) byPolicy.set(receipts, (projection = deepFreeze(project())));
+  if (!byPolicy) projections.set(invoice, (byPolicy = new Map<string, CheckoutInvoice>()));
+  const key = `${receipts ?? ''}|${receiptMaxBytes ?? ''}`;
+  let projection = byPolicy.get(key);
+  if (!projection) byPolicy.set(key, (projection = deepFreeze(project())));
   return projection;
 };
 

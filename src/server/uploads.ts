@@ -4,12 +4,20 @@
  * 10 s of a JSON body), and the receipt in it checked twice: its declared type must be one of
  * {@link RECEIPT_MEDIA_TYPES} and its leading bytes must be that type's. Web APIs only.
  */
+import { MaxPartsExceededError, MultipartParseError, MultipartParser, type MultipartPart } from '@remix-run/multipart-parser';
 import { MAX_RECEIPT_BYTES, RECEIPT_MEDIA_TYPES, type ReceiptMediaType } from '../schemas/index.js';
-import { BodyTooLargeError, readBytesLimited } from './body.js';
+import { BodyTooLargeError, readChunks } from './body.js';
 import { CheckoutHttpError } from './proxy-http.js';
 
 /** The default upload cap of the proxy: a 10 MiB receipt and 64 KiB of multipart framing and text fields. */
 export const DEFAULT_CHECKOUT_MAX_UPLOAD_BYTES = MAX_RECEIPT_BYTES + 64 * 1024;
+
+
+/** The multipart framing and text fields an upload carries beside its receipt, at most. */
+export const UPLOAD_FRAMING_BYTES = 64 * 1024;
+
+/** The largest receipt an upload cap of `maxUploadBytes` lets through with its framing: at most the service's 10 MB. */
+export const receiptLimit = (maxUploadBytes: number): number => Math.max(1, Math.min(MAX_RECEIPT_BYTES, maxUploadBytes - UPLOAD_FRAMING_BYTES));
 
 /** How long an upload may take to arrive, by default: two minutes (a photo from a phone on a slow network). */
 export const DEFAULT_UPLOAD_TIMEOUT_MS = 120_000;
@@ -34,27 +42,69 @@ export const requireMultipart = (request: Request): void => {
 };
 
 /**
+ * The most parts an upload may have: the forms have at most three fields (`reason`, `amount`,
+ * `attachment`); a few more are named as unknown fields. Parsing a whole body of tiny parts
+ * at once held the event loop (a 9.5 MB body of 60,000 parts: about a second, every other
+ * payer's answer waiting; bench/receipts.ts), so parts are parsed as the bytes arrive and the
+ * body is refused at the first part too many.
+ */
+export const MAX_UPLOAD_PARTS = 8;
+
+/** The multipart boundary of a `Content-Type` (quoted or not), or undefined. */
+const boundaryOf = (type: string | null): string | undefined => {
+  const match = /;\s*boundary=(?:"([^"]{1,70})"|([^\s;"]{1,70}))/i.exec(type ?? '');
+  return match ? (match[1] ?? match[2]) : undefined;
+};
+
+/** A parsed part as a form entry: a file keeps its declared type and name, text is UTF-8. */
+const entryOf = (part: MultipartPart): string | File =>
+  part.isFile ? new File([part.bytes as Uint8Array<ArrayBuffer>], part.filename ?? 'file', { type: part.mediaType ?? '' }) : part.text;
+
+/**
  * The upload as a form: at most `limits.maxBytes`, within `limits.timeoutMs` (the stream is
- * canceled at the first byte too many or at the deadline), then parsed. 413, 408, 400 as
+ * canceled at the first byte too many, at the deadline, or at the first part past
+ * {@link MAX_UPLOAD_PARTS}), parsed part by part as it arrives. 413, 408, 400 as
  * {@link CheckoutHttpError}s; the payer's own abort is thrown as it is.
  */
 export const readUploadForm = async (request: Request, limits: UploadLimits): Promise<FormData> => {
-  let bytes: Uint8Array;
+  const boundary = boundaryOf(request.headers.get('content-type'));
+  if (!boundary) throw new CheckoutHttpError('bad_request', 'the body is not a valid multipart/form-data form');
+  const parser = new MultipartParser(boundary, { maxParts: MAX_UPLOAD_PARTS, maxFileSize: limits.maxBytes, maxTotalSize: limits.maxBytes });
+  const form = new FormData();
+  const take = (chunk: Uint8Array) => {
+    for (const part of parser.write(chunk)) if (part.name !== undefined) form.append(part.name, entryOf(part));
+  };
   try {
-    bytes = await readBytesLimited(request, limits.maxBytes, { timeoutMs: limits.timeoutMs, signal: request.signal });
+    await readChunks(request, limits.maxBytes, { timeoutMs: limits.timeoutMs, signal: request.signal }, take);
+    parser.finish();
   } catch (error) {
     if (error instanceof BodyTooLargeError) throw new CheckoutHttpError('payload_too_large', `the upload exceeds ${limits.maxBytes} bytes`);
     if (error instanceof DOMException && error.name === 'TimeoutError') {
       throw new CheckoutHttpError('request_timeout', `the upload did not arrive within ${limits.timeoutMs} ms`);
     }
+    if (error instanceof MaxPartsExceededError) throw new CheckoutHttpError('bad_request', `the form has more than ${MAX_UPLOAD_PARTS} parts`, { cause: error });
+    if (error instanceof MultipartParseError) throw new CheckoutHttpError('bad_request', 'the body is not a valid multipart/form-data form', { cause: error });
     if (request.signal.aborted) throw error;
     throw new CheckoutHttpError('bad_request', 'the upload could not be read', { cause: error });
   }
-  try {
-    return await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': request.headers.get('content-type') ?? '' } }).formData();
-  } catch (error) {
-    throw new CheckoutHttpError('bad_request', 'the body is not a valid multipart/form-data form', { cause: error });
-  }
+  return form;
+};
+
+/**
+ * One upstream upload per key at a time (a receipt per invoice): callers that come while one
+ * is on its way share its outcome. Five taps, or a browser re-sending a POST after a cut
+ * connection, are one `confirm-transfer` at the service, and none is told "refused" for a
+ * receipt that was delivered.
+ */
+export const createUploadFlight = () => {
+  const flying = new Map<string, Promise<unknown>>();
+  return <T>(key: string, work: () => Promise<T>): Promise<T> => {
+    const current = flying.get(key) as Promise<T> | undefined;
+    if (current) return current;
+    const started = work().finally(() => flying.delete(key));
+    flying.set(key, started);
+    return started;
+  };
 };
 
 /**

@@ -23,7 +23,7 @@ export interface MerchantCheckoutEventMap {
   'checkout-status': CheckoutStatusEvent;
   /** The payer canceled and the service's answer says canceled. `detail: { invoice }` (the cancel operation's invoice). */
   'checkout-canceled': CheckoutCanceledEvent;
-  /** The countdown to `expireAt` (server time) reached zero. `detail: { invoice }`. */
+  /** The time to pay ran out while the payer watched: the countdown to `expireAt` (server time) reached zero and the read made then found the invoice unpaid (or the service says expired). Never for an invoice paid in its last seconds. `detail: { invoice }`. */
   'checkout-expired': CheckoutExpiredEvent;
   /** The payer picked a payment variant. Cancelable: `preventDefault()` stops the element from starting a deal. `detail: { option, method }`. */
   'checkout-variant-select': CheckoutVariantSelectEvent;

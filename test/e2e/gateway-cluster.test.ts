@@ -100,7 +100,7 @@ before(async () => {
 
 after(async () => {
   for (const gateway of gateways) if (gateway.alive) gateway.child.kill('SIGTERM');
-  await Promise.all(gateways.map((gateway) => (gateway.child.exitCode === null ? new Promise((resolve) => gateway.child.once('exit', resolve)) : Promise.resolve())));
+  await Promise.all(gateways.map((gateway) => (gateway.child.exitCode === null && gateway.child.signalCode === null ? new Promise((resolve) => gateway.child.once('exit', resolve)) : Promise.resolve())));
   for (const server of [balancer, shop]) {
     server?.closeAllConnections();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));

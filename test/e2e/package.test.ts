@@ -61,8 +61,10 @@ const EXPECTED_FILES = `
   dist/esm/element/controllers/countdown-controller.js
   dist/esm/element/controllers/lazy-module.js
   dist/esm/element/controllers/poll-controller.js
+  dist/esm/element/controllers/presence-controller.js
   dist/esm/element/controllers/stream-controller.js
   dist/esm/element/copy.js
+  dist/esm/element/deadline.js
   dist/esm/element/events.js
   dist/esm/element/format.js
   dist/esm/element/i18n/en.js
@@ -81,6 +83,7 @@ const EXPECTED_FILES = `
   dist/esm/element/screen.js
   dist/esm/element/session/bank-names.js
   dist/esm/element/session/invoice-session.js
+  dist/esm/element/sse.js
   dist/esm/element/status.js
   dist/esm/element/version.js
   dist/esm/element/views.js
@@ -124,8 +127,10 @@ const EXPECTED_FILES = `
   dist/types/element/controllers/countdown-controller.d.ts
   dist/types/element/controllers/lazy-module.d.ts
   dist/types/element/controllers/poll-controller.d.ts
+  dist/types/element/controllers/presence-controller.d.ts
   dist/types/element/controllers/stream-controller.d.ts
   dist/types/element/copy.d.ts
+  dist/types/element/deadline.d.ts
   dist/types/element/define.d.ts
   dist/types/element/events.d.ts
   dist/types/element/format.d.ts
@@ -147,6 +152,7 @@ const EXPECTED_FILES = `
   dist/types/element/screen.d.ts
   dist/types/element/session/bank-names.d.ts
   dist/types/element/session/invoice-session.d.ts
+  dist/types/element/sse.d.ts
   dist/types/element/status.d.ts
   dist/types/element/version.d.ts
   dist/types/element/views.d.ts
@@ -234,6 +240,7 @@ const EXPECTED_FILES = `
   dist/types/server/store/redis-scripts.d.ts
   dist/types/server/store/redis.d.ts
   dist/types/server/store/types.d.ts
+  dist/types/server/telemetry.d.ts
   dist/types/server/uploads.d.ts
   dist/types/server/webhooks.d.ts
   dist/types/types/attributes.d.ts

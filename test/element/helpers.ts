@@ -227,6 +227,13 @@ export class StreamingFakeClient extends FakeClient {
     stream.handlers.data(data);
   }
 
+  /** The open stream says it lives (a heartbeat; `heartbeatMs` when it states its period). */
+  beat(heartbeatMs?: number): void {
+    const [stream] = this.open();
+    if (!stream) throw new Error('no stream open');
+    stream.handlers.alive(heartbeatMs);
+  }
+
   /** The open stream fails (a dropped connection, a 404 of a polling-only proxy). */
   failStream(): void {
     const [stream] = this.open();
@@ -235,51 +242,26 @@ export class StreamingFakeClient extends FakeClient {
   }
 }
 
-/** A stand-in for `EventSource`: records instances; the test sends events and errors by hand. */
-export class FakeEventSource extends EventTarget {
-  static readonly instances: FakeEventSource[] = [];
-  static readonly CLOSED = 2;
-  readonly url: string;
-  readonly withCredentials: boolean;
-  readyState = 0;
-  onerror: ((event: Event) => void) | null = null;
+/** A `fetch` whose event-stream answers the test writes by hand: each request, its body's writer and its end. */
+export class StreamingFetch {
+  readonly requests: { url: string; init: RequestInit; write: (text: string) => void; end: () => void }[] = [];
+  #answer: () => Response | undefined = () => undefined;
 
-  constructor(url: string | URL, init?: EventSourceInit) {
-    super();
-    this.url = String(url);
-    this.withCredentials = init?.withCredentials ?? false;
-    FakeEventSource.instances.push(this);
+  /** Answers every later request with `make()` instead of an open event stream. */
+  answerWith(make: () => Response): this {
+    this.#answer = make;
+    return this;
   }
 
-  /** The instances not closed. */
-  static live(): FakeEventSource[] {
-    return FakeEventSource.instances.filter((source) => source.readyState !== FakeEventSource.CLOSED);
-  }
-
-  close(): void {
-    this.readyState = FakeEventSource.CLOSED;
-  }
-
-  emit(data: unknown, type = 'invoice'): void {
-    this.readyState = 1;
-    this.dispatchEvent(new MessageEvent(type, { data: typeof data === 'string' ? data : JSON.stringify(data) }));
-  }
-
-  fail(): void {
-    this.readyState = FakeEventSource.CLOSED;
-    this.onerror?.(new Event('error'));
-  }
-}
-
-/** Puts `FakeEventSource` in place of the browser's; returns what puts the real one back. */
-export const installFakeEventSource = (): (() => void) => {
-  const real = window.EventSource;
-  FakeEventSource.instances.length = 0;
-  window.EventSource = FakeEventSource as unknown as typeof EventSource;
-  return () => {
-    window.EventSource = real;
+  readonly fetch = (url: string, init: RequestInit): Promise<Response> => {
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    const body = new ReadableStream<Uint8Array>({ start: (each) => void (controller = each) });
+    const encoder = new TextEncoder();
+    this.requests.push({ url, init, write: (text) => controller.enqueue(encoder.encode(text)), end: () => controller.close() });
+    init.signal?.addEventListener('abort', () => controller.error(new DOMException('aborted', 'AbortError')), { once: true });
+    return Promise.resolve(this.#answer() ?? new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8' } }));
   };
-};
+}
 
 /** The element on `client`, for the invoice of the fixtures, in `lang`. */
 export const mount = (client: FakeClient, lang = 'en') =>

@@ -307,6 +307,11 @@ describe('<merchant-checkout> interactions', () => {
         await sendKeys({ press: 'Tab' });
         assert.equal(focused(), part(el, 'paid-button'), '"I have paid" after the details');
         await sendKeys({ press: 'Tab' });
+        assert.equal(focused(), part(el, 'change-bank'), 'the ways to pay, folded');
+        assert.isFalse(part(el, 'variants')!.checkVisibility());
+        await sendKeys({ press: 'Enter' });
+        await waitUntil(() => part(el, 'variants')!.checkVisibility(), 'Enter unfolds them');
+        await sendKeys({ press: 'Tab' });
         assert.equal(focused(), part(el, 'cancel-button'));
         await sendKeys({ press: 'Enter' });
         await el.updateComplete;

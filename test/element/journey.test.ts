@@ -122,10 +122,37 @@ describe('<merchant-checkout> the payer’s journey', () => {
       assert.equal(await submit(), 'Choose the receipt file.');
       assert.equal(input().getAttribute('aria-invalid'), 'true');
       choose(input(), receiptFile('big.pdf', 'application/pdf', new Uint8Array(10 * 1024 * 1024 + 1)));
-      assert.include(await submit(), 'larger than 10 MB');
+      assert.include(await submit(), 'larger than this shop takes (10 MB)');
       choose(input(), receiptFile('note.txt', 'text/plain'));
       assert.include(await submit(), 'not accepted');
       assert.lengthOf(client.callsOf('sendReceipt'), 0);
+      await expect(el).to.be.accessible();
+    });
+
+    it('promises only what the proxy says it takes, and names each failure of a sending truthfully', async () => {
+      const client = readyClient({ ...waitingInvoice(), receiptMaxBytes: 2.5 * 1024 * 1024 });
+      const el = await checking(client);
+      part(el, 'receipt-button')!.click();
+      await waitUntil(() => part(el, 'receipt-form'));
+      assert.include(text(el.shadowRoot!.querySelector('#receipt-hint')), 'up to 2.5 MB');
+      const input = () => el.shadowRoot!.querySelector<HTMLInputElement>('#receipt-file')!;
+      choose(input(), receiptFile('big.png', 'image/png', new Uint8Array(3 * 1024 * 1024)));
+      part(el, 'submit-button')!.click();
+      await el.updateComplete;
+      assert.include(text(el.shadowRoot!.querySelector('#receipt-error')), 'larger than this shop takes (2.5 MB)');
+      assert.lengthOf(client.callsOf('sendReceipt'), 0, 'nothing is sent that the proxy would refuse');
+      const alert = () => text(el.shadowRoot!.querySelector('[part~="receipt-form"] [role="alert"]'));
+      for (const [failure, words] of [
+        [new CheckoutError('network_error', 'the request failed', { retryable: true }), 'connection was lost'],
+        [new CheckoutError('payload_too_large', 'too large', { status: 413 }), 'larger than this shop takes (2.5 MB)'],
+        [new CheckoutError('request_timeout', 'slow', { status: 408 }), 'took too long'],
+        [new CheckoutError('upstream_error', 'refused', { status: 502 }), 'payment service did not take'],
+      ] as const) {
+        choose(input(), receiptFile());
+        part(el, 'submit-button')!.click();
+        await client.fail('sendReceipt', failure);
+        await waitUntil(() => alert().includes(words), `${failure.code}: ${alert()}`);
+      }
       await expect(el).to.be.accessible();
     });
 

@@ -224,9 +224,9 @@ describe('<merchant-checkout> polling and time', () => {
       assert.equal(screenOf(el), 'expired', 'an hour-fast clock without correction sees the deal as expired');
     });
 
-    it('ticks every second, then shows the expired screen and fires checkout-expired at zero', async () => {
+    it('ticks every second, reads at zero, then shows the expired screen and fires checkout-expired', async () => {
       const clock = install();
-      const { el } = await mountWaiting({ invoice: expiringIn(3000) });
+      const { el, client } = await mountWaiting({ invoice: expiringIn(3000) });
       assert.equal(text(part(el, 'timer')), 'Time left 0:03');
       await clock.tickAsync(1000);
       await el.updateComplete;
@@ -235,6 +235,12 @@ describe('<merchant-checkout> polling and time', () => {
       el.addEventListener('checkout-expired', (event) => expired.push(event.detail.invoice.id));
       await clock.tickAsync(2100);
       await settle(el);
+      assert.equal(client.callsOf('getInvoice').length, 2, 'the deadline is read at once, before the poll is due');
+      assert.equal(screenOf(el), 'loading', 'nothing says expired before the read answers');
+      assert.isNull(part(el, 'requisites'), 'nor are the requisites offered meanwhile');
+      assert.deepEqual(expired, []);
+      await client.answer('getInvoice', expiringIn(3000));
+      await settle(el);
       assert.equal(screenOf(el), 'expired');
       assert.deepEqual(expired, [INVOICE_ID]);
       assert.equal(liveRegion(el), 'Time to pay is up');
@@ -242,11 +248,44 @@ describe('<merchant-checkout> polling and time', () => {
       await expect(el).to.be.accessible();
     });
 
+    it('never shows a paid invoice as expired: the read at the deadline decides', async () => {
+      const clock = install();
+      const { el, client } = await mountWaiting({ invoice: expiringIn(2000) });
+      const expired: unknown[] = [];
+      el.addEventListener('checkout-expired', (event) => expired.push(event));
+      await clock.tickAsync(2100);
+      await settle(el);
+      assert.equal(screenOf(el), 'loading');
+      await client.answer('getInvoice', expiringIn(2000, { status: 'paid', deals: [] }));
+      await settle(el);
+      assert.equal(screenOf(el), 'paid');
+      assert.deepEqual(expired, [], 'no checkout-expired for a paid invoice');
+    });
+
+    it('says so honestly when the deadline cannot be read, and reads again on “Try again”', async () => {
+      const clock = install();
+      const { el, client } = await mountWaiting({ invoice: expiringIn(2000) });
+      await clock.tickAsync(2100);
+      await client.fail('getInvoice', new CheckoutError('network_error', 'offline', { retryable: true }));
+      await settle(el);
+      assert.equal(screenOf(el), 'error');
+      assert.include(text(part(el, 'error')), 'No connection');
+      realTimers();
+      await expect(el).to.be.accessible();
+      part(el, 'retry-button')!.click();
+      await client.answer('getInvoice', expiringIn(2000, { status: 'paid', deals: [] }));
+      await settle(el);
+      assert.equal(screenOf(el), 'paid');
+    });
+
     it('still re-reads for a while after expiry: a late payment shows as paid', async () => {
       const clock = install();
       const { el, client } = await mountWaiting({ invoice: expiringIn(2000) });
-      await clock.tickAsync(5000);
+      await clock.tickAsync(2100);
+      await client.answer('getInvoice', expiringIn(2000));
+      await settle(el);
       assert.equal(screenOf(el), 'expired');
+      await clock.tickAsync(5000);
       await client.answer('getInvoice', expiringIn(2000, { status: 'paid', deals: [] }));
       await settle(el);
       assert.equal(screenOf(el), 'paid');

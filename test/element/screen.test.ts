@@ -34,6 +34,8 @@ const snapshot = (overrides: Partial<SessionSnapshot> = {}): SessionSnapshot => 
   cancel: { confirming: false, pending: false, checking: false, notice: undefined },
   changes: [],
   connectionLost: false,
+  offline: false,
+  readAt: NOW,
   clockOffset: 0,
   payerConfirmed: undefined,
   showDetails: false,
@@ -103,12 +105,14 @@ describe('screen()', () => {
           link: 'https://qr.nspk.ru/AS1000670LSS7DN18SJQDNP4B05KLJL2?type=01&bank=100000000111',
           qr: { text: 'https://qr.nspk.ru/AS1000670LSS7DN18SJQDNP4B05KLJL2?type=01&bank=100000000111', image: false },
           sbpLink: undefined,
+          bankLink: undefined,
           pickerOpen: false,
           crossBorder: undefined,
         },
         variants: undefined,
         picker: undefined,
         connectionLost: false,
+        offline: false,
         remaining: 30 * MINUTE,
         cancel: { confirming: false, pending: false, checking: false, notice: undefined },
         changes: [],
@@ -197,11 +201,11 @@ describe('screen()', () => {
 
   describe('expired by the countdown', () => {
     for (const [what, session, now] of [
-      ['at the deadline', snapshot(), NOW + 30 * MINUTE],
-      ['after it', snapshot(), NOW + 31 * MINUTE],
-      ['at once on a device whose clock is an hour slow', snapshot({ clockOffset: 60 * MINUTE }), NOW],
+      ['at the deadline', snapshot({ readAt: NOW + 30 * MINUTE }), NOW + 30 * MINUTE],
+      ['after it', snapshot({ readAt: NOW + 30 * MINUTE + 1 }), NOW + 31 * MINUTE],
+      ['at once on a device whose clock is an hour slow', snapshot({ clockOffset: 60 * MINUTE, readAt: NOW + 60 * MINUTE }), NOW],
     ] as const) {
-      it(`is expired ${what}, before the service says so`, () => {
+      it(`is expired ${what} once a read since the deadline found it open, before the service says so`, () => {
         const model = shown(session, now);
         assert.equal(model.screen, 'expired');
         assert.equal(model.explanation, 'above');
@@ -209,12 +213,25 @@ describe('screen()', () => {
       });
     }
 
-    it('but a final status from the service beats the local countdown', () => {
+    it('never says expired before a read since the deadline: the invoice may have been paid in its last second', () => {
+      assert.deepEqual(screen(snapshot(), NOW + 30 * MINUTE), { screen: 'loading' }, 'the read is on its way');
+      assert.deepEqual(screen(snapshot({ readAt: NOW + 30 * MINUTE - 1 }), NOW + 31 * MINUTE), { screen: 'loading' }, 'a read sent just before does not count');
+      assert.deepEqual(screen(snapshot({ connectionLost: true }), NOW + 31 * MINUTE), { screen: 'error', code: 'network_error' }, 'the read failed');
+      assert.deepEqual(screen(snapshot({ offline: true }), NOW + 31 * MINUTE), { screen: 'error', code: 'network_error' }, 'offline');
+    });
+
+    it('reads at the deal’s deadline too, before it shows the deal’s requisites as a place to pay', () => {
+      const invoice = invoiceOf({ deals: [exampleLookupDeal({ canceledAt: new Date(NOW + 10 * MINUTE).toISOString() })] });
+      assert.deepEqual(screen(snapshot({ invoice }), NOW + 10 * MINUTE), { screen: 'loading' });
+      assert.equal(shown(snapshot({ invoice, readAt: NOW + 10 * MINUTE }), NOW + 10 * MINUTE).screen, 'waiting', 'what the read says then is shown');
+    });
+
+    it('but a final status from the service beats the local countdown, read or not', () => {
       assert.equal(shown(snapshot({ invoice: invoiceOf({ status: 'paid', deals: [] }) }), NOW + 60 * MINUTE).screen, 'paid');
     });
 
     it('expires the picker too', () => {
-      assert.equal(shown(snapshot({ invoice: noDeal() }), NOW + 30 * MINUTE).screen, 'expired');
+      assert.equal(shown(snapshot({ invoice: noDeal(), readAt: NOW + 30 * MINUTE }), NOW + 30 * MINUTE).screen, 'expired');
     });
   });
 

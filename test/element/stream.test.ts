@@ -3,22 +3,22 @@
  * instead of polling while it delivers, polling while it does not, and the same screens,
  * countdown and cancel either way.
  */
-import { assert, expect, fixture, html } from '@open-wc/testing';
+import { assert, expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { type Clock, withGlobal } from '@sinonjs/fake-timers';
 import type { MerchantCheckoutElement } from '../../src/element/merchant-checkout.js';
 import { createCheckoutClient } from '../../src/element/protocol-client.js';
 import { MAX_STREAM_RETRY, nextStreamDelay, STREAM_RETRY } from '../../src/element/poll-policy.js';
 import {
   canceledInvoice,
-  FakeEventSource,
   INVOICE_ID,
-  installFakeEventSource,
   OTHER_INVOICE_ID,
   part,
   screenOf,
   settle,
   StreamingFakeClient,
+  StreamingFetch,
   text,
+  untilScreen,
   variants,
   waitingInvoice,
 } from './helpers.js';
@@ -159,6 +159,9 @@ describe('<merchant-checkout> event stream', () => {
     const expired = new Promise((resolve) => el.addEventListener('checkout-expired', resolve, { once: true }));
     await clock.tickAsync(3100);
     await settle(el);
+    assert.equal(reads(client), 2, 'the deadline is read, stream or not');
+    await client.answer('getInvoice', waitingInvoice({ expireAt: new Date(Date.now() - 3100).toISOString() }));
+    await settle(el);
     await expired;
     assert.equal(screenOf(el), 'expired');
     client.push(waitingInvoice({ expireAt: new Date(Date.now() - 100).toISOString(), status: 'expired', deals: [] }));
@@ -242,69 +245,239 @@ describe('<merchant-checkout> event stream', () => {
     assert.lengthOf(client.streams, 0);
   });
 
+  describe('a stream proves itself', () => {
+    it('takes a stream that goes silent for twice its heartbeat as dead: reads at once and reopens it at once', async () => {
+      const clock = install();
+      const { el, client } = await mountStreaming();
+      client.beat();
+      client.push(waitingInvoice());
+      await settle(el);
+      for (let beat = 0; beat < 8; beat++) {
+        await clock.tickAsync(15 * SECOND);
+        client.beat();
+      }
+      assert.equal(reads(client), 1, 'a stream that keeps talking is trusted: no read');
+      const [first] = client.open();
+      await clock.tickAsync(30 * SECOND - 1);
+      assert.isFalse(first!.signal.aborted, 'one missed heartbeat is forgiven');
+      await clock.tickAsync(1);
+      assert.isTrue(first!.signal.aborted, 'silent for 30 s: dead');
+      assert.equal(reads(client), 2, 'read once at once');
+      assert.lengthOf(client.open(), 1, 'and reopened at once');
+      await client.answer('getInvoice', waitingInvoice({ status: 'paid', deals: [] }));
+      await settle(el);
+      assert.equal(screenOf(el), 'paid');
+      realTimers();
+      await expect(el).to.be.accessible();
+    });
+
+    it('waits as long as the heartbeat the stream states, and backs off a stream that dies without delivering', async () => {
+      const clock = install();
+      const { el, client } = await mountStreaming();
+      client.beat(60 * SECOND);
+      client.push(waitingInvoice());
+      await settle(el);
+      await clock.tickAsync(119 * SECOND);
+      assert.lengthOf(client.open(), 1, 'a 60 s heartbeat may be silent for 2 minutes');
+      await clock.tickAsync(SECOND);
+      assert.equal(reads(client), 2);
+      await client.answer('getInvoice', waitingInvoice());
+      // The new connection says it is alive, then says nothing: no state, no heartbeat.
+      client.beat();
+      await clock.tickAsync(120 * SECOND);
+      assert.lengthOf(client.open(), 0, 'dead before delivering (the period stated before still holds)');
+      await clock.tickAsync(STREAM_RETRY - SECOND);
+      assert.lengthOf(client.open(), 0, 'not reopened in a loop: after 30 s');
+      await clock.tickAsync(SECOND);
+      assert.lengthOf(client.open(), 1);
+      assert.equal(screenOf(el), 'waiting');
+    });
+
+    it('trusts a custom client that never reports signs of life as before', async () => {
+      const clock = install();
+      const { client } = await mountStreaming();
+      client.push(waitingInvoice());
+      await clock.tickAsync(10 * 60 * SECOND);
+      assert.lengthOf(client.open(), 1);
+      assert.equal(reads(client), 1);
+    });
+  });
+
+  describe('the payer comes back', () => {
+    const setVisibility = (state: 'hidden' | 'visible') => {
+      Object.defineProperty(document, 'visibilityState', { value: state, configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    };
+    const setOnline = (online: boolean) => {
+      Object.defineProperty(navigator, 'onLine', { value: online, configurable: true });
+      window.dispatchEvent(new Event(online ? 'online' : 'offline'));
+    };
+    afterEach(() => {
+      Reflect.deleteProperty(document, 'visibilityState');
+      Reflect.deleteProperty(navigator, 'onLine');
+    });
+
+    it('reads once at once on return whatever the stream says, however many return events come', async () => {
+      const clock = install();
+      const { el, client } = await mountStreaming();
+      client.push(waitingInvoice());
+      await settle(el);
+      setVisibility('hidden');
+      await clock.tickAsync(10 * 60 * SECOND);
+      assert.equal(reads(client), 1, 'nothing is read while away: the stream is held');
+      setVisibility('visible');
+      document.dispatchEvent(new Event('resume'));
+      window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+      assert.equal(reads(client), 2, 'one read for one return');
+      await client.answer('getInvoice', waitingInvoice({ status: 'paid', deals: [] }));
+      await settle(el);
+      assert.equal(screenOf(el), 'paid');
+    });
+
+    it('closes the stream when the page freezes, and reopens it with a read when it resumes', async () => {
+      const { el, client } = await mountStreaming();
+      client.push(waitingInvoice());
+      await settle(el);
+      document.dispatchEvent(new Event('freeze'));
+      assert.lengthOf(client.open(), 0, 'a frozen page holds no connection');
+      document.dispatchEvent(new Event('resume'));
+      assert.lengthOf(client.open(), 1);
+      assert.equal(reads(client), 2, 'one read: the poll that took over is that read');
+      client.push(waitingInvoice({ status: 'paid', deals: [] }));
+      await settle(el);
+      assert.equal(screenOf(el), 'paid', 'whichever answers first is shown');
+    });
+
+    it('says it is offline, reads nothing meanwhile, and recovers with one read when back online', async () => {
+      const clock = install();
+      const { el, client } = await mountStreaming();
+      client.push(waitingInvoice());
+      await settle(el);
+      setOnline(false);
+      await settle(el);
+      assert.lengthOf(client.open(), 0);
+      assert.include(text(part(el, 'notice')), 'No internet connection');
+      await clock.tickAsync(5 * 60 * SECOND);
+      assert.equal(reads(client), 1, 'no read, no backoff piling up while offline');
+      assert.lengthOf(client.streams, 1);
+      setOnline(true);
+      assert.equal(reads(client), 2, 'a read at once');
+      assert.lengthOf(client.open(), 1, 'and the stream at once, not after a backoff');
+      await client.answer('getInvoice', waitingInvoice({ status: 'paid', deals: [] }));
+      await settle(el);
+      assert.equal(screenOf(el), 'paid');
+      assert.isNull(part(el, 'notice'));
+      realTimers();
+      await expect(el).to.be.accessible();
+    });
+
+    it('reads at the deadline although the stream is up, and never shows a paid invoice as expired', async () => {
+      const clock = install();
+      const { el, client } = await mountStreaming({ invoice: waitingInvoice({ expireAt: new Date(Date.now() + 3000).toISOString() }) });
+      client.push(waitingInvoice({ expireAt: new Date(Date.now() + 3000).toISOString() }));
+      await settle(el);
+      await clock.tickAsync(3100);
+      await settle(el);
+      assert.equal(reads(client), 2);
+      assert.equal(screenOf(el), 'loading');
+      await client.answer('getInvoice', waitingInvoice({ status: 'paid', deals: [] }));
+      await settle(el);
+      assert.equal(screenOf(el), 'paid');
+    });
+  });
+
   describe('the default client', () => {
-    let restore: () => void = () => undefined;
-    beforeEach(() => {
-      restore = installFakeEventSource();
-    });
-    afterEach(() => restore());
-
-    it('opens an EventSource on /events, validates each event like getInvoice, and closes it on abort', () => {
-      const client = createCheckoutClient({ endpoint: '/shop/checkout/', credentials: 'include' });
-      const data: unknown[] = [];
-      const errors: unknown[] = [];
+    const watch = (fetcher: StreamingFetch, options: { headers?: Record<string, string> } = {}) => {
+      const client = createCheckoutClient({ endpoint: '/shop/checkout/', credentials: 'include', fetch: fetcher.fetch, ...options });
+      const seen: string[] = [];
       const abort = new AbortController();
-      client.watch!(INVOICE_ID, { data: (value) => data.push(value), error: (error) => errors.push(error) }, { signal: abort.signal });
-      const [source] = FakeEventSource.instances;
-      assert.equal(source!.url, `/shop/checkout/invoices/${INVOICE_ID}/events`);
-      assert.isTrue(source!.withCredentials);
-      source!.emit({ id: INVOICE_ID });
-      assert.deepEqual(data, [{ id: INVOICE_ID }]);
+      client.watch!(
+        INVOICE_ID,
+        {
+          data: (value) => seen.push(`data ${JSON.stringify(value)}`),
+          error: (error) => seen.push(`error ${(error as Error).message}`),
+          alive: (heartbeatMs) => seen.push(`alive${heartbeatMs === undefined ? '' : ` ${heartbeatMs}`}`),
+        },
+        { signal: abort.signal },
+      );
+      return { seen, abort };
+    };
+    const turn = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+    it('reads the stream with fetch: each invoice event, each heartbeat and its period, lines split anywhere', async () => {
+      const fetcher = new StreamingFetch();
+      const { seen, abort } = watch(fetcher, { headers: { 'x-csrf': 'token' } });
+      await waitUntil(() => fetcher.requests.length === 1, 'the reader loads on demand, then fetches');
+      const [request] = fetcher.requests;
+      assert.equal(request!.url, `/shop/checkout/invoices/${INVOICE_ID}/events`);
+      assert.equal(request!.init.credentials, 'include');
+      assert.deepInclude(request!.init.headers as Record<string, string>, { accept: 'text/event-stream', 'x-csrf': 'token' });
+      request!.write('event: invoice\r\ndata: {"id":');
+      request!.write('1}\r');
+      request!.write('\nid: 1-0\r\n\r\n: heartbeat 15000\n\nevent: other\ndata: x\n\n');
+      await turn();
+      assert.deepEqual(seen.filter((line) => line !== 'alive'), ['data {"id":1}', 'alive 15000']);
       abort.abort();
-      assert.lengthOf(FakeEventSource.live(), 0);
-      assert.lengthOf(errors, 0);
+      await turn();
+      assert.notInclude(seen.join(), 'error', 'an abort is no failure');
     });
 
-    it('closes the EventSource on its first error instead of letting it reconnect', () => {
-      const client = createCheckoutClient({ endpoint: '/checkout' });
-      const errors: unknown[] = [];
-      client.watch!(INVOICE_ID, { data: () => undefined, error: (error) => errors.push(error) }, { signal: new AbortController().signal });
-      const [source] = FakeEventSource.instances;
-      assert.isFalse(source!.withCredentials);
-      source!.readyState = 0;
-      source!.onerror?.(new Event('error'));
-      assert.equal(source!.readyState, FakeEventSource.CLOSED);
-      assert.lengthOf(errors, 1);
+    for (const [what, make, message] of [
+      ['a refusal (a polling-only proxy’s 404)', () => new Response('{}', { status: 404 }), 'HTTP 404'],
+      ['an HTML page', () => new Response('<html></html>', { headers: { 'content-type': 'text/html' } }), 'not an event stream'],
+      ['a stream that has ended (204)', () => new Response(null, { status: 204 }), 'not an event stream'],
+    ] as const) {
+      it(`takes ${what} as a failure, once`, async () => {
+        const { seen } = watch(new StreamingFetch().answerWith(make));
+        await waitUntil(() => seen.length > 0);
+        assert.lengthOf(seen, 1);
+        assert.include(seen[0], message);
+      });
+    }
+
+    it('takes a garbled event, an endless line or the end of the stream as a failure, once', async () => {
+      for (const [body, message] of [
+        ['event: invoice\ndata: <html>\n\nevent: invoice\ndata: {}\n\n', 'not JSON'],
+        ['x'.repeat(300 * 1024), 'longer'],
+      ] as const) {
+        const fetcher = new StreamingFetch();
+        const { seen } = watch(fetcher);
+        await waitUntil(() => fetcher.requests.length === 1);
+        fetcher.requests[0]!.write(body);
+        await turn();
+        assert.deepEqual(seen.filter((line) => line.startsWith('error') || line.startsWith('data')).length, 1, message);
+        assert.include(seen.find((line) => line.startsWith('error')), message);
+      }
+      const fetcher = new StreamingFetch();
+      const { seen } = watch(fetcher);
+      await waitUntil(() => fetcher.requests.length === 1);
+      fetcher.requests[0]!.end();
+      await turn();
+      assert.deepEqual(seen, ['alive', 'error the event stream ended']);
     });
 
-    it('has no stream with custom headers (EventSource cannot send them)', () => {
-      assert.notProperty(createCheckoutClient({ endpoint: '/checkout', headers: { 'x-csrf': 'token' } }), 'watch');
-      assert.property(createCheckoutClient({ endpoint: '/checkout' }), 'watch');
-    });
-
-    it('leaves no EventSource open after the element is removed', async () => {
-      const fetchAnswers = (url: string) =>
-        new Response(JSON.stringify(url.endsWith('/available-payment-variants') ? variants() : waitingInvoice({ id: url.split('/')[3] })), {
-          headers: { 'content-type': 'application/json', date: new Date().toUTCString() },
-        });
+    it('leaves no stream open after the element is removed, and follows a new invoice-id', async () => {
+      const fetcher = new StreamingFetch();
       const realFetch = Object.getOwnPropertyDescriptor(window, 'fetch')!;
-      window.fetch = (input) => Promise.resolve(fetchAnswers(input instanceof Request ? input.url : input.toString()));
+      window.fetch = (input, init) => {
+        const url = input instanceof Request ? input.url : input.toString();
+        if (url.endsWith('/events')) return fetcher.fetch(url, init ?? {});
+        const body = url.endsWith('/available-payment-variants') ? variants() : waitingInvoice({ id: url.split('/')[3] });
+        return Promise.resolve(new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json', date: new Date().toUTCString() } }));
+      };
+      const open = () => fetcher.requests.filter((request) => !request.init.signal?.aborted).map((request) => request.url);
       try {
         const el = await fixture<MerchantCheckoutElement>(html`<merchant-checkout lang="en" endpoint="/checkout" invoice-id=${INVOICE_ID}></merchant-checkout>`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        await settle(el);
-        assert.lengthOf(FakeEventSource.live(), 1);
-        FakeEventSource.live()[0]!.emit(waitingInvoice({ status: 'paid', deals: [] }));
-        await settle(el);
-        assert.equal(screenOf(el), 'paid');
-        assert.lengthOf(FakeEventSource.live(), 0, 'closed at a final status');
+        await waitUntil(() => open().length === 1);
+        fetcher.requests[0]!.write(`event: invoice\ndata: ${JSON.stringify(waitingInvoice({ status: 'paid', deals: [] }))}\n\n`);
+        await untilScreen(el, 'paid');
+        assert.lengthOf(open(), 0, 'closed at a final status');
 
         el.invoiceId = OTHER_INVOICE_ID;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        await settle(el);
-        assert.deepEqual(FakeEventSource.live().map((source) => source.url), [`/checkout/invoices/${OTHER_INVOICE_ID}/events`]);
+        await waitUntil(() => open().length === 1);
+        assert.deepEqual(open(), [`/checkout/invoices/${OTHER_INVOICE_ID}/events`]);
         el.remove();
-        assert.lengthOf(FakeEventSource.live(), 0, 'closed on removal');
+        assert.lengthOf(open(), 0, 'closed on removal');
       } finally {
         Object.defineProperty(window, 'fetch', realFetch);
       }

@@ -12,9 +12,10 @@ import {
   type CheckoutHandlerOptions,
 } from '../../src/server/index.js';
 import { INVOICE_ID, checkoutViewOf as fixtureView, exampleCanceledInvoice, exampleLookupInvoice, exampleVariants } from '../fixtures/dto.js';
+import { MAX_RECEIPT_BYTES } from '../../src/schemas/patterns.js';
 
 /** The projection of the fixtures, with the receipt policy the proxy adds (default `optional`). */
-const checkoutViewOf = (...args: Parameters<typeof fixtureView>) => ({ ...fixtureView(...args), receipts: 'optional' });
+const checkoutViewOf = (...args: Parameters<typeof fixtureView>) => ({ ...fixtureView(...args), receipts: 'optional', receiptMaxBytes: MAX_RECEIPT_BYTES });
 
 const API_KEY = 'proxy-test-api-key-Qm4Z';
 const SECRET_KEY = 'proxy-test-secret-Xu93-Ключ';

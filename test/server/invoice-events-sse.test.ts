@@ -136,7 +136,7 @@ describe('an event stream', () => {
     const readers = Array.from({ length: 20 }, () => readSse(open(parse({ updatedAt: at(1) })).body!));
     for (const reader of readers) await reader.nextEvent();
     assert.equal(intervals.size, 1);
-    for (const reader of readers) assert.equal((await reader.next(1000))?.comment, 'heartbeat');
+    for (const reader of readers) assert.equal((await reader.next(1000))?.comment, 'heartbeat 30');
     assert.equal(events.stats().streams, 20);
     for (const reader of readers) await reader.close();
     assert.equal(events.stats().streams, 0);

@@ -173,7 +173,7 @@ describe('GET /invoices/{id}/events', () => {
     // Reconnect with the id just seen: a heartbeat comes, not the same event.
     const again = await open(proxy, invoice.id, { 'last-event-id': seen!.id! });
     const block = await again.reader!.next(2000);
-    assert.equal(block?.comment, 'heartbeat', JSON.stringify(block));
+    assert.equal(block?.comment, 'heartbeat 50', JSON.stringify(block));
     again.controller.abort();
     // The invoice changes while a payer is away: on return, the new state comes first.
     first.controller.abort();
@@ -209,8 +209,8 @@ describe('GET /invoices/{id}/events', () => {
     const invoice = await newInvoice();
     const { reader } = await open(makeProxy({ events: { heartbeatMs: 40 } }), invoice.id);
     await reader!.nextEvent();
-    assert.equal((await reader!.next(1000))?.comment, 'heartbeat');
-    assert.equal((await reader!.next(1000))?.comment, 'heartbeat');
+    assert.equal((await reader!.next(1000))?.comment, 'heartbeat 40');
+    assert.equal((await reader!.next(1000))?.comment, 'heartbeat 40');
   });
 
   test('without notifications: one upstream read per invoice per refresh interval, however many payers stream it', async () => {

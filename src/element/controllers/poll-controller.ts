@@ -9,12 +9,16 @@ export interface PollControllerOptions {
   read: (signal: AbortSignal) => Promise<boolean>;
   /** The interval in milliseconds, asked before each wait (so a new `poll-interval` applies at once). */
   interval: () => number;
+  /** Whether reading on a timer is worth it now: the page is shown and the device online. */
+  present: () => boolean;
 }
 
 /**
  * Re-reads something on an interval: never two reads at once, exponential backoff with jitter
- * after failures, paused while the page is hidden and read at once when it is shown again
- * (the payer comes back from the bank app), and nothing left behind when the host disconnects.
+ * after failures, no timer while the page is away (hidden, offline) and nothing left behind
+ * when the host disconnects. `refresh` reads at once whether polling runs or rests (the
+ * payer came back, a deadline passed), sharing a read already in flight when that one is
+ * fresh enough.
  */
 export class PollController implements ReactiveController {
   readonly #options: PollControllerOptions;
@@ -22,7 +26,7 @@ export class PollController implements ReactiveController {
   #connected = false;
   #failures = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  #inFlight: AbortController | undefined;
+  #inFlight: { controller: AbortController; startedAt: number } | undefined;
 
   constructor(host: ReactiveControllerHost, options: PollControllerOptions) {
     this.#options = options;
@@ -51,27 +55,44 @@ export class PollController implements ReactiveController {
     void this.#perform();
   }
 
+  /**
+   * Reads at once, polling or not, unless a read that started at or after `since` (device
+   * time) is in flight: that one answers for now. An older one (sent before the page froze, or
+   * before a deadline) is aborted first, so two reads never overlap. Backoff starts over.
+   */
+  refresh(since: number): void {
+    if (!this.#connected) return;
+    if (this.#inFlight && this.#inFlight.startedAt >= since) return;
+    this.#abort();
+    this.#failures = 0;
+    void this.#perform();
+  }
+
+  /** The page is away (frozen, cached, offline): a read in flight is dropped, no timer runs. */
+  suspend(): void {
+    this.#abort();
+  }
+
+  /** The page is shown and online again: the timer resumes (a `refresh` reads at once). */
+  resume(): void {
+    this.#failures = 0;
+    if (!this.#inFlight) this.#schedule();
+  }
+
   hostConnected(): void {
     this.#connected = true;
-    document.addEventListener('visibilitychange', this.#onVisibilityChange);
     // Back on the page after a while away: what is on screen may be stale.
     this.readNow();
   }
 
   hostDisconnected(): void {
     this.#connected = false;
-    document.removeEventListener('visibilitychange', this.#onVisibilityChange);
     this.#abort();
   }
 
-  readonly #onVisibilityChange = (): void => {
-    if (document.visibilityState === 'hidden') this.#clearTimer();
-    else this.readNow();
-  };
-
   async #perform(): Promise<void> {
     const controller = new AbortController();
-    this.#inFlight = controller;
+    this.#inFlight = { controller, startedAt: Date.now() };
     let outcome: 'continue' | 'stop' | 'failed';
     try {
       outcome = (await this.#options.read(controller.signal)) ? 'continue' : 'stop';
@@ -88,16 +109,17 @@ export class PollController implements ReactiveController {
 
   #schedule(): void {
     this.#clearTimer();
-    if (!this.#active || !this.#connected || document.visibilityState === 'hidden') return;
+    if (!this.#active || !this.#connected || !this.#options.present()) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      this.readNow();
+      // Gone away meanwhile: `resume` schedules again.
+      if (this.#options.present()) this.readNow();
     }, nextPollDelay(this.#options.interval(), this.#failures));
   }
 
   #abort(): void {
     this.#clearTimer();
-    this.#inFlight?.abort();
+    this.#inFlight?.controller.abort();
     this.#inFlight = undefined;
   }
 

@@ -1,12 +1,14 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { nextStreamDelay } from '../poll-policy.js';
+import { nextStreamDelay, silenceLimit } from '../poll-policy.js';
 
 /** What a stream tells its controller. */
 export interface StreamReport {
   /** A state arrived and was adopted; `goOn` is `false` for a final one (the stream is closed). */
   message: (goOn: boolean) => void;
-  /** The stream failed or was refused (it is closed). */
+  /** The stream failed, was refused or ended (it is closed). */
   error: () => void;
+  /** Bytes arrived (a heartbeat, an event); `heartbeatMs` when the stream states its period. */
+  alive: (heartbeatMs?: number) => void;
 }
 
 export interface StreamControllerOptions {
@@ -14,33 +16,58 @@ export interface StreamControllerOptions {
   open: (signal: AbortSignal, report: StreamReport) => boolean;
   /** The stream delivered its first state: polling may rest. */
   up: () => void;
-  /** A stream that had delivered failed or left the page: polling takes over. */
-  down: () => void;
+  /**
+   * A stream that had delivered failed, fell silent or left the page: polling takes over, with
+   * a read at once (`readNow`), or only once the page is back (suspended: nothing can run).
+   */
+  down: (readNow: boolean) => void;
+  /** Whether a connection is worth making now: the page is shown and the device online (retries wait for that). */
+  present: () => boolean;
 }
 
 /**
- * Keeps an event stream open while it works. The first state a connection delivers (the proxy
- * sends the current one at once) proves it, and `up` lets polling rest; a failure of a stream
- * that had delivered calls `down` so polling takes over, and any failure schedules another try
- * (`nextStreamDelay`: 30 s doubling, capped at 5 minutes). A stream that never delivers
+ * Keeps an event stream open while it works, and trusts it only while it proves itself.
+ *
+ * The first state a connection delivers (the proxy sends the current one at once) proves it,
+ * and `up` lets polling rest. From its first sign of life on (`alive`: the default client
+ * reports the answer's headers and every chunk; a custom `watch` that never does is trusted as
+ * before), the stream must keep talking:
+ * silent for twice its heartbeat (`silenceLimit`; a mobile network or a NAT may drop a
+ * connection without a FIN or RST, and nothing else would ever notice) it is dead. A dead or
+ * failed stream that had delivered calls `down` (polling reads at once and takes over); a dead
+ * one is opened again at once, a failed one after `nextStreamDelay` (30 s doubling, capped at
+ * 5 minutes), and so is any stream that dies before delivering. A stream that never delivers
  * (a polling-only proxy's 404, a buffering proxy) therefore changes nothing for polling.
  *
- * The stream stays open while the page is hidden (a held connection costs the proxy no reads;
- * when the system drops it, polling's rules apply), and is closed when the host disconnects,
- * reopened when it comes back.
+ * While the page is hidden or offline no new connection is made (a retry waits, so a payer
+ * away costs no requests beyond a held stream); `suspend` closes the stream for a frozen or
+ * cached page or a lost network, `resume` opens it again at once. Closed when the host
+ * disconnects, reopened when it comes back.
  */
 export class StreamController implements ReactiveController {
   readonly #options: StreamControllerOptions;
   #active = false;
   #connected = false;
   #up = false;
+  /** A connection of this open delivered a state. */
+  #delivered = false;
   #failures = 0;
+  /** The heartbeat period the stream stated, if it did. */
+  #period: number | undefined;
+  /** This connection's client reports signs of life (`alive`): its silence is watched. */
+  #watched = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #silence: ReturnType<typeof setTimeout> | undefined;
   #connection: AbortController | undefined;
 
   constructor(host: ReactiveControllerHost, options: StreamControllerOptions) {
     this.#options = options;
     host.addController(this);
+  }
+
+  /** Whether a stream is open and delivering (polling rests). */
+  get up(): boolean {
+    return this.#up;
   }
 
   /** Opens (or reopens) the stream; `false` when there is none (polling alone then). */
@@ -58,6 +85,21 @@ export class StreamController implements ReactiveController {
     this.#close();
   }
 
+  /** The page froze, went into the back/forward cache or lost the network: close, and wait for `resume`. */
+  suspend(): void {
+    if (!this.#active) return;
+    const wasUp = this.#up;
+    this.#close();
+    if (wasUp) this.#options.down(false);
+  }
+
+  /** The page is back: a stream that is closed or waiting for a retry opens at once. */
+  resume(): void {
+    if (!this.#active || this.#connection) return;
+    this.#failures = 0;
+    this.#open();
+  }
+
   hostConnected(): void {
     this.#connected = true;
     if (this.#active) this.#open();
@@ -69,7 +111,7 @@ export class StreamController implements ReactiveController {
     this.#close();
     // Declared after the poll controller, so polling is already disconnected: it resumes, with
     // a read at once, when the host comes back (and rests again once the stream delivers).
-    if (wasUp) this.#options.down();
+    if (wasUp) this.#options.down(true);
   }
 
   #open(): void {
@@ -77,30 +119,63 @@ export class StreamController implements ReactiveController {
     if (!this.#connected) return;
     const connection = new AbortController();
     this.#connection = connection;
+    this.#delivered = false;
+    this.#watched = false;
+    const live = () => !connection.signal.aborted;
     const opened = this.#options.open(connection.signal, {
       message: (goOn) => {
-        if (connection.signal.aborted) return;
+        if (!live()) return;
         this.#failures = 0;
+        this.#delivered = true;
         if (!goOn) return this.stop();
+        if (this.#watched) this.#heard(undefined);
         if (this.#up) return;
         this.#up = true;
         this.#options.up();
       },
       error: () => {
-        if (connection.signal.aborted) return;
-        const wasUp = this.#up;
-        this.#close();
-        this.#failures++;
-        this.#timer = setTimeout(() => this.#open(), nextStreamDelay(this.#failures));
-        if (wasUp) this.#options.down();
+        if (live()) this.#lost(false);
+      },
+      alive: (heartbeatMs) => {
+        if (!live()) return;
+        this.#watched = true;
+        this.#heard(heartbeatMs);
       },
     });
     if (!opened) this.stop();
   }
 
+  /** A sign of life: the silence starts again (twice the heartbeat the stream states, else the default). */
+  #heard(heartbeatMs: number | undefined): void {
+    if (heartbeatMs !== undefined) this.#period = heartbeatMs;
+    clearTimeout(this.#silence);
+    this.#silence = setTimeout(() => this.#lost(true), silenceLimit(this.#period));
+  }
+
+  /** The connection failed (`silent`: it went quiet): polling takes over, and it is tried again. */
+  #lost(silent: boolean): void {
+    const wasUp = this.#up;
+    const delivered = this.#delivered;
+    this.#close();
+    // A stream that worked and then went quiet is reopened at once; one that keeps failing backs off.
+    if (silent && delivered) this.#failures = 0;
+    else this.#failures++;
+    const retry = () => {
+      this.#timer = undefined;
+      // Away: `resume` opens it when the page is back.
+      if (this.#options.present()) this.#open();
+    };
+    if (this.#failures === 0) retry();
+    else this.#timer = setTimeout(retry, nextStreamDelay(this.#failures));
+    // Found dead while the payer is away: the read waits for the return, which reads anyway.
+    if (wasUp) this.#options.down(this.#options.present());
+  }
+
   #close(): void {
     clearTimeout(this.#timer);
+    clearTimeout(this.#silence);
     this.#timer = undefined;
+    this.#silence = undefined;
     this.#connection?.abort();
     this.#connection = undefined;
     this.#up = false;

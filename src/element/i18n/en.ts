@@ -97,6 +97,7 @@ export const en: Translation = {
     return `${count} ${unit}${plural.select(count) === 'one' ? '' : 's'} left to pay`;
   },
   variantsLabel: 'Ways to pay',
+  changeBank: 'Change bank',
   option: (option) => own(OPTIONS, option) ?? option,
   currentVariant: 'current',
   startingDeal: 'Preparing the payment details…',
@@ -136,4 +137,5 @@ export const en: Translation = {
   errorMessage: (code) => own(ERRORS, code) ?? 'The payment service is not available right now.',
   retry: 'Try again',
   connectionTrouble: 'Connection lost. Retrying…',
+  offline: 'No internet connection. The status is checked again as soon as you are back online.',
 };

@@ -112,6 +112,7 @@ export const ru: Translation = {
     return `${form === 'one' ? 'Осталась' : 'Осталось'} ${count} ${word} на оплату`;
   },
   variantsLabel: 'Способы оплаты',
+  changeBank: 'Сменить банк',
   option: (option) => own(OPTIONS, option) ?? option,
   currentVariant: 'выбран',
   startingDeal: 'Готовим реквизиты…',
@@ -155,4 +156,5 @@ export const ru: Translation = {
   errorMessage: (code) => own(ERRORS, code) ?? 'Платёжный сервис сейчас недоступен.',
   retry: 'Попробовать снова',
   connectionTrouble: 'Связь прервалась. Пробуем снова…',
+  offline: 'Нет подключения к интернету. Статус проверим снова, как только связь вернётся.',
 };

@@ -66,6 +66,8 @@ export interface Translation {
   /** Spoken time left, at the steps of `announcementStep` (never every second). */
   timeLeftAnnouncement: (remainingMs: number) => string;
   variantsLabel: string;
+  /** Unfolds the ways to pay beside a running deal (folded, so the deal fits a phone's first screen). */
+  changeBank: string;
   /** A payment option (`TO_CARD`, `SBP`, or one this element does not know, shown as written). */
   option: (option: string) => string;
   currentVariant: string;
@@ -125,6 +127,8 @@ export interface Translation {
   retry: string;
   /** Reading the status failed for now; the element keeps trying. */
   connectionTrouble: string;
+  /** The device is offline: the status shown may be old, and is read again once it is back online. */
+  offline: string;
 }
 
 /** Whole minutes or seconds left, rounded up, for the announcement texts. */

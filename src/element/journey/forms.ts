@@ -9,18 +9,28 @@ import { css, html, nothing, type TemplateResult } from 'lit';
 import type { FormState } from '../screen.js';
 import type { PaymentReport } from '../session/invoice-session.js';
 
-/** The service's limit for a receipt: 10 MB. */
+/** The service's limit for a receipt: 10 MB (a proxy that takes less says so: `receiptMaxBytes`). */
 export const MAX_RECEIPT_BYTES = 10 * 1024 * 1024;
+
+/** A size limit in the payer's words (`10 MB`, `2,5 МБ`). */
+export const formatSize = (bytes: number, locale: string): string => {
+  const megabytes = bytes / (1024 * 1024);
+  try {
+    return new Intl.NumberFormat(locale, { style: 'unit', unit: 'megabyte', maximumFractionDigits: 1 }).format(megabytes);
+  } catch {
+    return `${Math.round(megabytes * 10) / 10} MB`;
+  }
+};
 
 /** Receipts the service takes: photos and PDF. */
 export const RECEIPT_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif', 'application/pdf'];
 /** Phones may give a HEIC photo no type at all: its extension decides then. */
 const RECEIPT_EXTENSIONS = /\.(jpe?g|png|webp|heic|heif|pdf)$/i;
 
-/** Why a receipt file cannot be sent, or undefined when it can. */
-export const checkReceipt = (file: File | null | undefined): 'receipt_missing' | 'receipt_too_large' | 'receipt_type' | undefined => {
+/** Why a receipt file cannot be sent to a proxy taking at most `maxBytes`, or undefined when it can. */
+export const checkReceipt = (file: File | null | undefined, maxBytes = MAX_RECEIPT_BYTES): 'receipt_missing' | 'receipt_too_large' | 'receipt_type' | undefined => {
   if (!file || file.size === 0) return 'receipt_missing';
-  if (file.size > MAX_RECEIPT_BYTES) return 'receipt_too_large';
+  if (file.size > maxBytes) return 'receipt_too_large';
   const typed = file.type ? RECEIPT_TYPES.includes(file.type.toLowerCase()) : RECEIPT_EXTENSIONS.test(file.name);
   return typed ? undefined : 'receipt_type';
 };
@@ -43,7 +53,10 @@ export const checkAmount = (typed: string, decimals: number): string | undefined
 /** The forms' strings; a merchant overrides any of them through the element's `strings`. */
 export interface JourneyStrings {
   receiptLabel: string;
-  receiptHint: string;
+  /** What files the receipt may be; `size` is the proxy's limit, formatted (`10 MB`). */
+  receiptHint: (size: string) => string;
+  /** The file is larger than this shop takes (`size`, formatted), by the form's check or the proxy's 413. */
+  receiptTooLarge: (size: string) => string;
   /** The file field's button (the browser's own would speak the browser's language). */
   chooseFile: string;
   noFile: string;
@@ -59,13 +72,20 @@ export interface JourneyStrings {
   amountHint: (decimals: number) => string;
   attachmentLabel: (required: boolean) => string;
   sendReport: string;
-  /** The forms' own checks, by code. */
-  formErrors: Readonly<Record<'receipt_missing' | 'receipt_too_large' | 'receipt_type' | 'amount_invalid', string>>;
+  /**
+   * The forms' own checks, and what went wrong with a sending, by code: the connection was lost
+   * (`network_error`), the upload took too long (`request_timeout`), the payment service did not
+   * take it (`upstream_error`, `upstream_timeout`).
+   */
+  formErrors: Readonly<
+    Record<'receipt_missing' | 'receipt_type' | 'amount_invalid' | 'network_error' | 'request_timeout' | 'upstream_error' | 'upstream_timeout', string>
+  >;
 }
 
 const en: JourneyStrings = {
   receiptLabel: 'Receipt of your transfer',
-  receiptHint: 'A photo or screenshot (JPEG, PNG, WebP, HEIC) or a PDF, up to 10 MB.',
+  receiptHint: (size) => `A photo or screenshot (JPEG, PNG, WebP, HEIC) or a PDF, up to ${size}.`,
+  receiptTooLarge: (size) => `The file is larger than this shop takes (${size}). Send a smaller photo or a PDF.`,
   chooseFile: 'Choose a file',
   noFile: 'No file chosen',
   sendReceipt: 'Send the receipt',
@@ -81,15 +101,19 @@ const en: JourneyStrings = {
   sendReport: 'Send the report',
   formErrors: {
     receipt_missing: 'Choose the receipt file.',
-    receipt_too_large: 'The file is larger than 10 MB. Send a smaller photo or a PDF.',
     receipt_type: 'This file type is not accepted: send a photo (JPEG, PNG, WebP, HEIC) or a PDF.',
     amount_invalid: 'Enter the amount you sent, for example 1500.',
+    network_error: 'The connection was lost while sending. Check your internet connection and send it again.',
+    request_timeout: 'Sending took too long on this connection. Try again, or send a smaller photo.',
+    upstream_error: 'The payment service did not take the file right now. Please send it again in a minute.',
+    upstream_timeout: 'The payment service did not answer in time. Please send it again in a minute.',
   },
 };
 
 const ru: JourneyStrings = {
   receiptLabel: 'Чек перевода',
-  receiptHint: 'Фото или снимок экрана (JPEG, PNG, WebP, HEIC) или PDF, до 10 МБ.',
+  receiptHint: (size) => `Фото или снимок экрана (JPEG, PNG, WebP, HEIC) или PDF, до ${size}.`,
+  receiptTooLarge: (size) => `Файл больше, чем принимает магазин (${size}). Пришлите фото поменьше или PDF.`,
   chooseFile: 'Выбрать файл',
   noFile: 'Файл не выбран',
   sendReceipt: 'Отправить чек',
@@ -105,9 +129,12 @@ const ru: JourneyStrings = {
   sendReport: 'Отправить',
   formErrors: {
     receipt_missing: 'Выберите файл чека.',
-    receipt_too_large: 'Файл больше 10 МБ. Пришлите фото поменьше или PDF.',
     receipt_type: 'Такой файл не подходит: пришлите фото (JPEG, PNG, WebP, HEIC) или PDF.',
     amount_invalid: 'Введите сумму, которую вы отправили, например 1500.',
+    network_error: 'Связь прервалась во время отправки. Проверьте интернет и отправьте ещё раз.',
+    request_timeout: 'Отправка заняла слишком много времени. Попробуйте ещё раз или пришлите фото поменьше.',
+    upstream_error: 'Платёжный сервис сейчас не принял файл. Отправьте его ещё раз через минуту.',
+    upstream_timeout: 'Платёжный сервис не ответил вовремя. Отправьте файл ещё раз через минуту.',
   },
 };
 
@@ -151,6 +178,9 @@ const fileField = (t: JourneyStrings, label: string, describedBy: string, invali
 export interface ReceiptFormView {
   t: JourneyStrings;
   state: FormState;
+  /** The largest receipt the proxy takes, in bytes, and in the payer's words. */
+  maxBytes: number;
+  size: string;
   /** The failure in words (the form's own check or the proxy's answer). */
   error: string | undefined;
   onSubmit: (file: File) => void;
@@ -166,20 +196,20 @@ const submitButton = (sending: boolean, label: string, t: JourneyStrings) =>
   html`<button part="submit-button" class="primary" type="submit" aria-disabled=${sending ? 'true' : 'false'}>${sending ? t.sending : label}</button>`;
 
 /** The receipt: one file, checked before it is sent. */
-export const receiptForm = ({ t, state, error, onSubmit, onInvalid, onClose }: ReceiptFormView): TemplateResult => {
+export const receiptForm = ({ t, state, error, maxBytes, size, onSubmit, onInvalid, onClose }: ReceiptFormView): TemplateResult => {
   const sending = state.state === 'sending';
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
     if (sending) return;
     const file = fileOf(event.currentTarget as HTMLFormElement);
-    const problem = checkReceipt(file);
+    const problem = checkReceipt(file, maxBytes);
     if (problem) onInvalid(problem);
     else onSubmit(file!);
   };
   return html`
     <form part="receipt-form" class="form" novalidate @submit=${submit} aria-busy=${sending ? 'true' : 'false'}>
       ${fileField(t, t.receiptLabel, `receipt-hint${error ? ' receipt-error' : ''}`, error !== undefined)}
-      <p id="receipt-hint" class="notice">${t.receiptHint}</p>
+      <p id="receipt-hint" class="notice">${t.receiptHint(size)}</p>
       ${error ? html`<p id="receipt-error" part="notice" class="notice alert" role="alert">${error}</p>` : nothing}
       <div class="actions">
         ${submitButton(sending, t.sendReceipt, t)}
@@ -193,6 +223,9 @@ export const receiptForm = ({ t, state, error, onSubmit, onInvalid, onClose }: R
 export interface ReportFormView {
   t: JourneyStrings;
   state: FormState;
+  /** The largest receipt the proxy takes, in bytes, and in the payer's words. */
+  maxBytes: number;
+  size: string;
   error: string | undefined;
   /** The code of the failed check, to mark the field it is about (`amount_invalid`, `receipt_…`). */
   problem: string | undefined;
@@ -224,7 +257,7 @@ export const reportForm = (view: ReportFormView): TemplateResult => {
       amount = checkAmount(typeof typed === 'string' ? typed : '', view.decimals);
       if (!amount) return view.onInvalid('amount_invalid');
     }
-    const problem = file || view.attachmentRequired ? checkReceipt(file) : undefined;
+    const problem = file || view.attachmentRequired ? checkReceipt(file, view.maxBytes) : undefined;
     if (problem) return view.onInvalid(problem);
     view.onSubmit({ reason, amount, attachment: file });
   };
@@ -250,7 +283,7 @@ export const reportForm = (view: ReportFormView): TemplateResult => {
         <p id="report-amount-hint" class="notice">${t.amountHint(view.decimals)}</p>
       </div>
       ${fileField(t, t.attachmentLabel(view.attachmentRequired), 'receipt-hint', view.problem?.startsWith('receipt_') === true)}
-      <p id="receipt-hint" class="notice">${t.receiptHint}</p>
+      <p id="receipt-hint" class="notice">${t.receiptHint(view.size)}</p>
       ${error ? html`<p part="notice" class="notice alert" role="alert">${error}</p>` : nothing}
       <div class="actions">
         ${submitButton(sending, t.sendReport, t)}

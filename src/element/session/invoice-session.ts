@@ -5,8 +5,10 @@ import type { PaymentVariant } from '../../schemas/invoice.js';
 import { UUID_PATTERN } from '../../schemas/patterns.js';
 import { CountdownController } from '../controllers/countdown-controller.js';
 import { PollController } from '../controllers/poll-controller.js';
+import { type Absence, PresenceController } from '../controllers/presence-controller.js';
 import { StreamController } from '../controllers/stream-controller.js';
 import { copyText } from '../copy.js';
+import { deadlineOf } from '../deadline.js';
 import {
   CheckoutAmountChangedEvent,
   CheckoutCanceledEvent,
@@ -48,6 +50,7 @@ import {
   dealKey,
   type FormState,
   type ReportState,
+  screen,
   type SessionSnapshot,
   statusLine,
   statusText,
@@ -137,6 +140,10 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
   #invoice: CheckoutInvoice | undefined;
   /** Server clock − device clock, from the `Date` headers. */
   #clockOffset: number | undefined;
+  /** When (server time) the invoice shown was last known to be current: a read's start, a push's arrival. */
+  #readAt: number | undefined;
+  /** The screen after the last state taken: `checkout-expired` is for the payer who watched the time run out. */
+  #lastScreen: string | undefined;
   #connectionLost = false;
   #confirming = false;
   /** A cancel failed: the invoice is being read again, and no cancel is offered until it is. */
@@ -222,13 +229,15 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
 
   readonly #poll = new PollController(this, {
     interval: () => this.#options.pollInterval(),
+    present: () => this.#presence.present,
     read: async (signal) => {
       try {
         const invoice = await this.#read((all) => readInvoice(this.#options.client, this.#options.invoiceId, all), signal);
         this.#connectionLost = false;
         this.#checking = false;
         this.#adopt(invoice, 'poll');
-        return this.#goesOn(invoice);
+        // A read made beside a delivering stream (a return, a deadline) leaves polling at rest.
+        return this.#goesOn(invoice) && !this.#stream.up;
       } catch (error) {
         if (!isAbortError(error)) {
           this.#connectionLost = true;
@@ -250,14 +259,35 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
         (invoice) => {
           this.#connectionLost = false;
           this.#checking = false;
+          this.#readAt = Date.now() + (this.#clockOffset ?? 0);
           this.#adopt(invoice, 'push');
           report.message(this.#goesOn(invoice));
         },
         report.error,
+        report.alive,
         anySignal([signal, this.#work.signal]),
       ),
     up: () => this.#poll.stop(),
-    down: () => this.#poll.start(true),
+    down: (now) => this.#poll.start(now),
+    present: () => this.#presence.present,
+  });
+
+  /** The payer leaves for the bank app and comes back: what is on screen is read again at once. */
+  readonly #presence = new PresenceController(this, {
+    away: (how: Absence) => {
+      if (how === 'hidden') return;
+      // Frozen, cached or offline: a connection or a read in flight is likely dead.
+      this.#poll.suspend();
+      this.#stream.suspend();
+      this.requestUpdate();
+    },
+    back: (from: Absence) => {
+      if (from === 'offline' && this.#invoiceTask.status === TaskStatus.ERROR) return this.retry();
+      this.#refresh(this.#presence.awayAt);
+      this.#poll.resume();
+      this.#stream.resume();
+      this.requestUpdate();
+    },
   });
 
   readonly #countdown = new CountdownController(this, {
@@ -269,12 +299,11 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
       this.#lastAnnouncementStep = step;
       this.requestUpdate();
     },
+    // A deadline is no verdict: the invoice may have been paid in the last second. It is read
+    // first (the screen says it is checking meanwhile), and the answer decides.
     onZero: () => {
-      const invoice = this.#invoice;
-      if (!invoice) return;
-      this.#confirming = false;
-      this.#options.announce((t) => t.title('expired'));
-      this.#dispatchAfterRender(new CheckoutExpiredEvent({ invoice }));
+      this.#refresh(Date.now());
+      this.requestUpdate();
     },
   });
 
@@ -319,6 +348,8 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
       },
       changes: this.#changes,
       connectionLost: this.#connectionLost,
+      offline: this.#presence.offline,
+      readAt: this.#readAt,
       clockOffset: this.#clockOffset ?? 0,
       payerConfirmed: this.#payerConfirmed,
       showDetails: this.#showDetails,
@@ -435,7 +466,9 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
 
   /** Reads the invoice (and the variants, if they failed) again. */
   retry(): void {
-    void this.#invoiceTask.run();
+    // A loaded invoice whose deadline read failed is read again as such, not loaded anew.
+    if (this.#invoiceTask.status === TaskStatus.COMPLETE) this.#refresh(Date.now());
+    else void this.#invoiceTask.run();
     if (this.#variantsTask.status === TaskStatus.ERROR) this.retryVariants();
   }
 
@@ -553,10 +586,25 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
   /** One request with `signal` and the session's work; an answer that comes after an abort is dropped. */
   async #read<T>(request: (signal: AbortSignal) => Promise<Validated<T>>, signal: AbortSignal): Promise<T> {
     const all = this.#signal(signal);
+    const started = Date.now();
     const { value, date } = await request(all);
     all.throwIfAborted();
     this.#clockOffset = clockOffset(date, Date.now(), this.#clockOffset);
+    // The answer tells the state as of the request's start at the earliest.
+    this.#readAt = started + (this.#clockOffset ?? 0);
     return value;
+  }
+
+  /**
+   * Reads the invoice at once, stream or not, unless a read sent at or after `since` is on its
+   * way (its answer is as good). Nothing while a deal or cancel is on its way (its answer is
+   * the next state) or once the status is final.
+   */
+  #refresh(since: number): void {
+    const invoice = this.#invoice;
+    if (!invoice || !this.#goesOn(invoice)) return;
+    if (this.#dealTask.status === TaskStatus.PENDING || this.#cancelTask.status === TaskStatus.PENDING) return;
+    this.#poll.refresh(since);
   }
 
   /** Whether the invoice's status can still change: not final, and not long past its expiry. */
@@ -580,8 +628,27 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
     this.#stream.stop();
   }
 
+  /**
+   * Says that the time ran out, once, when the expired screen first follows another open one:
+   * after a read at the deadline found the invoice unpaid, or the service said expired.
+   */
+  #noteScreen(invoice: CheckoutInvoice): void {
+    const now = screen(this.snapshot, Date.now()).screen;
+    const before = this.#lastScreen;
+    this.#lastScreen = now;
+    if (now !== 'expired' || before === undefined || ['expired', 'paid', 'canceled'].includes(before)) return;
+    this.#confirming = false;
+    this.#options.announce((t) => t.title('expired'));
+    this.#dispatchAfterRender(new CheckoutExpiredEvent({ invoice }));
+  }
+
   /** Takes a new state of the invoice: events, announcements, countdown and polling follow. */
   #adopt(invoice: CheckoutInvoice, source: CheckoutStatusDetail['source']): void {
+    this.#take(invoice, source);
+    this.#noteScreen(invoice);
+  }
+
+  #take(invoice: CheckoutInvoice, source: CheckoutStatusDetail['source']): void {
     const previous = this.#invoice;
     this.#invoice = invoice;
     const [was, is] = [previous && activeDeal(previous), activeDeal(invoice)];
@@ -617,7 +684,7 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
     }
     // A dispute has no time to pay any more: no countdown, no expiry; its outcome is followed.
     if (statusMeaning(invoice.status) === 'dispute') this.#countdown.stop();
-    else this.#countdown.set(Date.parse(invoice.expireAt), this.#clockOffset ?? 0);
+    else this.#countdown.set(deadlineOf(invoice), this.#clockOffset ?? 0);
     if (source !== 'poll' && source !== 'push') this.#follow();
   }
 

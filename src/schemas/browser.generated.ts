@@ -168,14 +168,7 @@ export const invoiceJsonSchema: JsonSchema = {
           },
           requisitesKind: {
             type: "string",
-            enum: [
-              "card",
-              "phone",
-              "account",
-              "url",
-              "qr",
-              "other"
-            ]
+            minLength: 1
           },
           canceledAt: {
             anyOf: [
@@ -402,14 +395,7 @@ export const canceledInvoiceJsonSchema: JsonSchema = {
           },
           requisitesKind: {
             type: "string",
-            enum: [
-              "card",
-              "phone",
-              "account",
-              "url",
-              "qr",
-              "other"
-            ]
+            minLength: 1
           },
           canceledAt: {
             anyOf: [

@@ -1,10 +1,15 @@
 /**
  * Every string the element shows or announces. Entries that depend on a value are functions
- * (plurals, amounts, the kind of requisites). English and Russian ship; a merchant overrides
- * any entry through the element's `strings` property.
+ * (plurals, amounts, the kind of requisites). One translation per language of `LANGUAGES`
+ * (lang.ts), each typed by this interface, so a missing key fails the type check; a merchant
+ * overrides any entry through the element's `strings` property.
  */
+import type { KNOWN_PAYMENT_OPTIONS } from '../../schemas/invoice.js';
 import type { RequisitesKind } from '../format.js';
 import type { ReceiptPolicy } from '../screen.js';
+
+/** A payment option of the service's documentation: each translation names every one. */
+export type KnownPaymentOption = (typeof KNOWN_PAYMENT_OPTIONS)[number];
 
 /** The screens the element has; also the value of `data-screen` on its base part. */
 export type Screen =
@@ -21,11 +26,11 @@ export type Screen =
   | 'other'
   | 'error';
 
-/** What a copy button copies: the amount, the requisites, or the payment's number to quote to the shop. */
-export type CopyField = 'amount' | 'requisites' | 'reference';
+/** What a copy button copies: the amount, the requisites, an Indian account's IFSC, or the payment's number to quote to the shop. */
+export type CopyField = 'amount' | 'requisites' | 'ifsc' | 'reference';
 
 export interface Translation {
-  /** Primary language subtag of this translation (`en`, `ru`). */
+  /** Primary language subtag of this translation (`en`, `ru`, `kk`, …). */
   readonly language: string;
   loading: string;
   /** Heading of each screen. */
@@ -45,6 +50,8 @@ export interface Translation {
   amountSumLabel: string;
   bankLabel: string;
   requisitesLabel: (kind: RequisitesKind) => string;
+  /** The row of an Indian account's IFSC (`imps` requisites). */
+  ifscLabel: string;
   holderLabel: string;
   /** Guidance for a P2P transfer; `amount` is already formatted. */
   guidance: (amount: string) => string;
@@ -62,7 +69,7 @@ export interface Translation {
   /** Spoken time left, at the steps of `announcementStep` (never every second). */
   timeLeftAnnouncement: (remainingMs: number) => string;
   variantsLabel: string;
-  /** A payment option (`TO_CARD`, `SBP`, or one this element does not know, shown as written). */
+  /** A payment option (`TO_CARD`, `SBP`, …, or one this element does not know, shown as written). */
   option: (option: string) => string;
   currentVariant: string;
   startingDeal: string;
@@ -112,6 +119,8 @@ export interface Translation {
   stayHere: string;
   /** A requisite that is a payment page. */
   openPaymentPage: string;
+  /** A requisite that is a Telegram bot. */
+  openTelegram: string;
   /** Opens the SBP bank picker. */
   chooseBank: string;
   /** A cross-border deal: the currency to send and the card's country (ISO code or name), either may be unknown. */
@@ -122,6 +131,12 @@ export interface Translation {
   /** Reading the status failed for now; the element keeps trying. */
   connectionTrouble: string;
 }
+
+/** Words for a count by the CLDR plural categories of a language; `other` serves the categories it leaves out. */
+export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
+
+/** The form of `forms` for `count` under `rules` (an `Intl.PluralRules` of the translation's language). */
+export const plural = (rules: Intl.PluralRules, count: number, forms: PluralForms): string => forms[rules.select(count)] ?? forms.other;
 
 /** Whole minutes or seconds left, rounded up, for the announcement texts. */
 export const timeLeftUnits = (remainingMs: number): { unit: 'minute' | 'second'; count: number } => {

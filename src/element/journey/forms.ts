@@ -1,13 +1,14 @@
 /**
  * The payer's forms, loaded on demand (they are not in the first-render file): the receipt
  * after "I have paid", and the report of a payment that went missing. Plain template
- * functions like views.ts, with their own strings (English and Russian) and styles. The file
+ * functions like views.ts, with their own strings (strings.ts, every language) and styles. The file
  * and the amount are checked here, in the browser, before anything is sent; the proxy checks
  * them again.
  */
 import { css, html, nothing, type TemplateResult } from 'lit';
 import type { FormState } from '../screen.js';
 import type { PaymentReport } from '../session/invoice-session.js';
+import type { JourneyStrings } from './strings.js';
 
 /** The service's limit for a receipt: 10 MB. */
 export const MAX_RECEIPT_BYTES = 10 * 1024 * 1024;
@@ -26,12 +27,15 @@ export const checkReceipt = (file: File | null | undefined): 'receipt_missing' |
 };
 
 /**
- * An amount as the payer typed it (`1 500,50`, `1500.5`) as decimal text with at most
- * `decimals` fraction digits (`1500.50`), or undefined when it is not a positive amount.
- * Text in, text out: never a float.
+ * An amount as the payer typed it (`1 500,50`, `1500.5`, `১৫০০.৫০` on a Bengali keyboard) as
+ * decimal text with at most `decimals` fraction digits (`1500.50`), or undefined when it is
+ * not a positive amount. Text in, text out: never a float.
  */
 export const checkAmount = (typed: string, decimals: number): string | undefined => {
-  const compact = typed.replace(/[\s\u00a0\u202f']/g, '').replace(',', '.');
+  const compact = typed
+    .replace(/[\u09e6-\u09ef]/g, (digit) => String(digit.charCodeAt(0) - 0x9e6))
+    .replace(/[\s\u00a0\u202f']/g, '')
+    .replace(',', '.');
   const match = /^(\d{1,15})(?:\.(\d+))?$/.exec(compact);
   if (!match) return undefined;
   const [, whole = '', fraction = ''] = match;
@@ -40,79 +44,7 @@ export const checkAmount = (typed: string, decimals: number): string | undefined
   return /[1-9]/.test(amount) ? amount : undefined;
 };
 
-/** The forms' strings; a merchant overrides any of them through the element's `strings`. */
-export interface JourneyStrings {
-  receiptLabel: string;
-  receiptHint: string;
-  /** The file field's button (the browser's own would speak the browser's language). */
-  chooseFile: string;
-  noFile: string;
-  sendReceipt: string;
-  sending: string;
-  close: string;
-  reportTitle: string;
-  reasonLabel: string;
-  /** `amount` is formatted. */
-  reasonExact: (amount: string) => string;
-  reasonDifferent: string;
-  amountSentLabel: string;
-  amountHint: (decimals: number) => string;
-  attachmentLabel: (required: boolean) => string;
-  sendReport: string;
-  /** The forms' own checks, by code. */
-  formErrors: Readonly<Record<'receipt_missing' | 'receipt_too_large' | 'receipt_type' | 'amount_invalid', string>>;
-}
-
-const en: JourneyStrings = {
-  receiptLabel: 'Receipt of your transfer',
-  receiptHint: 'A photo or screenshot (JPEG, PNG, WebP, HEIC) or a PDF, up to 10 MB.',
-  chooseFile: 'Choose a file',
-  noFile: 'No file chosen',
-  sendReceipt: 'Send the receipt',
-  sending: 'Sending…',
-  close: 'Back',
-  reportTitle: 'Report a payment',
-  reasonLabel: 'What did you send?',
-  reasonExact: (amount) => `Exactly ${amount}`,
-  reasonDifferent: 'A different amount',
-  amountSentLabel: 'Amount you sent',
-  amountHint: (decimals) => (decimals > 0 ? `For example 1500 or 1500.${'5'.padEnd(decimals, '0')}` : 'For example 1500'),
-  attachmentLabel: (required) => (required ? 'Receipt of your transfer' : 'Receipt of your transfer (if you have one)'),
-  sendReport: 'Send the report',
-  formErrors: {
-    receipt_missing: 'Choose the receipt file.',
-    receipt_too_large: 'The file is larger than 10 MB. Send a smaller photo or a PDF.',
-    receipt_type: 'This file type is not accepted: send a photo (JPEG, PNG, WebP, HEIC) or a PDF.',
-    amount_invalid: 'Enter the amount you sent, for example 1500.',
-  },
-};
-
-const ru: JourneyStrings = {
-  receiptLabel: 'Чек перевода',
-  receiptHint: 'Фото или снимок экрана (JPEG, PNG, WebP, HEIC) или PDF, до 10 МБ.',
-  chooseFile: 'Выбрать файл',
-  noFile: 'Файл не выбран',
-  sendReceipt: 'Отправить чек',
-  sending: 'Отправляем…',
-  close: 'Назад',
-  reportTitle: 'Сообщить о платеже',
-  reasonLabel: 'Сколько вы отправили?',
-  reasonExact: (amount) => `Ровно ${amount}`,
-  reasonDifferent: 'Другую сумму',
-  amountSentLabel: 'Сумма, которую вы отправили',
-  amountHint: (decimals) => (decimals > 0 ? `Например, 1500 или 1500,${'5'.padEnd(decimals, '0')}` : 'Например, 1500'),
-  attachmentLabel: (required) => (required ? 'Чек перевода' : 'Чек перевода (если есть)'),
-  sendReport: 'Отправить',
-  formErrors: {
-    receipt_missing: 'Выберите файл чека.',
-    receipt_too_large: 'Файл больше 10 МБ. Пришлите фото поменьше или PDF.',
-    receipt_type: 'Такой файл не подходит: пришлите фото (JPEG, PNG, WebP, HEIC) или PDF.',
-    amount_invalid: 'Введите сумму, которую вы отправили, например 1500.',
-  },
-};
-
-/** The forms' strings by language (`ru`, else English). */
-export const journeyStrings = (language: string): JourneyStrings => (language === 'ru' ? ru : en);
+export { journeyStrings, type JourneyStrings } from './strings.js';
 
 const ACCEPT = [...RECEIPT_TYPES, '.heic', '.heif'].join(',');
 

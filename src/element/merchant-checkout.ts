@@ -311,6 +311,19 @@ export class MerchantCheckoutElement extends LitElement {
     if (asked && !node && !changed) this.#focusAfterUpdate = asked;
   }
 
+  /**
+   * An update is complete once the language's strings and the screens' templates are here (or
+   * could not be loaded): `checkout-ready` and the other events dispatched after a render then
+   * follow the screen the payer sees, not the loading skeleton shown meanwhile.
+   */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    const done = await super.getUpdateComplete();
+    const strings = this.#languages[languageOf(this.#lang())];
+    if (strings.get() || strings.failed) return done;
+    await strings.settled();
+    return super.getUpdateComplete();
+  }
+
   /** Reads the invoice (and the variants, if they failed) again. */
   retry(): void {
     this.#session?.retry();

@@ -6,11 +6,11 @@
  */
 import type { CheckoutDeal, CheckoutInvoice } from '../schemas/checkout.js';
 import type { Money, PaymentVariant } from '../schemas/invoice.js';
-import { IMAGE_LINK, isRequisitesKind, requisitesKind, type RequisitesKind } from '../schemas/requisites-kind.js';
+import { isRequisitesKind, requisitesKind, type RequisitesKind } from '../schemas/requisites-kind.js';
 import { humanizeBankCode } from './banks/humanize.js';
 import { formatRequisites, plainText } from './format.js';
 import type { CopyField, Screen, Translation } from './i18n/translation.js';
-import { safeQrLink } from './qr.js';
+import { safePictureLink, safeQrLink } from './qr.js';
 import { statusMeaning } from './status.js';
 
 /** Why the picker's last deal did not start, in the payer's terms. */
@@ -317,7 +317,8 @@ const dealModel = (session: SessionSnapshot, invoice: CheckoutInvoice, deal: Che
   const kind = isRequisitesKind(deal.requisitesKind) ? deal.requisitesKind : requisitesKind(raw, deal.paymentOption);
   const formatted = formatRequisites(raw, kind);
   const href = kind === 'url' || kind === 'telegram' ? safeQrLink(raw) : undefined;
-  const picture = kind === 'qr-image' ? safeQrLink(raw) : undefined;
+  // The service's picture of the QR code: the requisites themselves, or the deal's link to one.
+  const picture = safePictureLink(kind === 'qr-image' ? raw : deal.qrCodeLink, env.baseUrl);
   const link = safeQrLink(deal.qrCodeLink);
   const currency = plainText(invoice.crossBorderCurrency ?? '').toUpperCase() || undefined;
   const crossBorder = deal.paymentOption === 'CROSS_BORDER' || currency !== undefined;
@@ -335,14 +336,8 @@ const dealModel = (session: SessionSnapshot, invoice: CheckoutInvoice, deal: Che
     },
     holder: plainText(deal.requisites?.holder ?? ''),
     link,
-    // QR data is drawn here; the service's own picture where the requisites are one, or where the option gives nothing else.
-    qr: picture
-      ? { text: picture, image: true }
-      : kind === 'qr' && raw
-        ? { text: raw, image: false }
-        : link
-          ? { text: link, image: IMAGE_LINK.test(link) }
-          : undefined,
+    // QR data is drawn here; the service's own picture only where the option gives nothing else.
+    qr: kind === 'qr' && raw ? { text: raw, image: false } : picture ? { text: picture, image: true } : link ? { text: link, image: false } : undefined,
     sbpLink: env.touch ? [link, kind === 'qr' ? safeQrLink(raw) : undefined].find((candidate) => candidate && SBP_LINK.test(candidate)) : undefined,
     pickerOpen: session.bankPicker,
     crossBorder: crossBorder

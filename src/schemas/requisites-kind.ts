@@ -36,7 +36,7 @@ export const IFSC = /\b[A-Z]{4}0[A-Z0-9]{6}\b/i;
 /** A UPI ID (VPA): a handle, `@`, the provider's name, which has no dot (an e-mail address has). */
 const UPI_ID = /^[\w.-]{2,256}@[a-z][a-z0-9]{1,63}$/i;
 /** A link to a picture: the service's image of a QR code (its path ends in a picture's extension or `/qr-code`). */
-export const IMAGE_LINK = /^https:\/\/[^\s?#]+(\.(png|jpe?g|gif|svg|webp)|\/qr-code)([?#]\S*)?$/i;
+export const IMAGE_LINK = /^https?:\/\/[^\s?#]+(\.(png|jpe?g|gif|svg|webp)|\/qr-code)([?#]\S*)?$/i;
 /** A Telegram bot: a `t.me` link, or its `@name`. */
 const TELEGRAM_LINK = /^https:\/\/(t|telegram)\.me\/\w/i;
 

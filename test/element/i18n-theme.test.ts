@@ -1,7 +1,7 @@
-import { assert, expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { assert, expect, fixture, fixtureSync, html, waitUntil } from '@open-wc/testing';
 import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import type { MerchantCheckoutElement } from '../../src/element/merchant-checkout.js';
-import { FakeClient, INVOICE_ID, canceledInvoice, dealWith, liveRegion, part, plain, readyClient, text, untilScreen, waitingInvoice } from './helpers.js';
+import { FakeClient, INVOICE_ID, canceledInvoice, dealWith, liveRegion, nextEvent, part, plain, readyClient, screenOf, text, untilScreen, waitingInvoice } from './helpers.js';
 
 const background = (el: MerchantCheckoutElement) => getComputedStyle(part(el, 'base')!).backgroundColor;
 const WHITE = 'rgb(255, 255, 255)';
@@ -33,6 +33,14 @@ describe('<merchant-checkout> language', () => {
     assert.equal(text(part(bare, 'title')), 'Transfer the money');
     document.documentElement.setAttribute('lang', 'ru');
     await waitUntil(() => text(part(bare, 'title')) === 'Переведите деньги', 'the element follows <html lang>');
+  });
+
+  it('is ready (checkout-ready) once the screen is in the payer’s language, not while its strings load', async () => {
+    // The first Tajik element of this page: its strings and the screens' templates load now.
+    const el = fixtureSync<MerchantCheckoutElement>(html`<merchant-checkout lang="tg" invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout>`);
+    await nextEvent(el, 'checkout-ready');
+    assert.equal(screenOf(el), 'waiting');
+    assert.equal(text(part(el, 'title')), 'Пулро интиқол диҳед');
   });
 
   it('sets the lang of the language it shows on its text, for screen readers', async () => {

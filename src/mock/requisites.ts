@@ -30,6 +30,19 @@ const HOLDER_NAMES: readonly string[] = [
   'Ольга Андреевна Л.',
 ];
 
+/** Holders of the other currencies' accounts, as their banks write them. */
+const HOLDERS_BY_CURRENCY: Readonly<Record<string, readonly string[]>> = {
+  KZT: ['Айгерим Серикқызы Б.', 'Нұрлан Асқарұлы Т.', 'Dana Zhaksylykova'],
+  TJS: ['Фирдавс Раҳимов', 'Мадина Назарова', 'Шерзод Қодиров'],
+  UZS: ['Dilshod Karimov', 'Malika Yusupova', 'Jasur Toʻxtayev'],
+  INR: ['Rahul Sharma', 'Priya Verma', 'Amit Kumar'],
+  BDT: ['Md. Rakib Hasan', 'Nusrat Jahan', 'Tanvir Ahmed'],
+  ARS: ['Martín Gómez', 'Lucía Fernández', 'Santiago Pérez'],
+  VND: ['Nguyễn Văn An', 'Trần Thị Mai', 'Lê Minh Khoa'],
+  KRW: ['김민준', '이서연', '박지훈'],
+  AZN: ['Elvin Məmmədov', 'Aysel Əliyeva', 'Rauf Həsənov'],
+};
+
 /** The Luhn check digit that makes `partial` + digit a valid card number. */
 export const luhnCheckDigit = (partial: string): string => {
   let sum = 0;
@@ -158,7 +171,7 @@ const pictureOf = (context: RequisitesContext) => `${context.baseUrl}/api/public
 /** Requisites of a deal for `variant`, of the kind its option takes, and its `qrCodeLink`. */
 export const drawRequisites = (variant: Variant, random: Random, context: RequisitesContext): DrawnRequisites => {
   const bank = bankByCode(variant.method);
-  const holder = pick(HOLDER_NAMES, random);
+  const holder = pick(HOLDERS_BY_CURRENCY[bank?.currency ?? context.currency] ?? HOLDER_NAMES, random);
   const { option, method } = variant;
   const drawn = (requisites: string, qrCodeLink: string | null): DrawnRequisites => ({ requisites: { requisites, holder }, qrCodeLink });
   if (option === 'VIET_QR') {

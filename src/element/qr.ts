@@ -4,7 +4,6 @@
  * the link and Trusted Types have nothing to object to. The encoder (qr-matrix.ts) loads on
  * demand; what the first render needs (which links may be drawn) is here.
  */
-import { IMAGE_LINK } from '../schemas/requisites-kind.js';
 import type * as QrMatrixModule from './qr-matrix.js';
 
 /** Light modules around the symbol that scanners need (the standard asks for 4). */
@@ -26,21 +25,6 @@ export const safeQrLink = (link: unknown): string | undefined => {
   try {
     const url = new URL(link);
     return url.protocol === 'https:' && url.hostname ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
-/**
- * A link to a picture of a QR code (the service's, an image-QR option's) as it may be shown
- * in an `<img>`: an `https:` one, or one on the page's own origin (a proxy or a local service
- * may serve it over `http:`); anything else `undefined`. Never loaded as anything but an image.
- */
-export const safePictureLink = (link: unknown, base: string | undefined): string | undefined => {
-  if (typeof link !== 'string' || link.length > 2048 || !IMAGE_LINK.test(link.trim())) return undefined;
-  try {
-    const url = new URL(link.trim());
-    return url.protocol === 'https:' || (url.protocol === 'http:' && base !== undefined && url.origin === new URL(base).origin) ? url.href : undefined;
   } catch {
     return undefined;
   }

@@ -6,11 +6,11 @@
  */
 import type { CheckoutDeal, CheckoutInvoice } from '../schemas/checkout.js';
 import type { Money, PaymentVariant } from '../schemas/invoice.js';
-import { isRequisitesKind, requisitesKind, type RequisitesKind } from '../schemas/requisites-kind.js';
+import { IMAGE_LINK, isRequisitesKind, requisitesKind, type RequisitesKind } from '../schemas/requisites-kind.js';
 import { humanizeBankCode } from './banks/humanize.js';
 import { formatRequisites, plainText } from './format.js';
 import type { CopyField, Screen, Translation } from './i18n/translation.js';
-import { safePictureLink, safeQrLink } from './qr.js';
+import { safeQrLink } from './qr.js';
 import { statusMeaning } from './status.js';
 
 /** Why the picker's last deal did not start, in the payer's terms. */
@@ -255,6 +255,22 @@ const SBP_LINK = /^https:\/\/(qr|sub)\.nspk\.ru\//;
 /** The country of the payer's card by the cross-border currency (ISO 3166 codes; `Intl.DisplayNames` names them). */
 const CARD_COUNTRY = { TJS: 'TJ', UZS: 'UZ', KZT: 'KZ', KGS: 'KG', AZN: 'AZ', AMD: 'AM', GEL: 'GE', BYN: 'BY', MDL: 'MD', TRY: 'TR' } as const;
 
+
+/**
+ * A link to a picture of a QR code (the service's, an image-QR option's) as it may be shown
+ * in an `<img>`: an `https:` one, or one on the page's own origin (a proxy or a local service
+ * may serve it over `http:`); anything else `undefined`. Never loaded as anything but an image.
+ */
+// Here, not in qr.ts: the QR encoder's chunk imports qr.ts, and Rolldown then splits what qr.ts imports out of the first-render file.
+export const safePictureLink = (link: unknown, base: string | undefined): string | undefined => {
+  if (typeof link !== 'string' || link.length > 2048 || !IMAGE_LINK.test(link.trim())) return undefined;
+  try {
+    const url = new URL(link.trim());
+    return url.protocol === 'https:' || (url.protocol === 'http:' && base !== undefined && url.origin === new URL(base).origin) ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+};
 
 /** An `http(s)` URL (absolute, or relative to `base`) to send the payer back to the shop, else undefined. */
 export const safeReturnUrl = (url: string | null | undefined, base?: string): string | undefined => {

@@ -19,6 +19,9 @@ export {
 } from './protocol-client.js';
 export type { CopyField, KnownPaymentOption, PluralForms, Screen, Translation } from './i18n/translation.js';
 export { LANGUAGES, type BootStrings, type Language } from './i18n/lang.js';
+// Types only: the forms' and the bank picker's strings (the `strings` property takes them too); their modules load on demand.
+export type { JourneyStrings } from './journey/strings.js';
+export type { BankPickerStrings } from './banks/picker-view.js';
 export {
   formatDecimal,
   formatDuration,

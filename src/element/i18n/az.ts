@@ -1,5 +1,5 @@
-import type { KnownPaymentOption, Translation } from './translation.js';
-import { own, timeLeftUnits } from './translation.js';
+import type { CopyNames, KnownPaymentOption, Translation } from './translation.js';
+import { copyName, own, timeLeftUnits } from './translation.js';
 import type { RequisitesKind } from '../format.js';
 import { BOOT_STRINGS } from './boot.js';
 
@@ -53,9 +53,7 @@ const REQUISITES: Record<RequisitesKind, string> = {
   telegram: 'Telegram botu',
   'qr-image': 'QR-kod',
 };
-const COPIED: Partial<Record<RequisitesKind | 'amount' | 'ifsc', string>> = { amount: 'məbləğ', ifsc: 'IFSC', telegram: 'bot keçidi' };
-const copied = (field: string, kind: RequisitesKind) =>
-  own(COPIED, field) ?? own(COPIED, kind) ?? REQUISITES[kind].replace(/^.(?=\p{Ll})/u, (first) => first.toLowerCase());
+const COPIED: CopyNames = { amount: 'məbləğ', ifsc: 'IFSC', telegram: 'bot keçidi' };
 const OPTIONS: Record<KnownPaymentOption, string> = {
   TO_CARD: 'Karta köçürmə',
   SBP: 'SBP (telefon nömrəsi ilə)',
@@ -114,9 +112,9 @@ export const az: Translation = {
   holderLabel: 'Alan',
   guidance: (amount) => `Dəqiq ${amount} məbləği bir ödənişlə köçürün. Başqa məbləğ və ya bir neçə ödəniş vəsaitin daxil olmasını gecikdirir.`,
   copy: 'Kopyala',
-  copyLabel: (field, kind) => `Kopyala: ${copied(field, kind)}`,
+  copyLabel: (field, kind) => `Kopyala: ${copyName(COPIED, REQUISITES, field, kind)}`,
   copied: 'Kopyalandı',
-  copiedAnnouncement: (field, kind) => `Kopyalandı: ${copied(field, kind)}`,
+  copiedAnnouncement: (field, kind) => `Kopyalandı: ${copyName(COPIED, REQUISITES, field, kind)}`,
   copyManually: 'Kopyalamaq mümkün olmadı: mətn seçilib, onu cihazın menyusu ilə kopyalayın.',
   qrLabel: 'Bank tətbiqində ödəmək üçün QR-kod',
   qrHint: 'Bank tətbiqi və ya kamera ilə skan edin',

@@ -1,5 +1,5 @@
-import type { KnownPaymentOption, Translation } from './translation.js';
-import { own, timeLeftUnits } from './translation.js';
+import type { CopyNames, KnownPaymentOption, Translation } from './translation.js';
+import { copyName, own, timeLeftUnits } from './translation.js';
 import type { RequisitesKind } from '../format.js';
 import { BOOT_STRINGS } from './boot.js';
 
@@ -54,8 +54,7 @@ const REQUISITES: Record<RequisitesKind, string> = {
   telegram: 'টেলিগ্রাম বট',
   'qr-image': 'QR কোড',
 };
-const COPIED: Partial<Record<RequisitesKind | 'amount' | 'ifsc', string>> = { amount: 'পরিমাণ', ifsc: 'IFSC', telegram: 'বটের লিংক' };
-const copied = (field: string, kind: RequisitesKind) => own(COPIED, field) ?? own(COPIED, kind) ?? REQUISITES[kind];
+const COPIED: CopyNames = { amount: 'পরিমাণ', ifsc: 'IFSC', telegram: 'বটের লিংক' };
 const OPTIONS: Record<KnownPaymentOption, string> = {
   TO_CARD: 'কার্ডে ট্রান্সফার',
   SBP: 'SBP (দ্রুত পেমেন্ট)',
@@ -114,9 +113,9 @@ export const bn: Translation = {
   holderLabel: 'প্রাপক',
   guidance: (amount) => `একটি পেমেন্টে ঠিক ${amount} পাঠান। ভিন্ন পরিমাণ বা একাধিক পেমেন্টে টাকা জমা হতে দেরি হয়।`,
   copy: 'কপি করুন',
-  copyLabel: (field, kind) => `${copied(field, kind)} কপি করুন`,
+  copyLabel: (field, kind) => `${copyName(COPIED, REQUISITES, field, kind)} কপি করুন`,
   copied: 'কপি হয়েছে',
-  copiedAnnouncement: (field, kind) => `${copied(field, kind)} কপি হয়েছে`,
+  copiedAnnouncement: (field, kind) => `${copyName(COPIED, REQUISITES, field, kind)} কপি হয়েছে`,
   copyManually: 'এখানে কপি করা যাচ্ছে না: লেখাটি নির্বাচিত আছে, ডিভাইসের মেনু দিয়ে কপি করুন।',
   qrLabel: 'ব্যাংক অ্যাপ থেকে পেমেন্টের QR কোড',
   qrHint: 'ব্যাংক অ্যাপ বা ক্যামেরা দিয়ে স্ক্যান করুন',

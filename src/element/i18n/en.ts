@@ -1,5 +1,5 @@
-import type { KnownPaymentOption, Translation } from './translation.js';
-import { own, plural, timeLeftUnits } from './translation.js';
+import type { CopyNames, KnownPaymentOption, Translation } from './translation.js';
+import { copyName, own, plural, timeLeftUnits } from './translation.js';
 import type { RequisitesKind } from '../format.js';
 import { BOOT_STRINGS } from './boot.js';
 
@@ -54,7 +54,7 @@ const REQUISITES: Record<RequisitesKind, string> = {
   'qr-image': 'QR code',
 };
 /** What a copy button names, where it is not the label: a bot is copied as its link. */
-const COPIED: Partial<Record<RequisitesKind | 'amount' | 'ifsc', string>> = { amount: 'Amount', ifsc: 'IFSC', telegram: 'Bot link' };
+const COPIED: CopyNames = { amount: 'Amount', ifsc: 'IFSC', telegram: 'Bot link' };
 const OPTIONS: Record<KnownPaymentOption, string> = {
   TO_CARD: 'Card transfer',
   SBP: 'SBP (Faster Payments)',
@@ -77,7 +77,6 @@ const OPTIONS: Record<KnownPaymentOption, string> = {
   MANUAL_ECOM: 'Online payment',
   VIET_QR: 'VietQR',
 };
-const copied = (field: string, kind: RequisitesKind) => own(COPIED, field) ?? own(COPIED, kind) ?? REQUISITES[kind];
 const ERRORS: Record<string, string> = {
   network_error: loadFailedReason,
   not_found: 'This payment was not found.',
@@ -115,9 +114,9 @@ export const en: Translation = {
   guidance: (amount) =>
     `Send exactly ${amount} in one payment. A different amount or several payments delay the crediting.`,
   copy: 'Copy',
-  copyLabel: (field, kind) => `Copy ${copied(field, kind).replace(/^.(?=\p{Ll})/u, (first) => first.toLowerCase())}`,
+  copyLabel: (field, kind) => `Copy ${copyName(COPIED, REQUISITES, field, kind)}`,
   copied: 'Copied',
-  copiedAnnouncement: (field, kind) => `${copied(field, kind)} copied`,
+  copiedAnnouncement: (field, kind) => `${copyName(COPIED, REQUISITES, field, kind, false)} copied`,
   copyManually: 'Copying is blocked here: the text is selected, copy it with your device’s menu.',
   qrLabel: 'QR code for paying from your bank app',
   qrHint: 'Scan it with your bank app or camera',

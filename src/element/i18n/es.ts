@@ -1,5 +1,5 @@
-import type { KnownPaymentOption, Translation } from './translation.js';
-import { own, plural, timeLeftUnits } from './translation.js';
+import type { CopyNames, KnownPaymentOption, Translation } from './translation.js';
+import { copyName, own, plural, timeLeftUnits } from './translation.js';
 import type { RequisitesKind } from '../format.js';
 import { BOOT_STRINGS } from './boot.js';
 
@@ -56,9 +56,7 @@ const REQUISITES: Record<RequisitesKind, string> = {
   telegram: 'Bot de Telegram',
   'qr-image': 'Código QR',
 };
-const COPIED: Partial<Record<RequisitesKind | 'amount' | 'ifsc', string>> = { amount: 'importe', ifsc: 'IFSC', telegram: 'enlace del bot' };
-const copied = (field: string, kind: RequisitesKind) =>
-  own(COPIED, field) ?? own(COPIED, kind) ?? REQUISITES[kind].replace(/^.(?=\p{Ll})/u, (first) => first.toLowerCase());
+const COPIED: CopyNames = { amount: 'importe', ifsc: 'IFSC', telegram: 'enlace del bot' };
 const OPTIONS: Record<KnownPaymentOption, string> = {
   TO_CARD: 'Transferencia a tarjeta',
   SBP: 'SBP (pagos rápidos)',
@@ -117,9 +115,9 @@ export const es: Translation = {
   holderLabel: 'Destinatario',
   guidance: (amount) => `Envíe exactamente ${amount} en un solo pago. Otro importe o varios pagos retrasan el abono.`,
   copy: 'Copiar',
-  copyLabel: (field, kind) => `Copiar ${copied(field, kind)}`,
+  copyLabel: (field, kind) => `Copiar ${copyName(COPIED, REQUISITES, field, kind)}`,
   copied: 'Copiado',
-  copiedAnnouncement: (field, kind) => `Copiado: ${copied(field, kind)}`,
+  copiedAnnouncement: (field, kind) => `Copiado: ${copyName(COPIED, REQUISITES, field, kind)}`,
   copyManually: 'No se puede copiar aquí: el texto está seleccionado, cópielo con el menú de su dispositivo.',
   qrLabel: 'Código QR para pagar desde la app de su banco',
   qrHint: 'Escanéelo con la app de su banco o con la cámara',

@@ -1,5 +1,5 @@
-import type { KnownPaymentOption, Translation } from './translation.js';
-import { own, timeLeftUnits } from './translation.js';
+import type { CopyNames, KnownPaymentOption, Translation } from './translation.js';
+import { copyName, own, timeLeftUnits } from './translation.js';
 import type { RequisitesKind } from '../format.js';
 import { BOOT_STRINGS } from './boot.js';
 
@@ -53,9 +53,7 @@ const REQUISITES: Record<RequisitesKind, string> = {
   telegram: 'Telegram-бот',
   'qr-image': 'QR-код',
 };
-const COPIED: Partial<Record<RequisitesKind | 'amount' | 'ifsc', string>> = { amount: 'сома', ifsc: 'IFSC', telegram: 'бот сілтемесі' };
-const copied = (field: string, kind: RequisitesKind) =>
-  own(COPIED, field) ?? own(COPIED, kind) ?? REQUISITES[kind].replace(/^.(?=\p{Ll})/u, (first) => first.toLowerCase());
+const COPIED: CopyNames = { amount: 'сома', ifsc: 'IFSC', telegram: 'бот сілтемесі' };
 const OPTIONS: Record<KnownPaymentOption, string> = {
   TO_CARD: 'Картаға аударым',
   SBP: 'СБП (телефон нөмірі бойынша)',
@@ -114,9 +112,9 @@ export const kk: Translation = {
   holderLabel: 'Алушы',
   guidance: (amount) => `Дәл ${amount} соманы бір төлеммен аударыңыз. Басқа сома немесе бірнеше төлем есепке алуды кешіктіреді.`,
   copy: 'Көшіру',
-  copyLabel: (field, kind) => `Көшіру: ${copied(field, kind)}`,
+  copyLabel: (field, kind) => `Көшіру: ${copyName(COPIED, REQUISITES, field, kind)}`,
   copied: 'Көшірілді',
-  copiedAnnouncement: (field, kind) => `Көшірілді: ${copied(field, kind)}`,
+  copiedAnnouncement: (field, kind) => `Көшірілді: ${copyName(COPIED, REQUISITES, field, kind)}`,
   copyManually: 'Көшіру мүмкін болмады: мәтін белгіленді, оны құрылғы мәзірі арқылы көшіріңіз.',
   qrLabel: 'Банк қосымшасында төлеуге арналған QR-код',
   qrHint: 'Банк қосымшасымен немесе камерамен сканерлеңіз',

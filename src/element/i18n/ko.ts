@@ -1,5 +1,5 @@
-import type { KnownPaymentOption, Translation } from './translation.js';
-import { own, timeLeftUnits } from './translation.js';
+import type { CopyNames, KnownPaymentOption, Translation } from './translation.js';
+import { copyName, own, timeLeftUnits } from './translation.js';
 import type { RequisitesKind } from '../format.js';
 import { BOOT_STRINGS } from './boot.js';
 
@@ -53,8 +53,7 @@ const REQUISITES: Record<RequisitesKind, string> = {
   telegram: '텔레그램 봇',
   'qr-image': 'QR 코드',
 };
-const COPIED: Partial<Record<RequisitesKind | 'amount' | 'ifsc', string>> = { amount: '금액', ifsc: 'IFSC', telegram: '봇 링크' };
-const copied = (field: string, kind: RequisitesKind) => own(COPIED, field) ?? own(COPIED, kind) ?? REQUISITES[kind];
+const COPIED: CopyNames = { amount: '금액', ifsc: 'IFSC', telegram: '봇 링크' };
 const OPTIONS: Record<KnownPaymentOption, string> = {
   TO_CARD: '카드로 송금',
   SBP: 'SBP (빠른 결제)',
@@ -113,9 +112,9 @@ export const ko: Translation = {
   holderLabel: '받는 사람',
   guidance: (amount) => `정확히 ${amount}을(를) 한 번에 보내세요. 금액이 다르거나 여러 번 나누어 보내면 입금이 늦어집니다.`,
   copy: '복사',
-  copyLabel: (field, kind) => `${copied(field, kind)} 복사`,
+  copyLabel: (field, kind) => `${copyName(COPIED, REQUISITES, field, kind)} 복사`,
   copied: '복사됨',
-  copiedAnnouncement: (field, kind) => `${copied(field, kind)} 복사됨`,
+  copiedAnnouncement: (field, kind) => `${copyName(COPIED, REQUISITES, field, kind)} 복사됨`,
   copyManually: '여기서는 복사할 수 없습니다. 텍스트가 선택되어 있으니 기기 메뉴로 복사하세요.',
   qrLabel: '은행 앱으로 결제하는 QR 코드',
   qrHint: '은행 앱이나 카메라로 스캔하세요',

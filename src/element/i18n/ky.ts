@@ -1,5 +1,5 @@
-import type { KnownPaymentOption, Translation } from './translation.js';
-import { own, timeLeftUnits } from './translation.js';
+import type { CopyNames, KnownPaymentOption, Translation } from './translation.js';
+import { copyName, own, timeLeftUnits } from './translation.js';
 import type { RequisitesKind } from '../format.js';
 import { BOOT_STRINGS } from './boot.js';
 
@@ -53,9 +53,7 @@ const REQUISITES: Record<RequisitesKind, string> = {
   telegram: 'Telegram-бот',
   'qr-image': 'QR-код',
 };
-const COPIED: Partial<Record<RequisitesKind | 'amount' | 'ifsc', string>> = { amount: 'сумма', ifsc: 'IFSC', telegram: 'боттун шилтемеси' };
-const copied = (field: string, kind: RequisitesKind) =>
-  own(COPIED, field) ?? own(COPIED, kind) ?? REQUISITES[kind].replace(/^.(?=\p{Ll})/u, (first) => first.toLowerCase());
+const COPIED: CopyNames = { amount: 'сумма', ifsc: 'IFSC', telegram: 'боттун шилтемеси' };
 const OPTIONS: Record<KnownPaymentOption, string> = {
   TO_CARD: 'Картага которуу',
   SBP: 'СБП (телефон номери боюнча)',
@@ -114,9 +112,9 @@ export const ky: Translation = {
   holderLabel: 'Алуучу',
   guidance: (amount) => `Так ${amount} сумманы бир төлөм менен которуңуз. Башка сумма же бир нече төлөм эсепке алууну кечиктирет.`,
   copy: 'Көчүрүү',
-  copyLabel: (field, kind) => `Көчүрүү: ${copied(field, kind)}`,
+  copyLabel: (field, kind) => `Көчүрүү: ${copyName(COPIED, REQUISITES, field, kind)}`,
   copied: 'Көчүрүлдү',
-  copiedAnnouncement: (field, kind) => `Көчүрүлдү: ${copied(field, kind)}`,
+  copiedAnnouncement: (field, kind) => `Көчүрүлдү: ${copyName(COPIED, REQUISITES, field, kind)}`,
   copyManually: 'Көчүрүү мүмкүн болгон жок: текст белгиленди, аны түзмөктүн менюсу аркылуу көчүрүңүз.',
   qrLabel: 'Банк колдонмосунда төлөө үчүн QR-код',
   qrHint: 'Банк колдонмосу же камера менен сканерлеңиз',

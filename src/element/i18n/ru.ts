@@ -1,5 +1,5 @@
-import type { KnownPaymentOption, Translation } from './translation.js';
-import { own, plural, timeLeftUnits } from './translation.js';
+import type { CopyNames, KnownPaymentOption, Translation } from './translation.js';
+import { copyName, own, plural, timeLeftUnits } from './translation.js';
 import type { RequisitesKind } from '../format.js';
 import { BOOT_STRINGS } from './boot.js';
 
@@ -58,10 +58,9 @@ const REQUISITES: Record<RequisitesKind, string> = {
   'qr-image': 'QR-код',
 };
 /** What a copy button names, in the accusative after «Скопировать», where it is not the label's own form. */
-const TO_COPY: Partial<Record<RequisitesKind | 'amount' | 'ifsc', string>> = { amount: 'сумму', ifsc: 'IFSC', telegram: 'ссылку на бота' };
+const TO_COPY: CopyNames = { amount: 'сумму', ifsc: 'IFSC', telegram: 'ссылку на бота' };
 /** The same in the nominative, after «Скопировано:». */
-const COPIED: Partial<Record<RequisitesKind | 'amount' | 'ifsc', string>> = { amount: 'сумма', ifsc: 'IFSC', telegram: 'ссылка на бота' };
-const lower = (label: string) => label.replace(/^.(?=\p{Ll})/u, (first) => first.toLowerCase());
+const COPIED: CopyNames = { amount: 'сумма', ifsc: 'IFSC', telegram: 'ссылка на бота' };
 const OPTIONS: Record<KnownPaymentOption, string> = {
   TO_CARD: 'Перевод на карту',
   SBP: 'СБП (по номеру телефона)',
@@ -121,9 +120,9 @@ export const ru: Translation = {
   guidance: (amount) =>
     `Переведите ровно ${amount} одним платежом. Другая сумма или несколько платежей задержат зачисление.`,
   copy: 'Скопировать',
-  copyLabel: (field, kind) => `Скопировать ${own(TO_COPY, field) ?? own(TO_COPY, kind) ?? lower(REQUISITES[kind])}`,
+  copyLabel: (field, kind) => `Скопировать ${copyName(TO_COPY, REQUISITES, field, kind)}`,
   copied: 'Скопировано',
-  copiedAnnouncement: (field, kind) => `Скопировано: ${own(COPIED, field) ?? own(COPIED, kind) ?? lower(REQUISITES[kind])}`,
+  copiedAnnouncement: (field, kind) => `Скопировано: ${copyName(COPIED, REQUISITES, field, kind)}`,
   copyManually: 'Скопировать не получилось: текст выделен, скопируйте его через меню устройства.',
   qrLabel: 'QR-код для оплаты в приложении банка',
   qrHint: 'Отсканируйте его в приложении банка или камерой',

@@ -1,5 +1,5 @@
-import type { KnownPaymentOption, Translation } from './translation.js';
-import { own, timeLeftUnits } from './translation.js';
+import type { CopyNames, KnownPaymentOption, Translation } from './translation.js';
+import { copyName, own, timeLeftUnits } from './translation.js';
 import type { RequisitesKind } from '../format.js';
 import { BOOT_STRINGS } from './boot.js';
 
@@ -53,9 +53,7 @@ const REQUISITES: Record<RequisitesKind, string> = {
   telegram: 'Боти Telegram',
   'qr-image': 'QR-код',
 };
-const COPIED: Partial<Record<RequisitesKind | 'amount' | 'ifsc', string>> = { amount: 'маблағ', ifsc: 'IFSC', telegram: 'пайванди бот' };
-const copied = (field: string, kind: RequisitesKind) =>
-  own(COPIED, field) ?? own(COPIED, kind) ?? REQUISITES[kind].replace(/^.(?=\p{Ll})/u, (first) => first.toLowerCase());
+const COPIED: CopyNames = { amount: 'маблағ', ifsc: 'IFSC', telegram: 'пайванди бот' };
 const OPTIONS: Record<KnownPaymentOption, string> = {
   TO_CARD: 'Интиқол ба корт',
   SBP: 'СБП (бо рақами телефон)',
@@ -114,9 +112,9 @@ export const tg: Translation = {
   holderLabel: 'Гиранда',
   guidance: (amount) => `Маҳз ${amount}-ро бо як пардохт интиқол диҳед. Маблағи дигар ё якчанд пардохт ворид шудани пулро дер мекунад.`,
   copy: 'Нусха бардоштан',
-  copyLabel: (field, kind) => `Нусха бардоштан: ${copied(field, kind)}`,
+  copyLabel: (field, kind) => `Нусха бардоштан: ${copyName(COPIED, REQUISITES, field, kind)}`,
   copied: 'Нусха бардошта шуд',
-  copiedAnnouncement: (field, kind) => `Нусха бардошта шуд: ${copied(field, kind)}`,
+  copiedAnnouncement: (field, kind) => `Нусха бардошта шуд: ${copyName(COPIED, REQUISITES, field, kind)}`,
   copyManually: 'Нусха бардоштан нашуд: матн ҷудо карда шуд, онро бо менюи дастгоҳ нусха бардоред.',
   qrLabel: 'QR-код барои пардохт дар барномаи бонк',
   qrHint: 'Онро бо барномаи бонк ё камера скан кунед',

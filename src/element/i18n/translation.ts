@@ -138,6 +138,19 @@ export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other
 /** The form of `forms` for `count` under `rules` (an `Intl.PluralRules` of the translation's language). */
 export const plural = (rules: Intl.PluralRules, count: number, forms: PluralForms): string => forms[rules.select(count)] ?? forms.other;
 
+/** Words of a language for what a copy button copies, where it is not the label of the requisites' kind. */
+export type CopyNames = Partial<Record<RequisitesKind | 'amount' | 'ifsc', string>>;
+
+/**
+ * What a copy button names: the field's own word (the amount, an IFSC) or the kind's (a bot is
+ * copied as its link), else the label of the kind; `inSentence`, its first letter lower-cased
+ * to run on in a sentence, unless it is written in capitals (`UPI ID`, `CVU`).
+ */
+export const copyName = (names: CopyNames, labels: Readonly<Record<RequisitesKind, string>>, field: string, kind: RequisitesKind, inSentence = true): string => {
+  const name = own(names, field) ?? own(names, kind) ?? labels[kind];
+  return inSentence ? name.replace(/^.(?=\p{Ll})/u, (first) => first.toLowerCase()) : name;
+};
+
 /** Whole minutes or seconds left, rounded up, for the announcement texts. */
 export const timeLeftUnits = (remainingMs: number): { unit: 'minute' | 'second'; count: number } => {
   const seconds = Math.max(0, Math.ceil(remainingMs / 1000));

@@ -1,5 +1,5 @@
-import type { KnownPaymentOption, Translation } from './translation.js';
-import { own, timeLeftUnits } from './translation.js';
+import type { CopyNames, KnownPaymentOption, Translation } from './translation.js';
+import { copyName, own, timeLeftUnits } from './translation.js';
 import type { RequisitesKind } from '../format.js';
 import { BOOT_STRINGS } from './boot.js';
 
@@ -54,9 +54,7 @@ const REQUISITES: Record<RequisitesKind, string> = {
   telegram: 'Telegram-bot',
   'qr-image': 'QR-kod',
 };
-const COPIED: Partial<Record<RequisitesKind | 'amount' | 'ifsc', string>> = { amount: 'summa', ifsc: 'IFSC', telegram: 'bot havolasi' };
-const copied = (field: string, kind: RequisitesKind) =>
-  own(COPIED, field) ?? own(COPIED, kind) ?? REQUISITES[kind].replace(/^.(?=\p{Ll})/u, (first) => first.toLowerCase());
+const COPIED: CopyNames = { amount: 'summa', ifsc: 'IFSC', telegram: 'bot havolasi' };
 const OPTIONS: Record<KnownPaymentOption, string> = {
   TO_CARD: 'Kartaga oʻtkazma',
   SBP: 'SBP (telefon raqami orqali)',
@@ -115,9 +113,9 @@ export const uz: Translation = {
   holderLabel: 'Qabul qiluvchi',
   guidance: (amount) => `Aynan ${amount} summani bitta toʻlov bilan oʻtkazing. Boshqa summa yoki bir nechta toʻlov hisobga olishni kechiktiradi.`,
   copy: 'Nusxalash',
-  copyLabel: (field, kind) => `Nusxalash: ${copied(field, kind)}`,
+  copyLabel: (field, kind) => `Nusxalash: ${copyName(COPIED, REQUISITES, field, kind)}`,
   copied: 'Nusxalandi',
-  copiedAnnouncement: (field, kind) => `Nusxalandi: ${copied(field, kind)}`,
+  copiedAnnouncement: (field, kind) => `Nusxalandi: ${copyName(COPIED, REQUISITES, field, kind)}`,
   copyManually: 'Nusxalab boʻlmadi: matn belgilandi, uni qurilma menyusi orqali nusxalang.',
   qrLabel: 'Bank ilovasida toʻlash uchun QR-kod',
   qrHint: 'Bank ilovasi yoki kamera bilan skanerlang',

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin, type Rolldown } from 'vite';
+import { type Language, LANGUAGES } from '../src/element/i18n/lang.js';
 import { sizesOf, type Sizes } from './lib.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -27,6 +28,10 @@ const CDN_ENTRY = `${root}src/element/cdn.ts`;
 /** Goal and limit of the issue; 1 KB = 1,000 bytes (the stricter reading). */
 export const BROTLI_GOAL = 24_000;
 export const GZIP_LIMIT = 30_000;
+/** Issue 28: the first-render file does not grow with the ten languages (its brotli size before them)… */
+export const BROTLI_BEFORE_LANGUAGES = 22_960;
+/** … and each language's chunk stays within this, brotli. */
+export const LANGUAGE_CHUNK_LIMIT = 3_000;
 
 /**
  * The round before the split: everything in one CDN file. Built again from this commit in each
@@ -35,10 +40,24 @@ export const GZIP_LIMIT = 30_000;
 export const BEFORE_COMMIT = 'd62e661';
 const BEFORE_RECORDED: Sizes = { raw: 84_699, gzip: 29_307, brotli: 25_643 };
 
+/** The element's languages, each a chunk of its own (`merchant-checkout-<language>.js`). */
+export const LANGUAGE_NAMES: Record<Language, string> = {
+  en: 'English',
+  ru: 'Russian',
+  bn: 'Bengali',
+  uz: 'Uzbek (Latin)',
+  az: 'Azerbaijani',
+  es: 'Spanish',
+  ko: 'Korean',
+  kk: 'Kazakh',
+  tg: 'Tajik',
+  ky: 'Kyrgyz',
+};
+
 /** When the element loads each lazy chunk (`merchant-checkout-<name>.js`). */
 const CHUNK_ROLES: Record<string, string> = {
-  en: 'English strings (the payer\'s language: one of en, ru)',
-  ru: 'Russian strings (the payer\'s language: one of en, ru)',
+  ...Object.fromEntries(LANGUAGES.map((language) => [language, `${LANGUAGE_NAMES[language]} strings (the payer's language: one of ${LANGUAGES.length})`])),
+  views: 'the screens\' templates: every invoice screen, loaded with the language',
   'qr-matrix': 'QR encoder: a deal with a QR code',
   lettermark: 'bank lettermarks: the waiting screen\'s bank',
   directory: 'bank directory (names, apps, ranks): bank names on the waiting screen, the picker',
@@ -50,11 +69,12 @@ const CHUNK_ROLES: Record<string, string> = {
 
 /** What a payer downloads for each typical screen: the first-render file, the language, these chunks. */
 const SCREENS: { screen: string; chunks: string[] }[] = [
-  { screen: 'waiting screen (requisites, QR code, bank)', chunks: ['qr-matrix', 'lettermark', 'directory', 'sse'] },
-  { screen: 'bank picker on a phone (after the waiting screen)', chunks: ['qr-matrix', 'lettermark', 'directory', 'sse', 'picker-view', 'sbp'] },
-  { screen: 'checking screen (after the waiting screen)', chunks: ['qr-matrix', 'lettermark', 'directory', 'sse', 'forms'] },
+  { screen: 'waiting screen (requisites, QR code, bank)', chunks: ['views', 'qr-matrix', 'lettermark', 'directory', 'sse'] },
+  { screen: 'bank picker on a phone (after the waiting screen)', chunks: ['views', 'qr-matrix', 'lettermark', 'directory', 'sse', 'picker-view', 'sbp'] },
+  { screen: 'checking screen (after the waiting screen)', chunks: ['views', 'qr-matrix', 'lettermark', 'directory', 'sse', 'forms'] },
 ];
-const LANGUAGES = ['en', 'ru'] as const;
+/** The languages of the per-screen totals. */
+const SCREEN_LANGUAGES = ['en', 'ru'] as const;
 
 /** Code of a module that replaces a part of the bundle (given the module's own source), keyed by the end of its path. */
 type Stubs = Record<string, (source: string) => string>;
@@ -200,9 +220,9 @@ const LEAVE_OUT: { part: string; stubs: Stubs }[] = [
   },
   { part: 'styles (CSS)', stubs: { 'element/merchant-checkout.styles.ts': () => 'export const styles = [];' } },
   {
-    part: 'English and Russian boot strings (the loading screen before the language arrives)',
+    part: 'boot strings of the ten languages (the loading screen before the language arrives, the offline error)',
     stubs: {
-      'i18n/lang.ts': (source) => source.replace(/export const BOOT_STRINGS\b[^=]*=\s*\{[\s\S]*?\n\};/, 'export const BOOT_STRINGS = { en: {}, ru: {} };'),
+      'i18n/boot.ts': () => `export const BOOT_STRINGS = { ${LANGUAGES.map((language) => `${language}: {}`).join(', ')} };`,
     },
   },
 ];
@@ -304,7 +324,7 @@ export const runBundle = async (): Promise<BundleResult> => {
     return found.sizes;
   };
   const screens: ScreenResult[] = SCREENS.map(({ screen, chunks: names }) => {
-    const [en, ru] = LANGUAGES.map((language) => sum([cdn, chunkSizes(language), ...names.map(chunkSizes)]));
+    const [en, ru] = SCREEN_LANGUAGES.map((language) => sum([cdn, chunkSizes(language), ...names.map(chunkSizes)]));
     return { screen, chunks: names, en: en!, ru: ru! };
   });
 

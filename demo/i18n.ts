@@ -1,5 +1,6 @@
 /** The demo page's own words; the checkout brings its own translations. */
 import type { InvoiceAction, NotificationView, ServiceSwitch } from './shared/demo-api.js';
+import type { Language } from 'merchant-checkout';
 import { TRANSFER_CONFIRMED, UNKNOWN_STATUS, type Scenario } from './shared/scenarios.js';
 
 export type Lang = 'en' | 'ru';
@@ -115,6 +116,9 @@ export interface PageText {
   scenariosHeading: string;
   scenariosIntro: string;
   scenarios: Record<Scenario, string>;
+  optionScenariosHeading: string;
+  /** One payment option's scenario: the option, its currency and bank (the checkout's language follows, in its own name). */
+  optionScenario: (option: string, currency: string, bank: string) => string;
   pagesHeading: string;
   reactPage: string;
   vuePage: string;
@@ -264,6 +268,8 @@ export const TEXT: Record<Lang, PageText> = {
       error: 'The service fails: error screen, then “Try again” works',
       slow: 'The service answers slowly: loading first',
     },
+    optionScenariosHeading: 'Every payment option',
+    optionScenario: (option, currency, bank) => `${option} in ${currency} at ${bank}`,
     pagesHeading: 'The same checkout in a framework',
     reactPage: 'React page',
     vuePage: 'Vue page',
@@ -411,6 +417,8 @@ export const TEXT: Record<Lang, PageText> = {
       error: 'Сервис падает: экран ошибки, затем «Повторить» помогает',
       slow: 'Сервис отвечает медленно: сначала загрузка',
     },
+    optionScenariosHeading: 'Все способы оплаты',
+    optionScenario: (option, currency, bank) => `${option} в ${currency}, банк ${bank}`,
     pagesHeading: 'Та же форма во фреймворке',
     reactPage: 'Страница на React',
     vuePage: 'Страница на Vue',
@@ -419,3 +427,17 @@ export const TEXT: Record<Lang, PageText> = {
 };
 
 export const isLang = (value: unknown): value is Lang => value === 'en' || value === 'ru';
+
+/** Each language of the checkout in its own words, for the language switch (the page itself speaks English and Russian). */
+export const LANGUAGE_NAMES: Readonly<Record<Language, string>> = {
+  en: 'English',
+  ru: 'Русский',
+  bn: 'বাংলা',
+  uz: 'Oʻzbekcha',
+  az: 'Azərbaycanca',
+  es: 'Español',
+  ko: '한국어',
+  kk: 'Қазақша',
+  tg: 'Тоҷикӣ',
+  ky: 'Кыргызча',
+};

@@ -4,10 +4,10 @@
  * the element's events, the QA deep links). Rendered with lit-html into the light DOM.
  */
 import 'merchant-checkout/define';
-import { formatMoney, statusMeaning } from 'merchant-checkout';
+import { formatMoney, LANGUAGES, type Language, statusMeaning } from 'merchant-checkout';
 import { positiveDecimalString, safeParse } from 'merchant-checkout/schemas';
 import { html, nothing, render, type TemplateResult } from 'lit';
-import { isLang, TEXT, type Lang, type PageText } from './i18n.js';
+import { isLang, LANGUAGE_NAMES, TEXT, type Lang, type PageText } from './i18n.js';
 import {
   demoApi,
   DemoApiError,
@@ -20,9 +20,10 @@ import {
   type ServiceSwitch,
 } from './shared/demo-api.js';
 import { listenToCheckout, logEntry, type LoggedEvent } from './shared/events.js';
-import { isScenario, SCENARIOS, type Scenario } from './shared/scenarios.js';
+import { type DemoScenario, isOptionScenario, isScenario, OPTION_SCENARIOS, type OptionScenarioName, SCENARIOS } from './shared/scenarios.js';
 
 type Theme = 'auto' | 'light' | 'dark';
+const isCheckoutLang = (value: unknown): value is Language => (LANGUAGES as readonly unknown[]).includes(value);
 const isTheme = (value: unknown): value is Theme => value === 'auto' || value === 'light' || value === 'dark';
 
 /**
@@ -62,7 +63,8 @@ interface Notice {
 
 class DemoPage {
   readonly #root: HTMLElement;
-  #lang: Lang = 'en';
+  /** The checkout's language (any of the element's); the page's own text is English or Russian ({@link DemoPage.#pageLang}). */
+  #lang: Language = 'en';
   #theme: Theme = 'auto';
   /** `?auto-return=N`: the element's `auto-return` (seconds), to try the automatic return to the shop. */
   #autoReturn = 0;
@@ -88,8 +90,12 @@ class DemoPage {
     this.#root = root;
   }
 
+  get #pageLang(): Lang {
+    return isLang(this.#lang) ? this.#lang : 'en';
+  }
+
   get #t(): PageText {
-    return TEXT[this.#lang];
+    return TEXT[this.#pageLang];
   }
 
   get #order(): DemoOrder | undefined {
@@ -102,7 +108,9 @@ class DemoPage {
     const params = new URLSearchParams(location.search);
     const lang = params.get('lang');
     const theme = params.get('theme');
-    if (isLang(lang)) this.#lang = lang;
+    const scenario = params.get('scenario');
+    if (isCheckoutLang(lang)) this.#lang = lang;
+    else if (isOptionScenario(scenario)) this.#lang = OPTION_SCENARIOS[scenario].lang;
     else if (navigator.language.toLowerCase().startsWith('ru')) this.#lang = 'ru';
     if (isTheme(theme)) this.#theme = theme;
     this.#autoReturn = Math.max(0, Math.min(60, Number(params.get('auto-return')) || 0));
@@ -121,8 +129,7 @@ class DemoPage {
       if (!document.hidden) void this.#refreshOrders();
     }, ORDERS_REFRESH_MS);
 
-    const scenario = params.get('scenario');
-    if (isScenario(scenario)) {
+    if (isScenario(scenario) || isOptionScenario(scenario)) {
       await this.#runScenario(scenario);
       return;
     }
@@ -135,7 +142,7 @@ class DemoPage {
 
   // ── State changes ──────────────────────────────────────────────────────────────
 
-  async #runScenario(scenario: Scenario): Promise<void> {
+  async #runScenario(scenario: DemoScenario): Promise<void> {
     this.#preparing = true;
     this.#selected = undefined;
     this.update();
@@ -149,6 +156,18 @@ class DemoPage {
       this.#preparing = false;
       this.#say(this.#messageOf(error), true);
     }
+  }
+
+  /**
+   * A payment option's link opens its deal in this page, in its language (no new document: going
+   * through twenty options stays quick); a modified click opens the link as links do.
+   */
+  #openOptionScenario(event: MouseEvent, scenario: OptionScenarioName): void {
+    if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    this.#lang = OPTION_SCENARIOS[scenario].lang;
+    this.#applyLangAndTheme();
+    void this.#runScenario(scenario);
   }
 
   /** The `checking` scenario: the page presses the element's "I have paid" once the requisites are on screen. */
@@ -196,7 +215,7 @@ class DemoPage {
   }
 
   #applyLangAndTheme(): void {
-    document.documentElement.lang = this.#lang;
+    document.documentElement.lang = this.#pageLang;
     document.title = `Samovar Tea · ${this.#t.payerHeading}`;
     if (this.#theme === 'auto') delete document.documentElement.dataset.theme;
     else document.documentElement.dataset.theme = this.#theme;
@@ -216,7 +235,7 @@ class DemoPage {
   }
 
   #setLang(value: string): void {
-    if (!isLang(value)) return;
+    if (!isCheckoutLang(value)) return;
     this.#lang = value;
     this.#applyLangAndTheme();
     this.#writeUrl();
@@ -379,8 +398,8 @@ class DemoPage {
     }
   }
 
-  #scenarioHref(scenario: Scenario): string {
-    const params = new URLSearchParams({ scenario, lang: this.#lang });
+  #scenarioHref(scenario: DemoScenario, lang: Language = this.#lang): string {
+    const params = new URLSearchParams({ scenario, lang });
     if (this.#theme !== 'auto') params.set('theme', this.#theme);
     return `/?${params.toString()}`;
   }
@@ -424,8 +443,7 @@ class DemoPage {
             <label>
               <span>${t.language}</span>
               <select id="lang-switch" @change=${(event: Event) => this.#setLang((event.target as HTMLSelectElement).value)}>
-                <option value="en" ?selected=${this.#lang === 'en'}>English</option>
-                <option value="ru" ?selected=${this.#lang === 'ru'}>Русский</option>
+                ${LANGUAGES.map((lang) => html`<option value=${lang} lang=${lang} ?selected=${this.#lang === lang}>${LANGUAGE_NAMES[lang]}</option>`)}
               </select>
             </label>
             <label>
@@ -493,6 +511,7 @@ class DemoPage {
               </div>
               ${order.type === 'out' ? html`<p class="payout-note" role="note">${t.payoutNote}</p>` : nothing}
               <merchant-checkout
+                lang=${this.#lang}
                 invoice-id=${order.invoiceId}
                 endpoint="/checkout-api"
                 return-url=${this.#returnUrl(order.invoiceId)}
@@ -924,6 +943,20 @@ class DemoPage {
               </li>
             `,
           )}
+        </ul>
+        <h4 id="option-scenarios-heading">${t.optionScenariosHeading}</h4>
+        <ul class="scenarios" id="option-scenarios" aria-labelledby="option-scenarios-heading">
+          ${(Object.keys(OPTION_SCENARIOS) as OptionScenarioName[]).map((scenario) => {
+            const { option, currency, method, lang } = OPTION_SCENARIOS[scenario];
+            return html`
+              <li>
+                <a href=${this.#scenarioHref(scenario, lang)} data-scenario=${scenario} @click=${(event: MouseEvent) => this.#openOptionScenario(event, scenario)}
+                  ><code>?scenario=${scenario}</code></a
+                >
+                <span>${t.optionScenario(option, currency, method)} (<span lang=${lang}>${LANGUAGE_NAMES[lang]}</span>)</span>
+              </li>
+            `;
+          })}
         </ul>
         <h4>${t.pagesHeading}</h4>
         <p class="button-row">

@@ -29,7 +29,18 @@ import {
   type ServiceState,
   type ServiceView,
 } from '../shared/demo-api.js';
-import { ERROR_FAILURES, isScenario, SLOW_LATENCY_MS, UNKNOWN_STATUS, type Scenario } from '../shared/scenarios.js';
+import {
+  type DemoScenario,
+  ERROR_FAILURES,
+  isOptionScenario,
+  isScenario,
+  OPTION_SCENARIOS,
+  type OptionScenario,
+  type OptionScenarioName,
+  SLOW_LATENCY_MS,
+  UNKNOWN_STATUS,
+  type Scenario,
+} from '../shared/scenarios.js';
 
 /** The shop's keys at the mock: obviously not secret, and nothing to configure. */
 export const DEMO_MERCHANT = {
@@ -41,6 +52,8 @@ export const DEMO_MERCHANT = {
 
 /** The service's `{base_url}` as the client signs it; never dialled, the client's `fetch` is the mock's. */
 const SERVICE_URL = 'https://pay.mock.invalid';
+/** The mock's public API (its pictures of QR codes), which the demo server serves to the payer's browser. */
+export const SERVICE_PUBLIC_PATH = '/api/public';
 /** Where the mock "sends" notifications; they are handed to the receiver in process. */
 const NOTIFICATION_URL = 'http://localhost/demo-api/notify';
 
@@ -54,6 +67,12 @@ export interface DemoBackendOptions {
   random?: () => number;
   /** The mock's `quirks` (a seed): answers vary over every shape the service may send (`MOCK_QUIRKS=7 npm run demo`). */
   quirks?: boolean | number;
+  /**
+   * The service's `{base_url}` (default a host never dialled): the demo server gives its own,
+   * so that the links of the mock's public API in its answers (a deal's picture of a QR code)
+   * load in the payer's browser, from the demo's origin.
+   */
+  serviceUrl?: string;
 }
 
 export interface DemoBackend {
@@ -78,6 +97,7 @@ const CreateOrderSchema = z.strictObject({
   successUrl: z.optional(z.string()),
   cancelUrl: z.optional(z.string()),
   maxAmount: z.optional(z.string()),
+  crossBorderCurrency: z.optional(z.string()),
 });
 const DealSchema = z.strictObject({ option: z.optional(z.string()), method: z.optional(z.string()) });
 const DisputeSchema = z.strictObject({ reason: z.enum(['no_payment', 'invalid_sum']), amount: z.optional(z.string()) });
@@ -143,6 +163,7 @@ const lookedUpInvoice = (data: unknown): { id?: unknown; status?: unknown; deals
 };
 
 export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend => {
+  const serviceUrl = options.serviceUrl ?? SERVICE_URL;
   const log = options.log ?? (() => undefined);
   const notificationToken = randomUUID();
   /** The shop's database: its orders by invoice id, oldest first. */
@@ -168,7 +189,7 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
 
   const mock: MockService = createMockService({
     merchants: [{ ...DEMO_MERCHANT }],
-    publicBaseUrl: SERVICE_URL,
+    publicBaseUrl: serviceUrl,
     controls: true,
     // "Receiver down" answers 500, so the service's retries (60 s apart on its clock) show.
     notificationFetch: (request) =>
@@ -212,7 +233,7 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
     return new Response(JSON.stringify(data), { status: response.status, headers: { 'content-type': 'application/json' } });
   };
 
-  const client = new MerchantClient({ baseUrl: SERVICE_URL, ...DEMO_MERCHANT, fetch: serviceFetch });
+  const client = new MerchantClient({ baseUrl: serviceUrl, ...DEMO_MERCHANT, fetch: serviceFetch });
 
   /**
    * The kit: one store for the proxy, the receiver and the reconciler, so the payer's event
@@ -256,7 +277,7 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
     clearTimeout(timer);
   };
 
-  const createOrder = async (input: CreateOrderInput, scenario?: Scenario): Promise<DemoOrder> => {
+  const createOrder = async (input: CreateOrderInput, scenario?: DemoScenario): Promise<DemoOrder> => {
     const orderId = `SMV-${nextOrderNumber++}`;
     const request: CreateInvoiceRequest = {
       type: input.type,
@@ -270,7 +291,7 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
     if (input.paymentMethod) request.paymentMethod = input.paymentMethod;
     if (input.paymentOption) request.paymentOption = input.paymentOption;
     if (input.type === 'out') request.paymentRequisites = { requisites: input.requisites?.trim() ?? '', holder: input.holder?.trim() ?? '' };
-    for (const field of ['successUrl', 'cancelUrl', 'maxAmount'] as const) {
+    for (const field of ['successUrl', 'cancelUrl', 'maxAmount', 'crossBorderCurrency'] as const) {
       const value = input[field]?.trim();
       if (value) request[field] = value;
     }
@@ -346,6 +367,19 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
       methods: methods.map((method) => ({ code: method.code, name: method.name ?? method.code })),
       rates: { in: rate(rates.in), out: rate(rates.out) },
     };
+  };
+
+  /** A waiting deal of one payment option, in its currency (a cross-border one with a card abroad), from a clean mock. */
+  const setUpOptionScenario = async (name: OptionScenarioName): Promise<DemoOrder> => {
+    mock.reset();
+    setNoRequisites(false);
+    switches.receiverDown = false;
+    const scenario: OptionScenario = OPTION_SCENARIOS[name];
+    const { option, method, currency, amount, crossBorderCurrency } = scenario;
+    const input: CreateOrderInput = { type: 'in', amount, currency, startDeal: true, paymentMethod: method, paymentOption: option };
+    const order = await createOrder(crossBorderCurrency ? { ...input, crossBorderCurrency } : input, name);
+    await settle();
+    return order;
   };
 
   /** Creates an order in the state the scenario names, from a clean mock (no faults, no latency). */
@@ -500,6 +534,7 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
   app.all('/reference', only('GET'));
   app.post('/scenarios/:name', async (c) => {
     const name = c.req.param('name');
+    if (isOptionScenario(name)) return json(200, { order: withService(await setUpOptionScenario(name)) });
     if (!isScenario(name)) throw new DemoHttpError(404, 'not_found', `no scenario ${name}`);
     return json(200, { order: withService(await setUpScenario(name)) });
   });

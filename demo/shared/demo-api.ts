@@ -3,7 +3,7 @@
  * mock service's test controls (`/__mock`), as the demo pages call them. A real shop has its
  * own order API instead; the checkout itself only ever talks to `/checkout-api`.
  */
-import type { Scenario } from './scenarios.js';
+import type { DemoScenario } from './scenarios.js';
 
 /** An order of the demo shop and the invoice behind it, as the shop's database knows it. */
 export interface DemoOrder {
@@ -19,7 +19,7 @@ export interface DemoOrder {
   /** ISO 8601. */
   createdAt: string;
   /** The QA scenario that made it, if any. */
-  scenario?: Scenario;
+  scenario?: DemoScenario;
   /** The invoice as the mock service holds it now (QA only: a shop knows only what notifications say). */
   service?: ServiceView;
 }
@@ -79,6 +79,8 @@ export interface CreateOrderInput {
   successUrl?: string;
   cancelUrl?: string;
   maxAmount?: string;
+  /** A cross-border invoice: the currency of the payer's card abroad (`TJS`, `UZS`). */
+  crossBorderCurrency?: string;
 }
 
 /**
@@ -146,7 +148,7 @@ export const demoApi = {
   advanceClock: (ms: number) => call<{ now: string }>('POST', '/__mock/clock', { advanceMs: ms }),
   createOrder: (input: CreateOrderInput) => call<{ order: DemoOrder }>('POST', '/demo-api/orders', input).then((answer) => answer.order),
   /** Creates an order in the state of `scenario` (resetting the mock's faults first). */
-  scenario: (scenario: Scenario) => call<{ order: DemoOrder }>('POST', `/demo-api/scenarios/${scenario}`).then((answer) => answer.order),
+  scenario: (scenario: DemoScenario) => call<{ order: DemoOrder }>('POST', `/demo-api/scenarios/${scenario}`).then((answer) => answer.order),
   invoiceAction: (invoiceId: string, action: InvoiceAction, body: Record<string, string> = {}) =>
     call<{ order: DemoOrder }>('POST', `/demo-api/orders/${encodeURIComponent(invoiceId)}/${action}`, body).then((answer) => answer.order),
   /** The shop's server stops answering notifications for `ms` of the mock's time (its outage control); answers when it ends. */

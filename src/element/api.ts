@@ -1,8 +1,8 @@
 /**
  * The element's API without its translation objects: what `merchant-checkout` (index.ts) and
- * the CDN file (cdn.ts) both export. The element loads its strings on demand; `en`, `ru` and
- * `translationFor` are exported by the npm entry only, so the CDN file's first-render bundle
- * carries no strings.
+ * the CDN file (cdn.ts) both export. The element loads its strings on demand; the translations
+ * (`en`, `ru`, `kk`, …, `TRANSLATIONS`) and `translationFor` are exported by the npm entry
+ * only, so the CDN file's first-render bundle carries none of them.
  */
 export { MerchantCheckoutElement } from './merchant-checkout.js';
 export { defineMerchantCheckout } from './register.js';
@@ -17,7 +17,11 @@ export {
   CheckoutError,
   createCheckoutClient,
 } from './protocol-client.js';
-export type { CopyField, Screen, Translation } from './i18n/translation.js';
+export type { CopyField, KnownPaymentOption, PluralForms, Screen, Translation } from './i18n/translation.js';
+export { LANGUAGES, type BootStrings, type Language } from './i18n/lang.js';
+// Types only: the forms' and the bank picker's strings (the `strings` property takes them too); their modules load on demand.
+export type { JourneyStrings } from './journey/strings.js';
+export type { BankPickerStrings } from './banks/picker-view.js';
 export {
   formatDecimal,
   formatDuration,

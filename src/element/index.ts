@@ -5,6 +5,14 @@
  * `defineMerchantCheckout()` registers the tag.
  */
 export * from './api.js';
+export { az } from './i18n/az.js';
+export { bn } from './i18n/bn.js';
 export { en } from './i18n/en.js';
+export { es } from './i18n/es.js';
+export { kk } from './i18n/kk.js';
+export { ko } from './i18n/ko.js';
+export { ky } from './i18n/ky.js';
 export { ru } from './i18n/ru.js';
-export { translationFor } from './i18n/locale.js';
+export { tg } from './i18n/tg.js';
+export { uz } from './i18n/uz.js';
+export { TRANSLATIONS, translationFor } from './i18n/locale.js';

@@ -3,7 +3,7 @@ import { property, state } from 'lit/decorators.js';
 import { LazyModule } from './controllers/lazy-module.js';
 import { CheckoutReturnEvent } from './events.js';
 import { formatMoney } from './format.js';
-import { BOOT_STRINGS, closestLang, intlLocale, type Language, languageOf, loadTranslation } from './i18n/lang.js';
+import { BOOT_STRINGS, type BootStrings, closestLang, intlLocale, type Language, LANGUAGES, languageOf, loadTranslation } from './i18n/lang.js';
 import { own, type Translation } from './i18n/translation.js';
 import type { JourneyStrings } from './journey/forms.js';
 import { styles } from './merchant-checkout.styles.js';
@@ -15,10 +15,12 @@ import { type InvoiceScreenModel, type ReturnModel, screen, type ScreenModel } f
 import type { BankOverrides } from './session/bank-names.js';
 import { InvoiceSession } from './session/invoice-session.js';
 import { VERSION } from './version.js';
-import { errorScreen, invoiceScreen, type LazyParts, type ScreenActions, type ScreenContext, skeleton } from './views.js';
+import { errorScreen, invoiceScreen, loadViews, skeleton } from './view-loader.js';
+import type { LazyParts, ScreenActions, ScreenContext } from './views.js';
 import type * as DirectoryModule from './banks/directory.js';
 import type { BankEntry } from './banks/directory.js';
 import type * as LettermarkModule from './banks/lettermark.js';
+import type { BankPickerStrings } from './banks/picker-view.js';
 import type * as PickerViewModule from './banks/picker-view.js';
 import type * as SbpModule from './banks/sbp.js';
 import type * as FormsModule from './journey/forms.js';
@@ -38,7 +40,7 @@ type PickerModules = [typeof PickerViewModule, typeof SbpModule, typeof Director
  * @event {CheckoutCanceledEvent} checkout-canceled - The payer canceled and the service's answer says canceled. `detail: { invoice }` (the cancel operation's invoice).
  * @event {CheckoutExpiredEvent} checkout-expired - The time to pay ran out while the payer watched: the countdown to `expireAt` (server time) reached zero and the read made then found the invoice unpaid (or the service says expired). Never for an invoice paid in its last seconds. `detail: { invoice }`.
  * @event {CheckoutVariantSelectEvent} checkout-variant-select - The payer picked a payment variant. Cancelable: `preventDefault()` stops the element from starting a deal. `detail: { option, method }`.
- * @event {CheckoutCopyEvent} checkout-copy - A value was copied to the clipboard. `detail: { field: 'amount' | 'requisites', value }` (the raw value).
+ * @event {CheckoutCopyEvent} checkout-copy - A value was copied to the clipboard. `detail: { field: 'amount' | 'requisites' | 'ifsc' | 'reference', value }` (the raw value).
  * @event {CheckoutErrorEvent} checkout-error - A request failed or its answer was invalid. `detail: { code, message, retryable }`.
  * @event {CheckoutPayerConfirmedEvent} checkout-payer-confirmed - The payer pressed "I have paid" (nothing is sent by it; the element shows the check and keeps following the status). `detail: { invoice, deal }`.
  * @event {CheckoutReceiptEvent} checkout-receipt - The payer's receipt reached the service through the proxy; the deal is `transfer_confirmed`. `detail: { invoice }`.
@@ -56,15 +58,16 @@ type PickerModules = [typeof PickerViewModule, typeof SbpModule, typeof Director
  * @csspart amount - The amount to send, or paid (formatted; its copy button copies the exact amount).
  * @csspart reference - The payment's number to quote to the shop, with a copy button (expired and dispute screens).
  * @csspart bank - The bank's name.
- * @csspart requisites - Card or phone number or account, formatted for reading.
+ * @csspart requisites - Where to send the money, formatted for reading: a card, phone or account number, a UPI ID, a CVU, a Telegram bot.
+ * @csspart ifsc - The IFSC of an Indian account (IMPS), with its own copy button.
  * @csspart holder - The recipient's name.
  * @csspart copy-button - A button that copies a raw value.
  * @csspart notice - A short message under a block (copy by hand, connection trouble, offline, a failed or refused cancel, a failed deal).
  * @csspart change-notice - What changed while the payer was looking (amount, requisites, holder), old → new, with a button that closes it (`role="alert"`).
  * @csspart guidance - What a P2P payer must know ("send exactly this amount in one payment").
- * @csspart qr - The QR code of the deal's link (only `https:` links).
+ * @csspart qr - The QR code of the deal's link or QR data (only `https:` links), or the service's picture of it.
  * @csspart bank-link - "Open in bank app", the same `https:` link, on touch devices (beside the bank picker's button for an SBP link); the QR code then comes after "I have paid".
- * @csspart pay-link - "Open payment page": requisites that are a payment page's link.
+ * @csspart pay-link - "Open payment page" or "Open in Telegram": requisites that are a payment page's or a Telegram bot's link.
  * @csspart cross-border - The currency and country of a cross-border transfer.
  * @csspart bank-picker-button - "Choose your bank": opens the SBP bank picker (touch devices, SBP links).
  * @csspart bank-picker - The SBP bank picker: a search and the list of bank apps (loaded on demand).
@@ -129,7 +132,12 @@ export class MerchantCheckoutElement extends LitElement {
   /** Base URL of the merchant's checkout proxy, relative or absolute (default: the site's root). */
   @property() endpoint = '';
 
-  /** `ru` or `en` (any tag: `ru-RU` falls back to `ru`, unknown languages to `en`); defaults to the nearest `lang` around. */
+  /**
+   * The payer's language: `en`, `ru`, `bn`, `uz`, `az`, `es`, `ko`, `kk`, `tg` or `ky`, any tag
+   * of them (`kk-KZ` → `kk`), or `auto`. Absent or `auto`: the nearest `lang` around the element,
+   * then `<html lang>`, then the browser's languages; a tag the element does not ship falls
+   * back along its chain (`be` → `ru`), else to the next of those, English last.
+   */
   @property({ reflect: true }) override lang!: string;
 
   /** Milliseconds between status reads while the status can still change (at least 1000). */
@@ -182,8 +190,8 @@ export class MerchantCheckoutElement extends LitElement {
   /** The object that speaks the checkout protocol; by default one built from `endpoint` and `fetch`. */
   @property({ attribute: false }) client: CheckoutClient | undefined;
 
-  /** Replacements for any of the built-in strings of the current language (the forms' strings too). */
-  @property({ attribute: false }) strings: Partial<Translation & JourneyStrings> | undefined;
+  /** Replacements for any of the built-in strings of the current language (the forms', the bank picker's and the boot strings too). */
+  @property({ attribute: false }) strings: Partial<Translation & JourneyStrings & BankPickerStrings & BootStrings> | undefined;
 
   @state() private announcement = '';
 
@@ -305,6 +313,19 @@ export class MerchantCheckoutElement extends LitElement {
     if (asked && !node && !changed) this.#focusAfterUpdate = asked;
   }
 
+  /**
+   * An update is complete once the language's strings and the screens' templates are here (or
+   * could not be loaded): `checkout-ready` and the other events dispatched after a render then
+   * follow the screen the payer sees, not the loading skeleton shown meanwhile.
+   */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    const done = await super.getUpdateComplete();
+    const strings = this.#languages[languageOf(this.#lang())];
+    if (strings.get() || strings.failed) return done;
+    await strings.settled();
+    return super.getUpdateComplete();
+  }
+
   /** Reads the invoice (and the variants, if they failed) again. */
   retry(): void {
     this.#session?.retry();
@@ -341,7 +362,7 @@ export class MerchantCheckoutElement extends LitElement {
 
   #lang(): string | undefined {
     // The property first: a `lang` just set is reflected to the attribute only after render.
-    return this.lang || closestLang(this);
+    return this.lang && this.lang !== 'auto' ? this.lang : closestLang(this.parentNode);
   }
 
   /** The strings of the page's language, with the merchant's replacements; undefined while they load. */
@@ -350,11 +371,15 @@ export class MerchantCheckoutElement extends LitElement {
     return base && this.strings ? { ...base, ...this.strings } : base;
   }
 
-  /** Each language's strings, loaded when the page first needs them. */
-  readonly #languages: Record<Language, LazyModule<Translation>> = {
-    en: new LazyModule(this, 'en', () => loadTranslation('en')),
-    ru: new LazyModule(this, 'ru', () => loadTranslation('ru')),
-  };
+  /** What the element says before its strings are here, with the merchant's replacements. */
+  #bootStrings(language: Language): BootStrings {
+    return withStrings(BOOT_STRINGS[language], this.strings);
+  }
+
+  /** Each language's strings, loaded when the page first needs them, with the screens' templates. */
+  readonly #languages = Object.fromEntries(
+    LANGUAGES.map((language) => [language, new LazyModule(this, language, () => Promise.all([loadTranslation(language), loadViews()]).then(([t]) => t))]),
+  ) as Record<Language, LazyModule<Translation>>;
 
   #model: ScreenModel | undefined;
 
@@ -375,8 +400,8 @@ export class MerchantCheckoutElement extends LitElement {
     this.#rendered = failed ? 'error' : model.screen;
     return html`
       <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
-      <div part="base" class="base" data-screen=${this.#rendered} aria-busy=${this.#rendered === 'loading' ? 'true' : 'false'}>
-        ${failed ? bootError(language) : t ? this.#renderScreen(model, t) : model.screen === 'idle' ? nothing : skeleton(BOOT_STRINGS[language].loading)}
+      <div part="base" class="base" lang=${language} data-screen=${this.#rendered} aria-busy=${this.#rendered === 'loading' ? 'true' : 'false'}>
+        ${failed ? bootError(this.#bootStrings(language)) : t ? this.#renderScreen(model, t) : model.screen === 'idle' ? nothing : skeleton(this.#bootStrings(language).loading)}
       </div>
     `;
   }
@@ -507,12 +532,11 @@ export class MerchantCheckoutElement extends LitElement {
 }
 
 /** The strings of the page's language could not be loaded (offline): the error screen, and a reload as the way out. */
-const bootError = (language: Language): TemplateResult => {
-  const text = BOOT_STRINGS[language];
+const bootError = (text: BootStrings): TemplateResult => {
   return html`
     <div part="error" role="alert">
-      <h2 part="title" tabindex="-1">${text.failed}</h2>
-      <p>${text.reason}</p>
+      <h2 part="title" tabindex="-1">${text.loadFailed}</h2>
+      <p>${text.loadFailedReason}</p>
       <button part="retry-button" class="primary" type="button" @click=${() => location.reload()}>${text.reload}</button>
     </div>
   `;

@@ -6,7 +6,7 @@
  */
 import type { CheckoutDeal, CheckoutInvoice } from '../schemas/checkout.js';
 import type { Money, PaymentVariant } from '../schemas/invoice.js';
-import { requisitesKind, type RequisitesKind } from '../schemas/requisites-kind.js';
+import { IMAGE_LINK, isRequisitesKind, requisitesKind, type RequisitesKind } from '../schemas/requisites-kind.js';
 import { humanizeBankCode } from './banks/humanize.js';
 import { formatRequisites, plainText } from './format.js';
 import type { CopyField, Screen, Translation } from './i18n/translation.js';
@@ -133,13 +133,16 @@ export interface DealModel {
   readonly bankCode: string;
   /**
    * Where to send the money. A `url` is a payment page to open (`href`), never text to copy;
-   * `qr` data is drawn as a QR code; every other kind is text with a copy button.
+   * `qr` data is drawn as a QR code and a `qr-image` shown as the picture it links to; every
+   * other kind is text with a copy button (a Telegram bot's also opens, an Indian account's
+   * IFSC is copied apart).
    */
   readonly requisites: {
     readonly text: string;
     readonly kind: RequisitesKind;
     readonly copy: CopyModel | undefined;
     readonly href: string | undefined;
+    readonly ifsc: CopyModel | undefined;
   };
   readonly holder: string;
   /** The deal's `https:` link (QR code, bank app), if it has a safe one. */
@@ -271,8 +274,22 @@ const SBP_LINK = /^https:\/\/(qr|sub)\.nspk\.ru\//;
 /** The country of the payer's card by the cross-border currency (ISO 3166 codes; `Intl.DisplayNames` names them). */
 const CARD_COUNTRY = { TJS: 'TJ', UZS: 'UZ', KZT: 'KZ', KGS: 'KG', AZN: 'AZ', AMD: 'AM', GEL: 'GE', BYN: 'BY', MDL: 'MD', TRY: 'TR' } as const;
 
-/** QR pictures the service draws itself (image-QR options): shown as an image, not redrawn. */
-const IMAGE_LINK = /\.(png|jpe?g|gif|svg|webp)$|\/qr-code$/i;
+
+/**
+ * A link to a picture of a QR code (the service's, an image-QR option's) as it may be shown
+ * in an `<img>`: an `https:` one, or one on the page's own origin (a proxy or a local service
+ * may serve it over `http:`); anything else `undefined`. Never loaded as anything but an image.
+ */
+// Here, not in qr.ts: the QR encoder's chunk imports qr.ts, and Rolldown then splits what qr.ts imports out of the first-render file.
+export const safePictureLink = (link: unknown, base: string | undefined): string | undefined => {
+  if (typeof link !== 'string' || link.length > 2048 || !IMAGE_LINK.test(link.trim())) return undefined;
+  try {
+    const url = new URL(link.trim());
+    return url.protocol === 'https:' || (url.protocol === 'http:' && base !== undefined && url.origin === new URL(base).origin) ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+};
 
 /** An `http(s)` URL (absolute, or relative to `base`) to send the payer back to the shop, else undefined. */
 export const safeReturnUrl = (url: string | null | undefined, base?: string): string | undefined => {
@@ -342,9 +359,12 @@ const copyModel = (session: SessionSnapshot, field: CopyField, value: string, ki
 
 const dealModel = (session: SessionSnapshot, invoice: CheckoutInvoice, deal: CheckoutDeal, env: ScreenEnvironment): DealModel => {
   const raw = plainText(deal.requisites?.requisites ?? '');
-  const kind = deal.requisitesKind ?? requisitesKind(raw, deal.paymentOption);
+  // A kind from a newer proxy that this element does not know: it works the kind out itself.
+  const kind = isRequisitesKind(deal.requisitesKind) ? deal.requisitesKind : requisitesKind(raw, deal.paymentOption);
   const formatted = formatRequisites(raw, kind);
-  const href = kind === 'url' ? safeQrLink(raw) : undefined;
+  const href = kind === 'url' || kind === 'telegram' ? safeQrLink(raw) : undefined;
+  // The service's picture of the QR code: the requisites themselves, or the deal's link to one.
+  const picture = safePictureLink(kind === 'qr-image' ? raw : deal.qrCodeLink, env.baseUrl);
   const link = safeQrLink(deal.qrCodeLink);
   const currency = plainText(invoice.crossBorderCurrency ?? '').toUpperCase() || undefined;
   const crossBorder = deal.paymentOption === 'CROSS_BORDER' || currency !== undefined;
@@ -355,14 +375,15 @@ const dealModel = (session: SessionSnapshot, invoice: CheckoutInvoice, deal: Che
     requisites: {
       text: formatted.text,
       kind: formatted.kind,
-      // A payment page is opened, QR data is scanned: neither is text to copy.
-      copy: kind === 'url' || kind === 'qr' ? undefined : copyModel(session, 'requisites', raw, formatted.kind),
+      // A payment page is opened, a QR code is scanned: none of them is text to copy.
+      copy: kind === 'url' || kind === 'qr' || kind === 'qr-image' ? undefined : copyModel(session, 'requisites', formatted.value, formatted.kind),
       href,
+      ifsc: formatted.ifsc === undefined ? undefined : copyModel(session, 'ifsc', formatted.ifsc, formatted.kind),
     },
     holder: plainText(deal.requisites?.holder ?? ''),
     link,
     // QR data is drawn here; the service's own picture only where the option gives nothing else.
-    qr: kind === 'qr' && raw ? { text: raw, image: false } : link ? { text: link, image: IMAGE_LINK.test(new URL(link).pathname) } : undefined,
+    qr: kind === 'qr' && raw ? { text: raw, image: false } : picture ? { text: picture, image: true } : link ? { text: link, image: false } : undefined,
     sbpLink: env.touch ? [link, kind === 'qr' ? safeQrLink(raw) : undefined].find((candidate) => candidate && SBP_LINK.test(candidate)) : undefined,
     bankLink: env.touch ? link : undefined,
     pickerOpen: session.bankPicker,

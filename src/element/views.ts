@@ -1,7 +1,8 @@
 /**
  * The element's view: plain functions from values (the screen model of screen.ts, strings,
  * actions) to templates. Everything from the service goes into text bindings or attribute
- * values, never into markup.
+ * values, never into markup. Loaded on demand with the payer's language (view-loader.ts): no
+ * invoice screen shows before both are here.
  */
 import { html, nothing, svg, type TemplateResult } from 'lit';
 import type { PaymentVariant } from '../schemas/invoice.js';
@@ -160,17 +161,6 @@ const variantItem = (view: VariantsView, variant: PaymentVariant): TemplateResul
   </li>`;
 };
 
-/** The loading screen's stand-in shapes. */
-export const skeleton = (label: string): TemplateResult => html`
-  <div part="skeleton" class="skeleton">
-    <h2 part="title" class="sr-only" tabindex="-1">${label}</h2>
-    <div class="bar short"></div>
-    <div class="bar wide"></div>
-    <div class="bar"></div>
-    <div class="bar"></div>
-  </div>
-`;
-
 /** What the payer can do on a screen; the element wires each to its session. */
 export interface ScreenActions {
   copy: (copy: CopyModel) => void;
@@ -259,7 +249,7 @@ const amountField = (model: InvoiceScreenModel, amount: string, context: ScreenC
         note: copy?.byHand ? t.copyManually : model.asked ? (model.amountLabel === 'paid' ? t.amountSettledNote : t.amountDueNote)(formatMoney(model.asked, context.locale)) : undefined,
       })}
     </dl>
-    ${model.remaining === undefined ? nothing : timer({ label: t.timeLeftLabel, time: formatDuration(model.remaining) })}
+    ${model.remaining === undefined ? nothing : timer({ label: t.timeLeftLabel, time: formatDuration(model.remaining, context.locale) })}
   </div>`;
 };
 
@@ -390,16 +380,21 @@ const copyButton = (copy: CopyModel, { t, actions }: ScreenContext): CopyButtonV
 });
 
 
-/** The requisites as they read: a card or phone in unbreakable groups, an account, a link to a payment page. */
+/** Kinds read in groups that never break inside (`4444 4444`, `+7 (996) 777-99-77`). */
+const GROUPED: ReadonlySet<string> = new Set(['card', 'phone', 'account', 'imps', 'cvu', 'topup']);
+
+/**
+ * The requisites as they read: a card, phone or account in unbreakable groups, a link to a
+ * payment page, a Telegram bot's name and its link.
+ */
 const requisitesValue = (deal: DealModel, { t }: ScreenContext): string | readonly TemplateResult[] => {
   const { requisites } = deal;
-  if (requisites.href) {
-    return [html`<a part="pay-link" class="primary" href=${requisites.href} target="_blank" rel="noopener noreferrer">${t.openPaymentPage}</a>`];
+  const { href, kind, text } = requisites;
+  if (href) {
+    const open = (label: string) => html`<a part="pay-link" class="primary" href=${href} target="_blank" rel="noopener noreferrer">${label}</a>`;
+    return kind === 'telegram' ? [html`${text} `, open(t.openTelegram)] : [open(t.openPaymentPage)];
   }
-  if (requisites.kind === 'card' || requisites.kind === 'phone' || requisites.kind === 'account') {
-    return requisites.text.split(' ').map((group, index) => html`${index ? ' ' : ''}<span class="group">${group}</span>`);
-  }
-  return requisites.text;
+  return GROUPED.has(kind) ? text.split(' ').map((group, index) => html`${index ? ' ' : ''}<span class="group">${group}</span>`) : text;
 };
 
 /**
@@ -410,7 +405,8 @@ const requisitesValue = (deal: DealModel, { t }: ScreenContext): string | readon
  */
 const dealDetails = (deal: DealModel, amount: string, context: ScreenContext): TemplateResult => {
   const { t } = context;
-  const showRequisites = deal.requisites.kind !== 'qr' || !deal.qr;
+  const { kind, ifsc } = deal.requisites;
+  const showRequisites = (kind !== 'qr' && kind !== 'qr-image') || !deal.qr;
   return html`
     <dl part="details">
       ${field({ part: 'bank', label: t.bankLabel, value: deal.bank, valueId: 'bank-value', mark: context.bankMark(deal.bankCode, deal.bank) })}
@@ -425,11 +421,22 @@ const dealDetails = (deal: DealModel, amount: string, context: ScreenContext): T
             note: deal.requisites.copy?.byHand ? t.copyManually : undefined,
           })
         : nothing}
+      ${ifsc
+        ? field({
+            part: 'ifsc',
+            label: t.ifscLabel,
+            value: ifsc.value,
+            valueId: 'ifsc-value',
+            valueClass: 'requisites',
+            copy: copyButton(ifsc, context),
+            note: ifsc.byHand ? t.copyManually : undefined,
+          })
+        : nothing}
       ${deal.holder ? field({ part: 'holder', label: t.holderLabel, value: deal.holder, valueId: 'holder-value' }) : nothing}
     </dl>
     ${deal.crossBorder
       ? html`<p part="cross-border" class="guidance">
-          ${t.crossBorder(deal.crossBorder.currency, deal.crossBorder.country && regionName(deal.crossBorder.country, context.locale))}
+          ${t.crossBorder(deal.crossBorder.currency, deal.crossBorder.country && regionName(deal.crossBorder.country, t.language))}
         </p>`
       : nothing}
     ${bankApps(deal, context)}
@@ -468,12 +475,16 @@ const qrView = (deal: DealModel, context: ScreenContext): TemplateResult | typeo
   });
 };
 
-/** A country's name in the payer's language (`TJ` → Таджикистан), or its code where `Intl` cannot. */
-const regionName = (code: string, locale: string): string => {
+/**
+ * A country's name in the payer's language (`TJ` → Таджикистан), or undefined where `Intl`
+ * cannot name it in that language (a browser without its data would name it in another).
+ */
+const regionName = (code: string, language: string): string | undefined => {
   try {
-    return new Intl.DisplayNames([locale], { type: 'region' }).of(code) ?? code;
+    const names = new Intl.DisplayNames([language], { type: 'region' });
+    return names.resolvedOptions().locale.split('-')[0] === language ? names.of(code) : undefined;
   } catch {
-    return code;
+    return undefined;
   }
 };
 

@@ -1,8 +1,9 @@
 /**
- * Bank codes, their Russian names and the payment options, as the service's lists answer
- * them (`GET /payment-methods`, `GET /payment-options`). The codes and names are the
- * service's own where its documentation shows them; the BIN ranges and SBP member ids only
- * make requisites look real. Imports nothing.
+ * Bank codes, their names and the payment options, as the service's lists answer them
+ * (`GET /payment-methods`, `GET /payment-options`). The codes and names are the service's own
+ * where its documentation shows them (Russian banks); the banks of the other currencies
+ * (INR, BDT, ARS, VND, KRW, AZN) are real banks under codes of our choosing; the BIN ranges
+ * only make requisites look real. Imports nothing.
  */
 
 export interface MockBank {
@@ -63,6 +64,25 @@ export const BANKS: readonly MockBank[] = [
   { code: 'humo', name: 'Humo', currency: 'UZS', options: ['TO_CARD', 'CROSS_BORDER'], bin: '986001' },
   { code: 'uzcard', name: 'Uzcard', currency: 'UZS', options: ['TO_CARD', 'CROSS_BORDER'], bin: '860002' },
   { code: 'click', name: 'Click', currency: 'UZS', options: ['CLICK_UZ_QR'], bin: '860049' },
+  // Beyond the CIS: the options of the documentation's other markets, with banks of each.
+  { code: 'hdfcbank', name: 'HDFC Bank', currency: 'INR', options: ['UPI', 'IMPS'], bin: '485498' },
+  { code: 'icicibank', name: 'ICICI Bank', currency: 'INR', options: ['UPI', 'QUASI_UPI', 'IMPS'], bin: '447746' },
+  { code: 'sbi', name: 'State Bank of India', currency: 'INR', options: ['UPI', 'IMPS'], bin: '607153' },
+  { code: 'paytm', name: 'Paytm Payments Bank', currency: 'INR', options: ['QUASI_UPI'], bin: '652150' },
+  { code: 'bkash', name: 'bKash', currency: 'BDT', options: ['TO_PHONE_NUMBER'], bin: '000000' },
+  { code: 'nagad', name: 'Nagad', currency: 'BDT', options: ['TO_PHONE_NUMBER'], bin: '000000' },
+  { code: 'mercadopago', name: 'Mercado Pago', currency: 'ARS', options: ['CVU'], bin: '000000' },
+  { code: 'uala', name: 'Ualá', currency: 'ARS', options: ['CVU'], bin: '000000' },
+  { code: 'brubank', name: 'Brubank', currency: 'ARS', options: ['CVU'], bin: '000000' },
+  { code: 'vietcombank', name: 'Vietcombank', currency: 'VND', options: ['VIET_QR'], bin: '970436' },
+  { code: 'techcombank', name: 'Techcombank', currency: 'VND', options: ['VIET_QR'], bin: '970407' },
+  { code: 'mbbank', name: 'MB Bank', currency: 'VND', options: ['VIET_QR'], bin: '970422' },
+  { code: 'kbstar', name: 'KB Kookmin Bank', currency: 'KRW', options: ['TO_ACCOUNT'], bin: '000000' },
+  { code: 'shinhan', name: 'Shinhan Bank', currency: 'KRW', options: ['TO_ACCOUNT'], bin: '000000' },
+  { code: 'tossbank', name: 'Toss Bank', currency: 'KRW', options: ['TO_ACCOUNT'], bin: '000000' },
+  { code: 'kapitalbank', name: 'Kapital Bank', currency: 'AZN', options: ['TO_CARD', 'TO_PHONE_NUMBER'], bin: '416973' },
+  { code: 'abb', name: 'ABB', currency: 'AZN', options: ['TO_CARD'], bin: '402719' },
+  { code: 'leobank', name: 'Leobank', currency: 'AZN', options: ['TO_CARD'], bin: '517691' },
 ];
 
 /** The payment options with the names the service lists them under. */
@@ -90,13 +110,19 @@ export const PAYMENT_OPTIONS: readonly { code: string; name: string }[] = [
 ];
 
 /** Options whose requisites are QR data and whose `qrCodeLink` is a link to a QR image. */
-export const QR_OPTIONS: readonly string[] = ['SBP_QR', 'CLICK_UZ_QR', 'VIET_QR', 'MANUAL_SBP_QR'];
+export const QR_OPTIONS: readonly string[] = ['SBP_QR', 'CLICK_UZ_QR', 'VIET_QR'];
+
+/** Options whose requisites are the link to a picture of the QR code (a trader's own, for a manual QR), as is `qrCodeLink`. */
+export const PICTURE_OPTIONS: readonly string[] = ['MANUAL_SBP_QR'];
 
 /** Options whose requisites are a phone number. */
 export const PHONE_OPTIONS: readonly string[] = ['SBP', 'TO_PHONE_NUMBER', 'MOBILE_TOP_UP'];
 
 /** Options whose requisites are a payment page URL. */
-export const URL_OPTIONS: readonly string[] = ['TIPS', 'TG_BOT', 'P2C', 'CARD_ACQUIRING', 'MANUAL_ECOM'];
+export const URL_OPTIONS: readonly string[] = ['TIPS', 'P2C', 'CARD_ACQUIRING', 'MANUAL_ECOM'];
+
+/** Options whose requisites are a UPI ID (`name@provider`). */
+export const UPI_OPTIONS: readonly string[] = ['UPI', 'QUASI_UPI'];
 
 export const bankByCode = (code: string): MockBank | undefined => BANKS.find((bank) => bank.code === code);
 

@@ -146,6 +146,9 @@ export const DEFAULTS = {
     RUB: { min: '1000.00', max: '100000.00' },
     // No other currency's limits are documented; generous ones keep them out of the way.
     '*': { min: '0.01', max: '1000000000' },
+    // The dong and the won have no minor unit.
+    VND: { min: '1', max: '100000000000' },
+    KRW: { min: '1', max: '10000000000' },
   } as Record<string, AmountLimit>,
   // The reference's transition table makes "has an active deal" the condition of a cancel.
   cancelWithoutDeal: { status: 400, message: 'Invoice has no active deal' },
@@ -162,7 +165,18 @@ export const DEFAULTS = {
   // Long enough for 10 MB on a slow link; a body trickled in slower does not hold the mock.
   bodyTimeoutMs: 30_000,
   serviceFeePercent: '5',
-  rates: { RUB: '96.50', KZT: '512.30', UZS: '12850.00', TJS: '10.95' } as Record<string, string>,
+  rates: {
+    RUB: '96.50',
+    KZT: '512.30',
+    UZS: '12850.00',
+    TJS: '10.95',
+    INR: '84.20',
+    BDT: '119.50',
+    ARS: '1015.00',
+    VND: '25400.00',
+    KRW: '1385.00',
+    AZN: '1.70',
+  } as Record<string, string>,
   defaultRate: '1.00',
   settlementCurrency: 'USDT',
   withdrawalFee: '1',
@@ -176,7 +190,9 @@ export const DEFAULTS = {
 
 /** Decimal places: 8 for these crypto codes (as the documented USDT sums), 2 for every other. */
 export const CRYPTO_CURRENCIES: readonly string[] = ['USDT', 'USDC', 'BTC', 'ETH', 'TRX', 'TON'];
-export const subunitOf = (currency: string): number => (CRYPTO_CURRENCIES.includes(currency) ? 8 : 2);
+/** Currencies without a minor unit (ISO 4217): the Vietnamese dong and the Korean won. */
+export const WHOLE_CURRENCIES: readonly string[] = ['VND', 'KRW'];
+export const subunitOf = (currency: string): number => (CRYPTO_CURRENCIES.includes(currency) ? 8 : WHOLE_CURRENCIES.includes(currency) ? 0 : 2);
 
 /** A currency code is 2–10 upper-case letters or digits (`RUB`, `USDT`). */
 export const CURRENCY_PATTERN = /^[A-Z][A-Z0-9]{1,9}$/;

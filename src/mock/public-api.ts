@@ -5,10 +5,11 @@
  */
 import QRCode from 'qrcode';
 import { MERCHANT_ROUTES, ownInvoice, type ApiContext, type ApiEnv } from './api.js';
-import { QR_OPTIONS, bankListOf } from './banks.js';
+import { bankListOf } from './banks.js';
 import { MockControlError } from './errors.js';
 import type { FormPart } from './http.js';
 import { activeDeal, type MerchantRecord } from './records.js';
+import { qrTextOf } from './requisites.js';
 import type { Route } from './routes.js';
 
 export interface PublicContext {
@@ -45,9 +46,8 @@ export const PUBLIC_ROUTES: readonly Route<PublicContext>[] = [
     handle: async (c, p) => {
       const invoice = c.env.store.invoices.get(p.id!.toLowerCase());
       if (!invoice) throw new MockControlError(404, 'not_found', 'no such invoice');
-      const deal = activeDeal(invoice);
       // The QR of a QR option is its data; else the bank's pay link; else the payment page.
-      const text = deal ? (QR_OPTIONS.includes(deal.paymentOption) ? deal.requisites.requisites : (deal.qrCodeLink ?? invoice.invoiceUrl)) : invoice.invoiceUrl;
+      const text = qrTextOf(activeDeal(invoice), invoice) ?? invoice.invoiceUrl;
       const svg = await QRCode.toString(text, { type: 'svg', margin: 1 });
       return new Response(svg, { headers: { 'content-type': 'image/svg+xml', 'cache-control': 'no-store' } });
     },

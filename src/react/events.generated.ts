@@ -28,7 +28,7 @@ export const events = {
   onCheckoutExpired: 'checkout-expired' as EventName<CheckoutExpiredEvent>,
   /** The payer picked a payment variant. Cancelable: `preventDefault()` stops the element from starting a deal. `detail: { option, method }`. */
   onCheckoutVariantSelect: 'checkout-variant-select' as EventName<CheckoutVariantSelectEvent>,
-  /** A value was copied to the clipboard. `detail: { field: 'amount' | 'requisites', value }` (the raw value). */
+  /** A value was copied to the clipboard. `detail: { field: 'amount' | 'requisites' | 'ifsc' | 'reference', value }` (the raw value). */
   onCheckoutCopy: 'checkout-copy' as EventName<CheckoutCopyEvent>,
   /** A request failed or its answer was invalid. `detail: { code, message, retryable }`. */
   onCheckoutError: 'checkout-error' as EventName<CheckoutErrorEvent>,

@@ -218,14 +218,7 @@ export const invoiceJsonSchema: JsonSchema = {
           },
           requisitesKind: {
             type: "string",
-            enum: [
-              "card",
-              "phone",
-              "account",
-              "url",
-              "qr",
-              "other"
-            ]
+            minLength: 1
           },
           canceledAt: {
             anyOf: [
@@ -505,14 +498,7 @@ export const canceledInvoiceJsonSchema: JsonSchema = {
           },
           requisitesKind: {
             type: "string",
-            enum: [
-              "card",
-              "phone",
-              "account",
-              "url",
-              "qr",
-              "other"
-            ]
+            minLength: 1
           },
           canceledAt: {
             anyOf: [

@@ -107,8 +107,11 @@ export const CheckoutDealSchema = z.looseObject({
     requisites: z.nullable(z.string()),
     holder: z.nullable(z.string()),
   }),
-  /** How the requisites read (optional: proxies before this field leave it out). */
-  requisitesKind: z.optional(z.enum(REQUISITES_KINDS)),
+  /**
+   * How the requisites read (optional: proxies before this field leave it out). Any text, so an
+   * element older than its proxy still reads the deal: a kind it does not know, it works out itself.
+   */
+  requisitesKind: z.optional(openEnum(REQUISITES_KINDS)),
   /** The deal's deadline (not the time of a cancel). */
   canceledAt: z.optional(z.nullable(rfc3339DateTime())),
   isActive: z.boolean(),

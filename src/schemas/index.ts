@@ -7,7 +7,7 @@ export * from './invoice.js';
 export * from './dispute.js';
 export * from './withdrawal.js';
 export * from './checkout.js';
-export * from './requisites-kind.js';
+export { isRequisitesKind, REQUISITES_KINDS, requisitesKind, type RequisitesKind } from './requisites-kind.js';
 export * from './notification.js';
 export * from './responses.js';
 export * from './service.js';

@@ -27,7 +27,7 @@ export interface MerchantCheckoutEventMap {
   'checkout-expired': CheckoutExpiredEvent;
   /** The payer picked a payment variant. Cancelable: `preventDefault()` stops the element from starting a deal. `detail: { option, method }`. */
   'checkout-variant-select': CheckoutVariantSelectEvent;
-  /** A value was copied to the clipboard. `detail: { field: 'amount' | 'requisites', value }` (the raw value). */
+  /** A value was copied to the clipboard. `detail: { field: 'amount' | 'requisites' | 'ifsc' | 'reference', value }` (the raw value). */
   'checkout-copy': CheckoutCopyEvent;
   /** A request failed or its answer was invalid. `detail: { code, message, retryable }`. */
   'checkout-error': CheckoutErrorEvent;

@@ -1,8 +1,5 @@
 import { assert } from '@open-wc/testing';
 import { formatDecimal, formatDuration, formatMoney, formatRequisites, plainText } from '../../src/element/format.js';
-import { en } from '../../src/element/i18n/en.js';
-import { intlLocale, translationFor } from '../../src/element/i18n/locale.js';
-import { ru } from '../../src/element/i18n/ru.js';
 import {
   announcementStep,
   clockOffset,
@@ -16,6 +13,12 @@ import { QUIET_ZONE, safeQrLink } from '../../src/element/qr.js';
 import { qrMatrix, qrPath } from '../../src/element/qr-matrix.js';
 import { isFinalStatus, normalizeStatus, statusMeaning } from '../../src/element/status.js';
 import { plain } from './helpers.js';
+
+/** What the payer reads of requisites: their kind and text (what is copied is tested apart). */
+const shown = (raw: string, kind?: Parameters<typeof formatRequisites>[1]) => {
+  const { kind: shownKind, text } = formatRequisites(raw, kind);
+  return { kind: shownKind, text };
+};
 
 describe('format', () => {
   describe('formatMoney', () => {
@@ -83,16 +86,35 @@ describe('format', () => {
     ];
     for (const [raw, kind, text] of cases) {
       it(`${raw} is a ${kind}: ${text}`, () => {
-        assert.deepEqual(formatRequisites(raw), { kind: kind as 'card', text });
+        assert.deepEqual(shown(raw), { kind: kind as 'card', text });
       });
     }
 
     it('follows the kind the proxy sent', () => {
-      assert.deepEqual(formatRequisites('9001234567', 'phone'), { kind: 'phone', text: '9001234567' });
-      assert.deepEqual(formatRequisites('2202206712345678', 'account'), { kind: 'account', text: '2202 2067 1234 5678' });
-      assert.deepEqual(formatRequisites('https://pay.example/p/1', 'url'), { kind: 'url', text: 'https://pay.example/p/1' });
-      assert.deepEqual(formatRequisites('ST00012|Name=ООО', 'qr'), { kind: 'qr', text: 'ST00012|Name=ООО' });
-      assert.deepEqual(formatRequisites('79001234567', 'phone'), { kind: 'phone', text: '+7 (900) 123-45-67' });
+      assert.deepEqual(shown('9001234567', 'phone'), { kind: 'phone', text: '9001234567' });
+      assert.deepEqual(shown('2202206712345678', 'account'), { kind: 'account', text: '2202 2067 1234 5678' });
+      assert.deepEqual(shown('https://pay.example/p/1', 'url'), { kind: 'url', text: 'https://pay.example/p/1' });
+      assert.deepEqual(shown('ST00012|Name=ООО', 'qr'), { kind: 'qr', text: 'ST00012|Name=ООО' });
+      assert.deepEqual(shown('79001234567', 'phone'), { kind: 'phone', text: '+7 (900) 123-45-67' });
+    });
+
+    it('shows and copies the options beyond Russia as what they are', () => {
+      const cases: [string, Parameters<typeof formatRequisites>[1], { kind: string; text: string; value: string; ifsc?: string }][] = [
+        ['shop.pay@okaxis', 'upi', { kind: 'upi', text: 'shop.pay@okaxis', value: 'shop.pay@okaxis' }],
+        ['50100248163579 IFSC hdfc0001234', 'imps', { kind: 'imps', text: '5010 0248 1635 79', value: '50100248163579', ifsc: 'HDFC0001234' }],
+        ['IFSC: SBIN0005943, A/c 00000031234567890', 'imps', { kind: 'imps', text: '0000 0031 2345 6789 0', value: '00000031234567890', ifsc: 'SBIN0005943' }],
+        ['0000003100012345678901', 'cvu', { kind: 'cvu', text: '00000031 00012345678901', value: '0000003100012345678901' }],
+        ['0000 0031 0001 2345 6789 01', 'cvu', { kind: 'cvu', text: '00000031 00012345678901', value: '0000003100012345678901' }],
+        ['+7(916)555-01-23', 'topup', { kind: 'topup', text: '+7 (916) 555-01-23', value: '+7(916)555-01-23' }],
+        ['https://t.me/SamovarPayBot?start=inv_42', 'telegram', { kind: 'telegram', text: '@SamovarPayBot', value: 'https://t.me/SamovarPayBot?start=inv_42' }],
+        ['https://pay.example/qr/7f3a.png', 'qr-image', { kind: 'qr-image', text: 'https://pay.example/qr/7f3a.png', value: 'https://pay.example/qr/7f3a.png' }],
+        // A Korean account keeps its bank's dashes.
+        ['110-123-456789', 'account', { kind: 'account', text: '110-123-456789', value: '110-123-456789' }],
+      ];
+      for (const [raw, kind, expected] of cases) {
+        const { ifsc, ...rest } = formatRequisites(raw, kind);
+        assert.deepEqual({ ...rest, ...(ifsc ? { ifsc } : {}) }, expected, raw);
+      }
     });
   });
 
@@ -217,53 +239,5 @@ describe('qr', () => {
     const drawn = [...qrPath(matrix).matchAll(/h(\d+)v1/g)].reduce((sum, match) => sum + Number(match[1]), 0);
     assert.equal(drawn, dark);
     assert.isUndefined(qrMatrix('x'.repeat(5000)), 'too long for any QR version');
-  });
-});
-
-describe('i18n', () => {
-  it('falls back along the language tag, then to English', () => {
-    assert.equal(translationFor('ru-RU'), ru);
-    assert.equal(translationFor('RU'), ru);
-    assert.equal(translationFor('ru_RU'), ru);
-    assert.equal(translationFor('en-GB'), en);
-    assert.equal(translationFor('de'), en);
-    assert.equal(translationFor(''), en);
-    assert.equal(translationFor(undefined), en);
-    assert.equal(translationFor('constructor'), en);
-  });
-
-  it('formats numbers in the page locale of the same language', () => {
-    assert.equal(intlLocale('en-GB', en), 'en-GB');
-    assert.equal(intlLocale('de-DE', en), 'en');
-    assert.equal(intlLocale('ru-RU', ru), 'ru-RU');
-    assert.equal(intlLocale('not a tag!', en), 'en');
-  });
-
-  it('says the time left with the right plural forms', () => {
-    assert.deepEqual(
-      [1, 2, 5, 21, 22].map((minutes) => ru.timeLeftAnnouncement(minutes * 60_000)),
-      [
-        'Осталась 1 минута на оплату',
-        'Осталось 2 минуты на оплату',
-        'Осталось 5 минут на оплату',
-        'Осталась 21 минута на оплату',
-        'Осталось 22 минуты на оплату',
-      ],
-    );
-    assert.equal(ru.timeLeftAnnouncement(30_000), 'Осталось 30 секунд на оплату');
-    assert.equal(en.timeLeftAnnouncement(60_000), '1 minute left to pay');
-    assert.equal(en.timeLeftAnnouncement(30_000), '30 seconds left to pay');
-  });
-
-  it('has every entry in both languages', () => {
-    assert.deepEqual(Object.keys(ru).sort(), Object.keys(en).sort());
-    for (const translation of [en, ru]) {
-      for (const [key, value] of Object.entries(translation)) {
-        if (typeof value === 'string') assert.isNotEmpty(value, key);
-      }
-      assert.equal(translation.option('SOMETHING_NEW'), 'SOMETHING_NEW');
-      assert.equal(translation.option('constructor'), 'constructor');
-      assert.isString(translation.errorMessage('toString'));
-    }
   });
 });

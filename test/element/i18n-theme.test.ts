@@ -1,7 +1,7 @@
-import { assert, expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { assert, expect, fixture, fixtureSync, html, waitUntil } from '@open-wc/testing';
 import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import type { MerchantCheckoutElement } from '../../src/element/merchant-checkout.js';
-import { FakeClient, INVOICE_ID, canceledInvoice, liveRegion, part, plain, readyClient, text, untilScreen } from './helpers.js';
+import { FakeClient, INVOICE_ID, canceledInvoice, dealWith, liveRegion, nextEvent, part, plain, readyClient, screenOf, text, untilScreen, waitingInvoice } from './helpers.js';
 
 const background = (el: MerchantCheckoutElement) => getComputedStyle(part(el, 'base')!).backgroundColor;
 const WHITE = 'rgb(255, 255, 255)';
@@ -33,6 +33,57 @@ describe('<merchant-checkout> language', () => {
     assert.equal(text(part(bare, 'title')), 'Transfer the money');
     document.documentElement.setAttribute('lang', 'ru');
     await waitUntil(() => text(part(bare, 'title')) === 'Переведите деньги', 'the element follows <html lang>');
+  });
+
+  it('is ready (checkout-ready) once the screen is in the payer’s language, not while its strings load', async () => {
+    // The first Tajik element of this page: its strings and the screens' templates load now.
+    const el = fixtureSync<MerchantCheckoutElement>(html`<merchant-checkout lang="tg" invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout>`);
+    await nextEvent(el, 'checkout-ready');
+    assert.equal(screenOf(el), 'waiting');
+    assert.equal(text(part(el, 'title')), 'Пулро интиқол диҳед');
+  });
+
+  it('sets the lang of the language it shows on its text, for screen readers', async () => {
+    const el = await fixture<MerchantCheckoutElement>(html`<merchant-checkout lang="kk-KZ" invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout>`);
+    await untilScreen(el, 'waiting');
+    assert.equal(text(part(el, 'title')), 'Ақшаны аударыңыз');
+    assert.equal(part(el, 'base')!.getAttribute('lang'), 'kk');
+    await expect(el).to.be.accessible();
+    // A language the element does not ship: the text is English, and says so.
+    el.lang = 'de';
+    await waitUntil(() => text(part(el, 'title')) === 'Transfer the money');
+    assert.equal(part(el, 'base')!.getAttribute('lang'), 'en');
+  });
+
+  it('with lang="auto", follows the page’s lang, then the browser’s languages', async () => {
+    const wrapper = await fixture<HTMLDivElement>(html`<div lang="uz"><merchant-checkout lang="auto" invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout></div>`);
+    const el = wrapper.querySelector('merchant-checkout')!;
+    await untilScreen(el, 'waiting');
+    assert.equal(text(part(el, 'title')), 'Pulni oʻtkazing');
+    const languages = Object.getOwnPropertyDescriptor(Navigator.prototype, 'languages');
+    try {
+      Object.defineProperty(navigator, 'languages', { configurable: true, get: () => ['fr-FR', 'ky-KG'] });
+      wrapper.removeAttribute('lang');
+      document.documentElement.removeAttribute('lang');
+      el.requestUpdate();
+      await waitUntil(() => text(part(el, 'title')) === 'Акчаны которуңуз', 'the browser’s first shipped language');
+      assert.equal(part(el, 'base')!.getAttribute('lang'), 'ky');
+    } finally {
+      delete (navigator as { languages?: unknown }).languages;
+      assert.deepEqual(Object.getOwnPropertyDescriptor(Navigator.prototype, 'languages'), languages);
+    }
+  });
+
+  it('lets the page replace the loading heading and the strings of new kinds of requisites too', async () => {
+    const client = new FakeClient();
+    // The property takes the bank picker's, the forms' and the boot strings' keys as well (a type error otherwise).
+    const strings: MerchantCheckoutElement['strings'] = { loading: 'One moment…', ifscLabel: 'IFSC code', pickerTitle: 'Your bank', chooseFile: 'Pick a file', reload: 'Reload' };
+    const el = await fixture<MerchantCheckoutElement>(html`<merchant-checkout lang="en" invoice-id=${INVOICE_ID} .client=${client} .strings=${strings}></merchant-checkout>`);
+    assert.equal(text(part(el, 'title')), 'One moment…');
+    const imps = dealWith({ paymentOption: 'IMPS', requisites: { requisites: '50100248163579 IFSC HDFC0001234', holder: 'Payee' } });
+    await client.answer('getInvoice', waitingInvoice({ deals: [imps] }));
+    await untilScreen(el, 'waiting');
+    assert.equal(text(part(el, 'ifsc')?.querySelector('dt')), 'IFSC code');
   });
 
   it('lets the page replace any string', async () => {

@@ -100,6 +100,7 @@ describe('screen()', () => {
             kind: 'card',
             copy: { field: 'requisites', value: '2202206712345678', kind: 'card', copied: false, byHand: false },
             href: undefined,
+            ifsc: undefined,
           },
           holder: 'Иван Петрович С.',
           link: 'https://qr.nspk.ru/AS1000670LSS7DN18SJQDNP4B05KLJL2?type=01&bank=100000000111',
@@ -475,6 +476,43 @@ describe('screen()', () => {
       assert.isUndefined(shown(snapshot(), NOW, { touch: false }).deal!.sbpLink);
       const other = invoiceOf({ deals: [exampleLookupDeal({ qrCodeLink: 'https://bank.example/pay/1' })] });
       assert.isUndefined(shown(snapshot({ invoice: other }), NOW, { touch: true }).deal!.sbpLink);
+    });
+
+    it('copies an Indian account and its IFSC apart, each with its own button', () => {
+      const invoice = withRequisites('50100248163579 IFSC HDFC0001234', 'IMPS', {}, 'imps');
+      const { requisites } = shown(snapshot({ invoice, copied: 'ifsc' })).deal!;
+      assert.deepEqual(requisites, {
+        text: '5010 0248 1635 79',
+        kind: 'imps',
+        copy: { field: 'requisites', value: '50100248163579', kind: 'imps', copied: false, byHand: false },
+        href: undefined,
+        ifsc: { field: 'ifsc', value: 'HDFC0001234', kind: 'imps', copied: true, byHand: false },
+      });
+    });
+
+    it('makes a Telegram bot its name to copy and a link to open', () => {
+      const invoice = withRequisites('https://t.me/SamovarPayBot?start=inv_42', 'TG_BOT', {}, 'telegram');
+      assert.deepInclude(shown(snapshot({ invoice })).deal!.requisites, {
+        text: '@SamovarPayBot',
+        kind: 'telegram',
+        href: 'https://t.me/SamovarPayBot?start=inv_42',
+      });
+      const app = withRequisites('tg://resolve?domain=SamovarPayBot', 'TG_BOT', {}, 'telegram');
+      assert.isUndefined(shown(snapshot({ invoice: app })).deal!.requisites.href, 'only an https link opens');
+    });
+
+    it('shows the service’s picture of a QR code as a picture, with nothing to copy', () => {
+      const invoice = withRequisites('https://service.example/qr/7f3a.png', 'VIET_QR', { qrCodeLink: null }, 'qr-image');
+      const deal = shown(snapshot({ invoice })).deal!;
+      assert.deepEqual(deal.qr, { text: 'https://service.example/qr/7f3a.png', image: true });
+      assert.isUndefined(deal.requisites.copy);
+      const unsafe = withRequisites('javascript:alert(1)//.png', 'VIET_QR', { qrCodeLink: null }, 'qr-image');
+      assert.isUndefined(shown(snapshot({ invoice: unsafe })).deal!.qr, 'only an https picture');
+    });
+
+    it('works out the kind itself when the proxy sends one this element does not know', () => {
+      const invoice = withRequisites('0000003100012345678901', 'CVU', {}, 'iban');
+      assert.deepInclude(shown(snapshot({ invoice })).deal!.requisites, { kind: 'cvu', text: '00000031 00012345678901' });
     });
 
     it('marks a cross-border deal with the currency to send and the card’s country', () => {

@@ -11,11 +11,12 @@ import { css, html, nothing, type TemplateResult } from 'lit';
 import { type BankEntry, entryName, searchBanks } from './directory.js';
 import { bankLogo, logoUrl } from './lettermark.js';
 import { bankAppLink, type InAppBrowser, type Platform } from './sbp.js';
+import type { Language } from '../i18n/lang.js';
 
 /** Every string of the picker, per language. */
 export interface BankPickerStrings {
   /** The picker's heading. */
-  readonly title: string;
+  readonly pickerTitle: string;
   /** The search field's label. */
   readonly searchLabel: string;
   /** The link that opens the payment link as it is, in whichever bank app the phone picks. */
@@ -34,39 +35,129 @@ export interface BankPickerStrings {
 
 const APP_NAMES: Readonly<Record<InAppBrowser, string>> = { telegram: 'Telegram', vk: 'VK', instagram: 'Instagram', facebook: 'Facebook' };
 
-/** Russian plural forms: one (1, 21), few (2–4, 22–24), many. */
-const ruPlural = (count: number, one: string, few: string, many: string): string => {
-  const form = new Intl.PluralRules('ru').select(count);
-  return form === 'one' ? one : form === 'few' ? few : many;
-};
+/** The form of a count's words by the CLDR plural rules of `language` (`other` for the categories it leaves out). */
+const plural = (language: string, count: number, forms: Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }): string =>
+  forms[new Intl.PluralRules(language).select(count)] ?? forms.other;
 
-/** The picker's strings in Russian and English (the element picks by its language, English otherwise). */
-export const PICKER_STRINGS: Readonly<Record<'ru' | 'en', BankPickerStrings>> = {
-  ru: {
-    title: 'Выберите банк',
-    searchLabel: 'Найти банк',
-    anyBank: 'Открыть в приложении любого банка',
-    listLabel: 'Банки',
-    found: (count) =>
-      count === 0 ? 'Банков не найдено' : `${ruPlural(count, 'Найден', 'Найдено', 'Найдено')} ${count} ${ruPlural(count, 'банк', 'банка', 'банков')}`,
-    noBank: 'Банк не найден. Проверьте название или откройте ссылку в приложении любого банка.',
-    inAppHint: (app) => `Браузер ${APP_NAMES[app]} не открывает приложения банков. Откройте эту страницу в браузере, чтобы оплатить из приложения банка.`,
-    showQr: 'Показать QR-код',
-  },
+/**
+ * The picker's strings in every language of the element (the element picks by its language).
+ * All but English and Russian machine-translated, not yet reviewed by native speakers (README,
+ * "Languages"). In Turkic languages, Tajik, Bengali and Korean a noun after a number keeps one form.
+ */
+export const PICKER_STRINGS: Readonly<Record<Language, BankPickerStrings>> = {
   en: {
-    title: 'Choose your bank',
+    pickerTitle: 'Choose your bank',
     searchLabel: 'Find your bank',
     anyBank: 'Open in any bank app',
     listLabel: 'Banks',
-    found: (count) => (count === 0 ? 'No banks found' : count === 1 ? '1 bank found' : `${count} banks found`),
+    found: (count) => (count === 0 ? 'No banks found' : `${count} ${plural('en', count, { one: 'bank', other: 'banks' })} found`),
     noBank: 'No bank found. Check the name, or open the link in any bank app.',
     inAppHint: (app) => `${APP_NAMES[app]}'s browser cannot open bank apps. Open this page in your browser to pay from a bank app.`,
     showQr: 'Show the QR code instead',
   },
+  ru: {
+    pickerTitle: 'Выберите банк',
+    searchLabel: 'Найти банк',
+    anyBank: 'Открыть в приложении любого банка',
+    listLabel: 'Банки',
+    found: (count) =>
+      count === 0
+        ? 'Банков не найдено'
+        : `${plural('ru', count, { one: 'Найден', other: 'Найдено' })} ${count} ${plural('ru', count, { one: 'банк', few: 'банка', other: 'банков' })}`,
+    noBank: 'Банк не найден. Проверьте название или откройте ссылку в приложении любого банка.',
+    inAppHint: (app) => `Браузер ${APP_NAMES[app]} не открывает приложения банков. Откройте эту страницу в браузере, чтобы оплатить из приложения банка.`,
+    showQr: 'Показать QR-код',
+  },
+  bn: {
+    pickerTitle: 'আপনার ব্যাংক বেছে নিন',
+    searchLabel: 'ব্যাংক খুঁজুন',
+    anyBank: 'যেকোনো ব্যাংক অ্যাপে খুলুন',
+    listLabel: 'ব্যাংক',
+    found: (count) => (count === 0 ? 'কোনো ব্যাংক পাওয়া যায়নি' : `${count.toLocaleString('bn')}টি ব্যাংক পাওয়া গেছে`),
+    noBank: 'ব্যাংক পাওয়া যায়নি। নামটি দেখে নিন বা যেকোনো ব্যাংক অ্যাপে লিংকটি খুলুন।',
+    inAppHint: (app) => `${APP_NAMES[app]}-এর ব্রাউজার ব্যাংক অ্যাপ খুলতে পারে না। ব্যাংক অ্যাপ থেকে পেমেন্ট করতে পেজটি আপনার ব্রাউজারে খুলুন।`,
+    showQr: 'QR কোড দেখান',
+  },
+  uz: {
+    pickerTitle: 'Bankingizni tanlang',
+    searchLabel: 'Bankni qidirish',
+    anyBank: 'Istalgan bank ilovasida ochish',
+    listLabel: 'Banklar',
+    found: (count) => (count === 0 ? 'Bank topilmadi' : `${count} ta bank topildi`),
+    noBank: 'Bank topilmadi. Nomini tekshiring yoki havolani istalgan bank ilovasida oching.',
+    inAppHint: (app) => `${APP_NAMES[app]} brauzeri bank ilovalarini ocha olmaydi. Bank ilovasidan toʻlash uchun bu sahifani brauzerda oching.`,
+    showQr: 'QR-kodni koʻrsatish',
+  },
+  az: {
+    pickerTitle: 'Bankınızı seçin',
+    searchLabel: 'Bankı axtarın',
+    anyBank: 'İstənilən bank tətbiqində aç',
+    listLabel: 'Banklar',
+    found: (count) => (count === 0 ? 'Bank tapılmadı' : `${count} bank tapıldı`),
+    noBank: 'Bank tapılmadı. Adı yoxlayın və ya keçidi istənilən bank tətbiqində açın.',
+    inAppHint: (app) => `${APP_NAMES[app]} brauzeri bank tətbiqlərini aça bilmir. Bank tətbiqindən ödəmək üçün bu səhifəni brauzerdə açın.`,
+    showQr: 'QR-kodu göstər',
+  },
+  es: {
+    pickerTitle: 'Elija su banco',
+    searchLabel: 'Buscar su banco',
+    anyBank: 'Abrir en cualquier app bancaria',
+    listLabel: 'Bancos',
+    found: (count) =>
+      count === 0
+        ? 'No se encontró ningún banco'
+        : `${plural('es', count, { one: 'Se encontró', other: 'Se encontraron' })} ${count} ${plural('es', count, { one: 'banco', other: 'bancos' })}`,
+    noBank: 'No se encontró el banco. Revise el nombre o abra el enlace en cualquier app bancaria.',
+    inAppHint: (app) => `El navegador de ${APP_NAMES[app]} no abre apps bancarias. Abra esta página en su navegador para pagar desde la app del banco.`,
+    showQr: 'Mostrar el código QR',
+  },
+  ko: {
+    pickerTitle: '은행 선택',
+    searchLabel: '은행 검색',
+    anyBank: '아무 은행 앱에서 열기',
+    listLabel: '은행',
+    found: (count) => (count === 0 ? '은행을 찾지 못했습니다' : `은행 ${count}곳을 찾았습니다`),
+    noBank: '은행을 찾을 수 없습니다. 이름을 확인하거나 아무 은행 앱에서 링크를 여세요.',
+    inAppHint: (app) => `${APP_NAMES[app]} 브라우저에서는 은행 앱을 열 수 없습니다. 은행 앱으로 결제하려면 이 페이지를 브라우저에서 여세요.`,
+    showQr: 'QR 코드 보기',
+  },
+  kk: {
+    pickerTitle: 'Банкті таңдаңыз',
+    searchLabel: 'Банкті іздеу',
+    anyBank: 'Кез келген банк қосымшасында ашу',
+    listLabel: 'Банктер',
+    found: (count) => (count === 0 ? 'Банк табылмады' : `${count} банк табылды`),
+    noBank: 'Банк табылмады. Атауын тексеріңіз немесе сілтемені кез келген банк қосымшасында ашыңыз.',
+    inAppHint: (app) => `${APP_NAMES[app]} браузері банк қосымшаларын аша алмайды. Банк қосымшасынан төлеу үшін бұл бетті браузерде ашыңыз.`,
+    showQr: 'QR-кодты көрсету',
+  },
+  tg: {
+    pickerTitle: 'Бонки худро интихоб кунед',
+    searchLabel: 'Ҷустуҷӯи бонк',
+    anyBank: 'Дар ҳар барномаи бонк кушодан',
+    listLabel: 'Бонкҳо',
+    found: (count) => (count === 0 ? 'Бонк ёфт нашуд' : `${count} бонк ёфт шуд`),
+    noBank: 'Бонк ёфт нашуд. Номро санҷед ё пайвандро дар ҳар барномаи бонк кушоед.',
+    inAppHint: (app) => `Браузери ${APP_NAMES[app]} барномаҳои бонкро кушода наметавонад. Барои пардохт аз барномаи бонк ин саҳифаро дар браузер кушоед.`,
+    showQr: 'Нишон додани QR-код',
+  },
+  ky: {
+    pickerTitle: 'Банкты тандаңыз',
+    searchLabel: 'Банкты издөө',
+    anyBank: 'Каалаган банк колдонмосунда ачуу',
+    listLabel: 'Банктар',
+    found: (count) => (count === 0 ? 'Банк табылган жок' : `${count} банк табылды`),
+    noBank: 'Банк табылган жок. Аталышын текшериңиз же шилтемени каалаган банк колдонмосунда ачыңыз.',
+    inAppHint: (app) => `${APP_NAMES[app]} браузери банк колдонмолорун ача албайт. Банк колдонмосунан төлөө үчүн бул баракты браузерде ачыңыз.`,
+    showQr: 'QR-кодду көрсөтүү',
+  },
 };
 
-/** The strings for a language tag: Russian for `ru…`, English otherwise. */
-export const pickerStrings = (lang: string): BankPickerStrings => (/^ru\b/i.test(lang) ? PICKER_STRINGS.ru : PICKER_STRINGS.en);
+/** The strings for a language tag (`ru-RU` → Russian); English for a language the element does not ship. */
+export const pickerStrings = (lang: string): BankPickerStrings => {
+  const primary = lang.toLowerCase().split(/[-_]/)[0] ?? '';
+  return Object.hasOwn(PICKER_STRINGS, primary) ? PICKER_STRINGS[primary as Language] : PICKER_STRINGS.en;
+};
 
 /** What the picker shows and what it can do. */
 export interface SbpPickerView {
@@ -112,7 +203,7 @@ export const sbpPicker = (view: SbpPickerView): TemplateResult => {
   return html`
     <section part="bank-picker" class="bank-picker" aria-labelledby="bank-picker-title" @keydown=${onKeydown}>
       <div class="bank-picker-head">
-        <h3 id="bank-picker-title" tabindex="-1">${strings.title}</h3>
+        <h3 id="bank-picker-title" tabindex="-1">${strings.pickerTitle}</h3>
         <button part="bank-picker-close" type="button" @click=${view.onClose}>${strings.showQr}</button>
       </div>
       ${view.inApp ? html`<p part="notice" class="notice bank-picker-hint">${strings.inAppHint(view.inApp)}</p>` : nothing}

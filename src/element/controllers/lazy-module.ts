@@ -49,6 +49,11 @@ export class LazyModule<T> {
     return entry.value as T | undefined;
   }
 
+  /** Settles once the load `get()` started has ended, either way. */
+  settled(): Promise<void> {
+    return (loaded.get(this.#name)?.promise ?? Promise.resolve()).then(() => undefined);
+  }
+
   /** Whether the load failed (the network dropped the file): the views go on without it. */
   get failed(): boolean {
     return loaded.get(this.#name)?.failed === true;

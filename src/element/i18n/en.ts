@@ -1,11 +1,16 @@
-import type { Translation } from './translation.js';
-import { own, timeLeftUnits } from './translation.js';
+import type { CopyNames, KnownPaymentOption, Translation } from './translation.js';
+import { copyName, own, plural, timeLeftUnits } from './translation.js';
+import type { RequisitesKind } from '../format.js';
+import { BOOT_STRINGS } from './boot.js';
 
-const plural = new Intl.PluralRules('en');
+const rules = new Intl.PluralRules('en');
+const UNITS = { minute: { one: 'minute', other: 'minutes' }, second: { one: 'second', other: 'seconds' } } as const;
+
+const { loading, loadFailed, loadFailedReason } = BOOT_STRINGS.en;
 
 const TITLES = {
   idle: 'Payment',
-  loading: 'Loading the payment…',
+  loading,
   waiting: 'Transfer the money',
   checking: 'Checking your payment',
   picker: 'Choose how to pay',
@@ -15,7 +20,7 @@ const TITLES = {
   expired: 'Time to pay is up',
   dispute: 'Your payment is being reviewed',
   other: 'Payment status',
-  error: 'Could not load the payment',
+  error: loadFailed,
 } as const;
 const STATUSES: Record<string, string> = {
   waiting: 'waiting for your transfer',
@@ -34,8 +39,23 @@ const EXPLANATIONS: Record<string, string> = {
   expired: 'Do not send money for this payment any more. If you have already sent it, report the payment or contact the shop with the payment number below.',
   dispute: 'The service is checking your transfer with the bank. This page updates by itself; the shop will tell you the outcome too.',
 };
-const REQUISITES = { card: 'Card number', phone: 'Phone number', account: 'Account', url: 'Payment page', qr: 'QR code', other: 'Payment details' } as const;
-const OPTIONS: Record<string, string> = {
+const REQUISITES: Record<RequisitesKind, string> = {
+  card: 'Card number',
+  phone: 'Phone number',
+  account: 'Account',
+  url: 'Payment page',
+  qr: 'QR code',
+  other: 'Payment details',
+  upi: 'UPI ID',
+  imps: 'Account number',
+  cvu: 'CVU',
+  topup: 'Phone number to top up',
+  telegram: 'Telegram bot',
+  'qr-image': 'QR code',
+};
+/** What a copy button names, where it is not the label: a bot is copied as its link. */
+const COPIED: CopyNames = { amount: 'Amount', ifsc: 'IFSC', telegram: 'Bot link' };
+const OPTIONS: Record<KnownPaymentOption, string> = {
   TO_CARD: 'Card transfer',
   SBP: 'SBP (Faster Payments)',
   SBP_QR: 'SBP QR code',
@@ -45,9 +65,20 @@ const OPTIONS: Record<string, string> = {
   TO_PHONE_NUMBER: 'Transfer by phone number',
   CROSS_BORDER: 'Transfer from abroad',
   MOBILE_TOP_UP: 'Mobile top-up',
+  CLICK_UZ_QR: 'Click QR code',
+  TIPS: 'Tips service',
+  TG_BOT: 'Telegram bot',
+  P2C: 'P2C transfer',
+  UPI: 'UPI',
+  QUASI_UPI: 'Quasi UPI',
+  IMPS: 'IMPS bank transfer',
+  CVU: 'CVU transfer',
+  CARD_ACQUIRING: 'Card payment',
+  MANUAL_ECOM: 'Online payment',
+  VIET_QR: 'VietQR',
 };
 const ERRORS: Record<string, string> = {
-  network_error: 'No connection to the payment service. Check your internet connection.',
+  network_error: loadFailedReason,
   not_found: 'This payment was not found.',
   bad_request: 'This payment link is not valid.',
   invalid_response: 'The payment service sent an answer that could not be read.',
@@ -66,7 +97,7 @@ const ERRORS: Record<string, string> = {
 
 export const en: Translation = {
   language: 'en',
-  loading: TITLES.loading,
+  loading,
   title: (screen) => TITLES[screen],
   payee: (storeName) => `Payment to ${storeName}`,
   statusLabel: 'Status',
@@ -80,13 +111,14 @@ export const en: Translation = {
   amountSettledNote: (asked) => `This is the amount the payment service settled; the order was for ${asked}.`,
   bankLabel: 'Bank',
   requisitesLabel: (kind) => REQUISITES[kind],
+  ifscLabel: 'IFSC',
   holderLabel: 'Recipient',
   guidance: (amount) =>
     `Send exactly ${amount} in one payment. A different amount or several payments delay the crediting.`,
   copy: 'Copy',
-  copyLabel: (field, kind) => (field === 'amount' ? 'Copy amount' : `Copy ${REQUISITES[kind].toLowerCase()}`),
+  copyLabel: (field, kind) => `Copy ${copyName(COPIED, REQUISITES, field, kind)}`,
   copied: 'Copied',
-  copiedAnnouncement: (field, kind) => `${field === 'amount' ? 'Amount' : REQUISITES[kind]} copied`,
+  copiedAnnouncement: (field, kind) => `${copyName(COPIED, REQUISITES, field, kind, false)} copied`,
   copyManually: 'Copying is blocked here: the text is selected, copy it with your device’s menu.',
   qrLabel: 'QR code for paying from your bank app',
   qrHint: 'Scan it with your bank app or camera',
@@ -94,7 +126,7 @@ export const en: Translation = {
   timeLeftLabel: 'Time left',
   timeLeftAnnouncement: (remainingMs) => {
     const { unit, count } = timeLeftUnits(remainingMs);
-    return `${count} ${unit}${plural.select(count) === 'one' ? '' : 's'} left to pay`;
+    return `${count} ${plural(rules, count, UNITS[unit])} left to pay`;
   },
   variantsLabel: 'Ways to pay',
   changeBank: 'Change bank',
@@ -116,7 +148,7 @@ export const en: Translation = {
   changeSeen: 'Got it',
   confirmPaid: 'I have paid',
   checkingExplanation: (minutes) =>
-    `The seller checks that the money arrived${minutes ? `: this can take up to ${minutes} minute${plural.select(minutes) === 'one' ? '' : 's'}` : ''}. Do not pay again. This page updates by itself.`,
+    `The seller checks that the money arrived${minutes ? `: this can take up to ${minutes} ${plural(rules, minutes, UNITS.minute)}` : ''}. Do not pay again. This page updates by itself.`,
   receiptReceived: 'Receipt received, the payment is being checked.',
   attachReceipt: (policy) => (policy === 'required' ? 'Attach the receipt (required)' : 'Attach the receipt'),
   showDetails: 'Show the payment details again',
@@ -131,6 +163,7 @@ export const en: Translation = {
   autoReturn: (seconds) => `Returning to the shop in ${seconds} s`,
   stayHere: 'Stay on this page',
   openPaymentPage: 'Open payment page',
+  openTelegram: 'Open in Telegram',
   chooseBank: 'Choose your bank',
   crossBorder: (currency, country) =>
     [currency && `The bank sends ${currency}`, country && `card of ${country}`].filter(Boolean).join(', ') || 'Cross-border transfer',

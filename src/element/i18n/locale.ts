@@ -1,22 +1,27 @@
 /**
- * Which translation and which `Intl` locale a `lang` tag gets: `ru-RU` → `ru` → `en`. Both
- * translations are imported here, for pages and tests that want one at once; the element
- * itself loads only the one it needs (lang.ts).
+ * Every translation at once, for pages and tests that want one without waiting: the element
+ * itself loads only the one it needs (lang.ts), one chunk per language.
  */
+import { az } from './az.js';
+import { bn } from './bn.js';
 import { en } from './en.js';
+import { es } from './es.js';
+import { kk } from './kk.js';
+import { ko } from './ko.js';
+import { ky } from './ky.js';
+import { type Language, languageOf } from './lang.js';
 import { ru } from './ru.js';
-import { own, type Translation } from './translation.js';
+import { tg } from './tg.js';
+import type { Translation } from './translation.js';
+import { uz } from './uz.js';
 
 export { closestLang, intlLocale } from './lang.js';
 
-const TRANSLATIONS: Record<string, Translation> = { en, ru };
+/** The translation of each language the element ships. */
+export const TRANSLATIONS: { readonly [L in Language]: Translation } = { en, ru, bn, uz, az, es, ko, kk, tg, ky };
 
-/** The translation of the longest matching prefix of `lang` (`ru-RU` → `ru`), else English. */
-export const translationFor = (lang: string | null | undefined): Translation => {
-  const subtags = (lang ?? '').trim().toLowerCase().replace(/_/g, '-').split('-');
-  for (let length = subtags.length; length > 0; length--) {
-    const found = own(TRANSLATIONS, subtags.slice(0, length).join('-'));
-    if (found) return found;
-  }
-  return en;
-};
+/**
+ * The translation the element would show for `lang` (`kk-KZ` → `kk`, `be` → `ru`), the
+ * browser's languages next, English last.
+ */
+export const translationFor = (lang: string | null | undefined): Translation => TRANSLATIONS[languageOf(lang)];

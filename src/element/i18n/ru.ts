@@ -1,15 +1,20 @@
-import type { Translation } from './translation.js';
-import { own, timeLeftUnits } from './translation.js';
+import type { CopyNames, KnownPaymentOption, Translation } from './translation.js';
+import { copyName, own, plural, timeLeftUnits } from './translation.js';
+import type { RequisitesKind } from '../format.js';
+import { BOOT_STRINGS } from './boot.js';
 
-const plural = new Intl.PluralRules('ru');
+const rules = new Intl.PluralRules('ru');
+// `other` is for fractions, which these counts never are.
 const UNITS = {
-  minute: { one: 'минута', few: 'минуты', many: 'минут' },
-  second: { one: 'секунда', few: 'секунды', many: 'секунд' },
+  minute: { one: 'минута', few: 'минуты', other: 'минут' },
+  second: { one: 'секунда', few: 'секунды', other: 'секунд' },
 } as const;
+
+const { loading, loadFailed, loadFailedReason } = BOOT_STRINGS.ru;
 
 const TITLES = {
   idle: 'Оплата',
-  loading: 'Загружаем платёж…',
+  loading,
   waiting: 'Переведите деньги',
   checking: 'Проверяем платёж',
   picker: 'Выберите способ оплаты',
@@ -19,7 +24,7 @@ const TITLES = {
   expired: 'Время на оплату истекло',
   dispute: 'Платёж на проверке',
   other: 'Статус платежа',
-  error: 'Не удалось загрузить платёж',
+  error: loadFailed,
 } as const;
 const STATUSES: Record<string, string> = {
   waiting: 'ожидаем ваш перевод',
@@ -38,17 +43,25 @@ const EXPLANATIONS: Record<string, string> = {
   expired: 'Больше не отправляйте деньги по этому платежу. Если вы уже отправили их, сообщите о платеже или свяжитесь с магазином, назвав номер платежа ниже.',
   dispute: 'Сервис проверяет ваш перевод вместе с банком. Страница обновится сама; о результате сообщит и магазин.',
 };
-const REQUISITES = { card: 'Номер карты', phone: 'Номер телефона', account: 'Номер счёта', url: 'Страница оплаты', qr: 'QR-код', other: 'Реквизиты' } as const;
-const REQUISITES_TO_COPY = { card: 'номер карты', phone: 'номер телефона', account: 'номер счёта', url: 'ссылку', qr: 'данные QR-кода', other: 'реквизиты' } as const;
-const REQUISITES_COPIED = {
-  card: 'Номер карты скопирован',
-  phone: 'Номер телефона скопирован',
-  account: 'Номер счёта скопирован',
-  url: 'Ссылка скопирована',
-  qr: 'Данные QR-кода скопированы',
-  other: 'Реквизиты скопированы',
-} as const;
-const OPTIONS: Record<string, string> = {
+const REQUISITES: Record<RequisitesKind, string> = {
+  card: 'Номер карты',
+  phone: 'Номер телефона',
+  account: 'Номер счёта',
+  url: 'Страница оплаты',
+  qr: 'QR-код',
+  other: 'Реквизиты',
+  upi: 'UPI ID',
+  imps: 'Номер счёта',
+  cvu: 'CVU',
+  topup: 'Номер для пополнения',
+  telegram: 'Бот в Telegram',
+  'qr-image': 'QR-код',
+};
+/** What a copy button names, in the accusative after «Скопировать», where it is not the label's own form. */
+const TO_COPY: CopyNames = { amount: 'сумму', ifsc: 'IFSC', telegram: 'ссылку на бота' };
+/** The same in the nominative, after «Скопировано:». */
+const COPIED: CopyNames = { amount: 'сумма', ifsc: 'IFSC', telegram: 'ссылка на бота' };
+const OPTIONS: Record<KnownPaymentOption, string> = {
   TO_CARD: 'Перевод на карту',
   SBP: 'СБП (по номеру телефона)',
   SBP_QR: 'QR-код СБП',
@@ -58,9 +71,20 @@ const OPTIONS: Record<string, string> = {
   TO_PHONE_NUMBER: 'Перевод по номеру телефона',
   CROSS_BORDER: 'Перевод из-за рубежа',
   MOBILE_TOP_UP: 'Пополнение телефона',
+  CLICK_UZ_QR: 'QR-код Click',
+  TIPS: 'Сервис чаевых',
+  TG_BOT: 'Бот в Telegram',
+  P2C: 'Перевод P2C',
+  UPI: 'UPI',
+  QUASI_UPI: 'Quasi UPI',
+  IMPS: 'Банковский перевод IMPS',
+  CVU: 'Перевод на CVU',
+  CARD_ACQUIRING: 'Оплата картой',
+  MANUAL_ECOM: 'Онлайн-оплата',
+  VIET_QR: 'VietQR',
 };
 const ERRORS: Record<string, string> = {
-  network_error: 'Нет связи с платёжным сервисом. Проверьте подключение к интернету.',
+  network_error: loadFailedReason,
   not_found: 'Платёж не найден.',
   bad_request: 'Ссылка на платёж недействительна.',
   invalid_response: 'Платёжный сервис прислал ответ, который не удалось прочитать.',
@@ -79,7 +103,7 @@ const ERRORS: Record<string, string> = {
 
 export const ru: Translation = {
   language: 'ru',
-  loading: TITLES.loading,
+  loading,
   title: (screen) => TITLES[screen],
   payee: (storeName) => `Оплата: ${storeName}`,
   statusLabel: 'Статус',
@@ -93,13 +117,14 @@ export const ru: Translation = {
   amountSettledNote: (asked) => `Столько зачёл платёжный сервис; сумма заказа — ${asked}.`,
   bankLabel: 'Банк',
   requisitesLabel: (kind) => REQUISITES[kind],
+  ifscLabel: 'IFSC',
   holderLabel: 'Получатель',
   guidance: (amount) =>
     `Переведите ровно ${amount} одним платежом. Другая сумма или несколько платежей задержат зачисление.`,
   copy: 'Скопировать',
-  copyLabel: (field, kind) => `Скопировать ${field === 'amount' ? 'сумму' : REQUISITES_TO_COPY[kind]}`,
+  copyLabel: (field, kind) => `Скопировать ${copyName(TO_COPY, REQUISITES, field, kind)}`,
   copied: 'Скопировано',
-  copiedAnnouncement: (field, kind) => (field === 'amount' ? 'Сумма скопирована' : REQUISITES_COPIED[kind]),
+  copiedAnnouncement: (field, kind) => `Скопировано: ${copyName(COPIED, REQUISITES, field, kind)}`,
   copyManually: 'Скопировать не получилось: текст выделен, скопируйте его через меню устройства.',
   qrLabel: 'QR-код для оплаты в приложении банка',
   qrHint: 'Отсканируйте его в приложении банка или камерой',
@@ -107,9 +132,7 @@ export const ru: Translation = {
   timeLeftLabel: 'Осталось времени',
   timeLeftAnnouncement: (remainingMs) => {
     const { unit, count } = timeLeftUnits(remainingMs);
-    const form = plural.select(count);
-    const word = UNITS[unit][form === 'one' || form === 'few' ? form : 'many'];
-    return `${form === 'one' ? 'Осталась' : 'Осталось'} ${count} ${word} на оплату`;
+    return `${plural(rules, count, { one: 'Осталась', other: 'Осталось' })} ${count} ${plural(rules, count, UNITS[unit])} на оплату`;
   },
   variantsLabel: 'Способы оплаты',
   changeBank: 'Сменить банк',
@@ -133,7 +156,7 @@ export const ru: Translation = {
   checkingExplanation: (minutes) => {
     if (!minutes) return 'Продавец проверяет, что деньги пришли. Не платите повторно. Страница обновится сама.';
     // «до» takes the genitive: до 1 минуты, до 2 минут, до 21 минуты.
-    const word = plural.select(minutes) === 'one' ? 'минуты' : 'минут';
+    const word = plural(rules, minutes, { one: 'минуты', other: 'минут' });
     return `Продавец проверяет, что деньги пришли: это может занять до ${minutes} ${word}. Не платите повторно. Страница обновится сама.`;
   },
   receiptReceived: 'Чек получен, платёж проверяется.',
@@ -150,6 +173,7 @@ export const ru: Translation = {
   autoReturn: (seconds) => `Возвращаемся в магазин через ${seconds} с`,
   stayHere: 'Остаться на странице',
   openPaymentPage: 'Открыть страницу оплаты',
+  openTelegram: 'Открыть в Telegram',
   chooseBank: 'Выбрать банк',
   crossBorder: (currency, country) =>
     [currency && `Банк отправит ${currency}`, country && `карта: ${country}`].filter(Boolean).join(', ') || 'Трансграничный перевод',

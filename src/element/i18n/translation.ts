@@ -1,10 +1,15 @@
 /**
  * Every string the element shows or announces. Entries that depend on a value are functions
- * (plurals, amounts, the kind of requisites). English and Russian ship; a merchant overrides
- * any entry through the element's `strings` property.
+ * (plurals, amounts, the kind of requisites). One translation per language of `LANGUAGES`
+ * (lang.ts), each typed by this interface, so a missing key fails the type check; a merchant
+ * overrides any entry through the element's `strings` property.
  */
+import type { KNOWN_PAYMENT_OPTIONS } from '../../schemas/invoice.js';
 import type { RequisitesKind } from '../format.js';
 import type { ReceiptPolicy } from '../screen.js';
+
+/** A payment option of the service's documentation: each translation names every one. */
+export type KnownPaymentOption = (typeof KNOWN_PAYMENT_OPTIONS)[number];
 
 /** The screens the element has; also the value of `data-screen` on its base part. */
 export type Screen =
@@ -21,11 +26,11 @@ export type Screen =
   | 'other'
   | 'error';
 
-/** What a copy button copies: the amount, the requisites, or the payment's number to quote to the shop. */
-export type CopyField = 'amount' | 'requisites' | 'reference';
+/** What a copy button copies: the amount, the requisites, an Indian account's IFSC, or the payment's number to quote to the shop. */
+export type CopyField = 'amount' | 'requisites' | 'ifsc' | 'reference';
 
 export interface Translation {
-  /** Primary language subtag of this translation (`en`, `ru`). */
+  /** Primary language subtag of this translation (`en`, `ru`, `kk`, …). */
   readonly language: string;
   loading: string;
   /** Heading of each screen. */
@@ -49,6 +54,8 @@ export interface Translation {
   amountSettledNote: (asked: string) => string;
   bankLabel: string;
   requisitesLabel: (kind: RequisitesKind) => string;
+  /** The row of an Indian account's IFSC (`imps` requisites). */
+  ifscLabel: string;
   holderLabel: string;
   /** Guidance for a P2P transfer; `amount` is already formatted. */
   guidance: (amount: string) => string;
@@ -118,6 +125,8 @@ export interface Translation {
   stayHere: string;
   /** A requisite that is a payment page. */
   openPaymentPage: string;
+  /** A requisite that is a Telegram bot. */
+  openTelegram: string;
   /** Opens the SBP bank picker. */
   chooseBank: string;
   /** A cross-border deal: the currency to send and the card's country (ISO code or name), either may be unknown. */
@@ -130,6 +139,25 @@ export interface Translation {
   /** The device is offline: the status shown may be old, and is read again once it is back online. */
   offline: string;
 }
+
+/** Words for a count by the CLDR plural categories of a language; `other` serves the categories it leaves out. */
+export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
+
+/** The form of `forms` for `count` under `rules` (an `Intl.PluralRules` of the translation's language). */
+export const plural = (rules: Intl.PluralRules, count: number, forms: PluralForms): string => forms[rules.select(count)] ?? forms.other;
+
+/** Words of a language for what a copy button copies, where it is not the label of the requisites' kind. */
+export type CopyNames = Partial<Record<RequisitesKind | 'amount' | 'ifsc', string>>;
+
+/**
+ * What a copy button names: the field's own word (the amount, an IFSC) or the kind's (a bot is
+ * copied as its link), else the label of the kind; `inSentence`, its first letter lower-cased
+ * to run on in a sentence, unless it is written in capitals (`UPI ID`, `CVU`).
+ */
+export const copyName = (names: CopyNames, labels: Readonly<Record<RequisitesKind, string>>, field: string, kind: RequisitesKind, inSentence = true): string => {
+  const name = own(names, field) ?? own(names, kind) ?? labels[kind];
+  return inSentence ? name.replace(/^.(?=\p{Ll})/u, (first) => first.toLowerCase()) : name;
+};
 
 /** Whole minutes or seconds left, rounded up, for the announcement texts. */
 export const timeLeftUnits = (remainingMs: number): { unit: 'minute' | 'second'; count: number } => {

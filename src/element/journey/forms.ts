@@ -1,13 +1,14 @@
 /**
  * The payer's forms, loaded on demand (they are not in the first-render file): the receipt
  * after "I have paid", and the report of a payment that went missing. Plain template
- * functions like views.ts, with their own strings (English and Russian) and styles. The file
+ * functions like views.ts, with their own strings (strings.ts, every language) and styles. The file
  * and the amount are checked here, in the browser, before anything is sent; the proxy checks
  * them again.
  */
 import { css, html, nothing, type TemplateResult } from 'lit';
 import type { FormState } from '../screen.js';
 import type { PaymentReport } from '../session/invoice-session.js';
+import type { JourneyStrings } from './strings.js';
 
 /** The service's limit for a receipt: 10 MB (a proxy that takes less says so: `receiptMaxBytes`). */
 export const MAX_RECEIPT_BYTES = 10 * 1024 * 1024;
@@ -36,12 +37,15 @@ export const checkReceipt = (file: File | null | undefined, maxBytes = MAX_RECEI
 };
 
 /**
- * An amount as the payer typed it (`1 500,50`, `1500.5`) as decimal text with at most
- * `decimals` fraction digits (`1500.50`), or undefined when it is not a positive amount.
- * Text in, text out: never a float.
+ * An amount as the payer typed it (`1 500,50`, `1500.5`, `১৫০০.৫০` on a Bengali keyboard) as
+ * decimal text with at most `decimals` fraction digits (`1500.50`), or undefined when it is
+ * not a positive amount. Text in, text out: never a float.
  */
 export const checkAmount = (typed: string, decimals: number): string | undefined => {
-  const compact = typed.replace(/[\s\u00a0\u202f']/g, '').replace(',', '.');
+  const compact = typed
+    .replace(/[\u09e6-\u09ef]/g, (digit) => String(digit.charCodeAt(0) - 0x9e6))
+    .replace(/[\s\u00a0\u202f']/g, '')
+    .replace(',', '.');
   const match = /^(\d{1,15})(?:\.(\d+))?$/.exec(compact);
   if (!match) return undefined;
   const [, whole = '', fraction = ''] = match;
@@ -50,96 +54,7 @@ export const checkAmount = (typed: string, decimals: number): string | undefined
   return /[1-9]/.test(amount) ? amount : undefined;
 };
 
-/** The forms' strings; a merchant overrides any of them through the element's `strings`. */
-export interface JourneyStrings {
-  receiptLabel: string;
-  /** What files the receipt may be; `size` is the proxy's limit, formatted (`10 MB`). */
-  receiptHint: (size: string) => string;
-  /** The file is larger than this shop takes (`size`, formatted), by the form's check or the proxy's 413. */
-  receiptTooLarge: (size: string) => string;
-  /** The file field's button (the browser's own would speak the browser's language). */
-  chooseFile: string;
-  noFile: string;
-  sendReceipt: string;
-  sending: string;
-  close: string;
-  reportTitle: string;
-  reasonLabel: string;
-  /** `amount` is formatted. */
-  reasonExact: (amount: string) => string;
-  reasonDifferent: string;
-  amountSentLabel: string;
-  amountHint: (decimals: number) => string;
-  attachmentLabel: (required: boolean) => string;
-  sendReport: string;
-  /**
-   * The forms' own checks, and what went wrong with a sending, by code: the connection was lost
-   * (`network_error`), the upload took too long (`request_timeout`), the payment service did not
-   * take it (`upstream_error`, `upstream_timeout`).
-   */
-  formErrors: Readonly<
-    Record<'receipt_missing' | 'receipt_type' | 'amount_invalid' | 'network_error' | 'request_timeout' | 'upstream_error' | 'upstream_timeout', string>
-  >;
-}
-
-const en: JourneyStrings = {
-  receiptLabel: 'Receipt of your transfer',
-  receiptHint: (size) => `A photo or screenshot (JPEG, PNG, WebP, HEIC) or a PDF, up to ${size}.`,
-  receiptTooLarge: (size) => `The file is larger than this shop takes (${size}). Send a smaller photo or a PDF.`,
-  chooseFile: 'Choose a file',
-  noFile: 'No file chosen',
-  sendReceipt: 'Send the receipt',
-  sending: 'Sending…',
-  close: 'Back',
-  reportTitle: 'Report a payment',
-  reasonLabel: 'What did you send?',
-  reasonExact: (amount) => `Exactly ${amount}`,
-  reasonDifferent: 'A different amount',
-  amountSentLabel: 'Amount you sent',
-  amountHint: (decimals) => (decimals > 0 ? `For example 1500 or 1500.${'5'.padEnd(decimals, '0')}` : 'For example 1500'),
-  attachmentLabel: (required) => (required ? 'Receipt of your transfer' : 'Receipt of your transfer (if you have one)'),
-  sendReport: 'Send the report',
-  formErrors: {
-    receipt_missing: 'Choose the receipt file.',
-    receipt_type: 'This file type is not accepted: send a photo (JPEG, PNG, WebP, HEIC) or a PDF.',
-    amount_invalid: 'Enter the amount you sent, for example 1500.',
-    network_error: 'The connection was lost while sending. Check your internet connection and send it again.',
-    request_timeout: 'Sending took too long on this connection. Try again, or send a smaller photo.',
-    upstream_error: 'The payment service did not take the file right now. Please send it again in a minute.',
-    upstream_timeout: 'The payment service did not answer in time. Please send it again in a minute.',
-  },
-};
-
-const ru: JourneyStrings = {
-  receiptLabel: 'Чек перевода',
-  receiptHint: (size) => `Фото или снимок экрана (JPEG, PNG, WebP, HEIC) или PDF, до ${size}.`,
-  receiptTooLarge: (size) => `Файл больше, чем принимает магазин (${size}). Пришлите фото поменьше или PDF.`,
-  chooseFile: 'Выбрать файл',
-  noFile: 'Файл не выбран',
-  sendReceipt: 'Отправить чек',
-  sending: 'Отправляем…',
-  close: 'Назад',
-  reportTitle: 'Сообщить о платеже',
-  reasonLabel: 'Сколько вы отправили?',
-  reasonExact: (amount) => `Ровно ${amount}`,
-  reasonDifferent: 'Другую сумму',
-  amountSentLabel: 'Сумма, которую вы отправили',
-  amountHint: (decimals) => (decimals > 0 ? `Например, 1500 или 1500,${'5'.padEnd(decimals, '0')}` : 'Например, 1500'),
-  attachmentLabel: (required) => (required ? 'Чек перевода' : 'Чек перевода (если есть)'),
-  sendReport: 'Отправить',
-  formErrors: {
-    receipt_missing: 'Выберите файл чека.',
-    receipt_type: 'Такой файл не подходит: пришлите фото (JPEG, PNG, WebP, HEIC) или PDF.',
-    amount_invalid: 'Введите сумму, которую вы отправили, например 1500.',
-    network_error: 'Связь прервалась во время отправки. Проверьте интернет и отправьте ещё раз.',
-    request_timeout: 'Отправка заняла слишком много времени. Попробуйте ещё раз или пришлите фото поменьше.',
-    upstream_error: 'Платёжный сервис сейчас не принял файл. Отправьте его ещё раз через минуту.',
-    upstream_timeout: 'Платёжный сервис не ответил вовремя. Отправьте файл ещё раз через минуту.',
-  },
-};
-
-/** The forms' strings by language (`ru`, else English). */
-export const journeyStrings = (language: string): JourneyStrings => (language === 'ru' ? ru : en);
+export { journeyStrings, type JourneyStrings } from './strings.js';
 
 const ACCEPT = [...RECEIPT_TYPES, '.heic', '.heif'].join(',');
 

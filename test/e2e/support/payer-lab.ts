@@ -69,16 +69,15 @@ export const startLab = async (options: LabOptions = {}): Promise<PayerLab> => {
   const started = performance.now();
   const now = () => Math.round(performance.now() - started);
   // The kit: one store for the proxy and the receiver (verified with the mock).
-  let kit: CheckoutServer | undefined;
   const mock = createMockService({
     merchants: [MERCHANT],
     publicBaseUrl: SERVICE_URL,
-    notificationFetch: (request) => kit!.notifications(request),
+    notificationFetch: (request) => kit.notifications(request),
     notificationAllowed: () => true,
     ...(options.invoiceTtlMs ? { invoiceTtlMs: options.invoiceTtlMs, dealTtlMs: { min: options.invoiceTtlMs, max: options.invoiceTtlMs } } : {}),
   });
   const client = new MerchantClient({ baseUrl: SERVICE_URL, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey, fetch: mock.fetch });
-  kit = createCheckoutServer({
+  const kit: CheckoutServer = createCheckoutServer({
     client,
     basePath: '/checkout-api',
     authorize: () => true,

@@ -9,7 +9,10 @@
  */
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startDemoServer, type DemoServer, type DemoServerOptions } from '../../../demo/server/demo-server.js';
-import { SCENARIO_SCREEN, SCENARIOS, type Scenario } from '../../../demo/shared/scenarios.js';
+import { OPTION_SCENARIOS, type OptionScenarioName, SCENARIO_SCREEN, SCENARIOS, type Scenario } from '../../../demo/shared/scenarios.js';
+import { BOOT_STRINGS } from '../../../src/element/i18n/boot.js';
+import { type Language, LANGUAGES } from '../../../src/element/i18n/lang.js';
+import { TRANSLATIONS } from '../../../src/element/i18n/locale.js';
 import { seededRandom } from '../../../src/mock/random.js';
 
 export const THEMES = ['light', 'dark'] as const;
@@ -18,21 +21,27 @@ export type Theme = (typeof THEMES)[number];
 export const LANGS = ['ru', 'en'] as const;
 export type Lang = (typeof LANGS)[number];
 
+/** Every language of the checkout: each screen is checked (and pictured at 360 px) in each. */
+export const ALL_LANGS: readonly Language[] = LANGUAGES;
+
 /**
  * The two page widths: a phone (touch, so `(pointer: coarse)` matches and the element offers
  * bank apps) and a desktop.
  */
 export const DEVICES = {
+  // The narrowest phone still sold: every language is checked at it, for reflow.
+  320: { viewport: { width: 320, height: 700 }, hasTouch: true, isMobile: true },
   360: { viewport: { width: 360, height: 780 }, hasTouch: true, isMobile: true },
   1024: { viewport: { width: 1024, height: 900 }, hasTouch: false, isMobile: false },
 } as const;
 export type Width = keyof typeof DEVICES;
+/** The widths of the themes' variants (pictured, and checked with axe in both themes). */
 export const WIDTHS = [360, 1024] as const satisfies readonly Width[];
 
 export interface Variant {
   theme: Theme;
   width: Width;
-  lang: Lang;
+  lang: Language;
 }
 
 export interface ScreenState {
@@ -195,7 +204,7 @@ export const startScreensDemo = async (options: Omit<DemoServerOptions, 'random'
 export const newScreensContext = (browser: Browser, { width, theme }: Pick<Variant, 'width' | 'theme'>): Promise<BrowserContext> =>
   browser.newContext({ ...DEVICES[width], deviceScaleFactor: 1, colorScheme: theme, reducedMotion: 'reduce' });
 
-export const scenarioUrl = (base: string, state: ScreenState, { lang, theme }: Pick<Variant, 'lang' | 'theme'>): string =>
+export const scenarioUrl = (base: string, state: Pick<ScreenState, 'scenario'> | { scenario: OptionScenarioName }, { lang, theme }: Pick<Variant, 'lang' | 'theme'>): string =>
   new URL(`/?${new URLSearchParams({ scenario: state.scenario, lang, theme }).toString()}`, base).href;
 
 /** How long a scenario may take to show its first screen (the demo creates the invoice, the element reads it). */
@@ -263,4 +272,64 @@ export const settle = async (page: Page): Promise<void> => {
   await page.evaluate(
     () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
   );
+};
+
+/** What the title of `screen` says in `lang`: the loading screen's boot string, else the translation's heading. */
+export const expectedTitle = (screen: string, lang: Language): string =>
+  screen === 'loading' ? BOOT_STRINGS[lang].loading : TRANSLATIONS[lang].title(screen as Parameters<typeof TRANSLATIONS.en.title>[0]);
+
+/**
+ * Switches the checkout on `page` to `lang` with the demo's language switch (the payer's
+ * state stays: a form open, a request held) and waits until the screen shows in it.
+ */
+export const switchLanguage = async (page: Page, screen: string, lang: Language): Promise<void> => {
+  await page.locator('#lang-switch').selectOption(lang);
+  await page.locator(`merchant-checkout [part~="base"][lang="${lang}"][data-screen="${screen}"] [part~="title"]`, { hasText: expectedTitle(screen, lang) }).first().waitFor();
+  await settle(page);
+};
+
+/**
+ * Whatever of the element sticks out sideways past the viewport or its own card (reflow, WCAG
+ * 1.4.10, which axe does not check), each as `part or tag: right edge`.
+ */
+export const overflowOf = (page: Page): Promise<string[]> =>
+  page.evaluate(() => {
+    const host = document.querySelector('merchant-checkout')!;
+    const card = host.getBoundingClientRect();
+    const limit = Math.min(card.right, document.documentElement.clientWidth) + 0.5;
+    const out: string[] = [];
+    if (card.right + scrollX > document.documentElement.clientWidth + 0.5) out.push(`the element: ${card.right.toFixed(1)} px`);
+    for (const node of host.shadowRoot!.querySelectorAll('*')) {
+      const box = node.getBoundingClientRect();
+      if (box.width > 0 && (box.right > limit || box.left < card.left - 0.5)) {
+        const name = node.getAttribute('part') ?? `${node.localName}${node.className && typeof node.className === 'string' ? `.${node.className.split(' ')[0]}` : ''}`;
+        out.push(`${name} (“${(node.textContent ?? '').trim().slice(0, 40)}”): ${box.left.toFixed(1)}–${box.right.toFixed(1)} px`);
+      }
+    }
+    return out;
+  });
+
+/** The `lang` the element's text is read in (its card's), and the language the page set on it. */
+export const langOf = (page: Page): Promise<string | null> => page.locator('merchant-checkout [part~="base"]').getAttribute('lang');
+
+/**
+ * Opens a payment option's deal in its language and waits for it, settled: with the demo's
+ * link on the page already there (the deal opens in the same page), else its deep link.
+ */
+export const openOptionScenario = async (page: Page, demo: ScreensDemo, name: OptionScenarioName, theme: Theme = 'light'): Promise<void> => {
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  demo.reseed();
+  const { lang } = OPTION_SCENARIOS[name];
+  const link = page.locator(`#option-scenarios a[data-scenario="${name}"]`);
+  const previous = (await link.count()) ? await page.locator('merchant-checkout').getAttribute('invoice-id') : null;
+  if (previous) await link.click();
+  else await page.goto(scenarioUrl(demo.server.url, { scenario: name }, { lang, theme }));
+  // A new invoice's deal, not the last one's screen still on the page.
+  const element = page.locator(previous ? `merchant-checkout:not([invoice-id="${previous}"])` : 'merchant-checkout');
+  try {
+    await element.locator(`[part~="base"][data-screen="waiting"][lang="${lang}"] [part~="title"]`, { hasText: expectedTitle('waiting', lang) }).waitFor({ timeout: FIRST_SCREEN_TIMEOUT });
+  } catch (error) {
+    throw new Error(`?scenario=${name} (${lang}) should show its deal waiting for the transfer: ${firstLine(error)}`);
+  }
+  await settle(page);
 };

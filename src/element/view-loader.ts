@@ -1,0 +1,32 @@
+/**
+ * The screens' templates (views.ts) load on demand, with the payer's language: an invoice
+ * screen needs its strings as much as its templates, so both come at once and the first-render
+ * file carries neither. Until then the element shows the loading skeleton, which is here.
+ */
+import { html, type TemplateResult } from 'lit';
+import type * as ViewsModule from './views.js';
+import type { InvoiceScreenModel } from './screen.js';
+import type { ScreenContext } from './views.js';
+
+let views: typeof ViewsModule | undefined;
+
+/** Loads views.ts (once a page); the element waits for it with the language's strings. */
+export const loadViews = (): Promise<void> =>
+  import('./views.js').then((module) => {
+    views = module;
+  });
+
+/** The loading screen's stand-in shapes. */
+export const skeleton = (label: string): TemplateResult => html`
+  <div part="skeleton" class="skeleton">
+    <h2 part="title" class="sr-only" tabindex="-1">${label}</h2>
+    <div class="bar short"></div>
+    <div class="bar wide"></div>
+    <div class="bar"></div>
+    <div class="bar"></div>
+  </div>
+`;
+
+// Called only once the strings are here, and so the views (the element loads them together).
+export const invoiceScreen = (model: InvoiceScreenModel, context: ScreenContext): TemplateResult => views!.invoiceScreen(model, context);
+export const errorScreen = (code: string, context: ScreenContext): TemplateResult => views!.errorScreen(code, context);

@@ -7,7 +7,7 @@ import { BOOT_STRINGS, type BootStrings, closestLang, intlLocale, type Language,
 import { own, type Translation } from './i18n/translation.js';
 import type { JourneyStrings } from './journey/forms.js';
 import { styles } from './merchant-checkout.styles.js';
-import { type CheckoutClient, createCheckoutClient, fetchText } from './protocol-client.js';
+import { CHECKOUT_TOKEN_HEADER, type CheckoutClient, createCheckoutClient, fetchText } from './protocol-client.js';
 import { MAX_RECEIPT_BYTES } from '../schemas/patterns.js';
 import { DEFAULT_POLL_INTERVAL } from './poll-policy.js';
 import type { QrModule } from './qr.js';
@@ -131,6 +131,14 @@ export class MerchantCheckoutElement extends LitElement {
 
   /** Base URL of the merchant's checkout proxy, relative or absolute (default: the site's root). */
   @property() endpoint = '';
+
+  /**
+   * The checkout token the shop's server minted for this invoice (`merchant-checkout serve`, or
+   * `checkoutTokenAuthorizer`): sent as `X-Checkout-Token` with every request of the default
+   * client, the event stream's and uploads included. A new value is sent from the next request
+   * on, without reloading the invoice.
+   */
+  @property({ attribute: 'checkout-token' }) checkoutToken = '';
 
   /**
    * The payer's language: `en`, `ru`, `bn`, `uz`, `az`, `es`, `ko`, `kk`, `tg` or `ky`, any tag
@@ -274,11 +282,16 @@ export class MerchantCheckoutElement extends LitElement {
     this.#langObserver = undefined;
   }
 
+  /** The checkout token as a request header, if there is one. */
+  #tokenHeader(): Record<string, string> {
+    return this.checkoutToken ? { [CHECKOUT_TOKEN_HEADER]: this.checkoutToken } : {};
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (!this.#session || changed.has('invoiceId') || changed.has('client') || changed.has('endpoint') || changed.has('noStream')) {
       this.#session?.dispose();
       this.#session = new InvoiceSession(this, {
-        client: this.client ?? createCheckoutClient({ endpoint: this.endpoint }),
+        client: this.client ?? createCheckoutClient({ endpoint: this.endpoint, headers: () => this.#tokenHeader() }),
         invoiceId: this.invoiceId,
         stream: !this.noStream,
         pollInterval: () => this.pollInterval,

@@ -8,6 +8,7 @@
  * (`src/schemas/browser.generated.ts`) rather than with zod itself: the same definitions, held
  * to zod's verdicts by a property test, for about 2 KB gzip instead of 9.
  */
+import { CHECKOUT_TOKEN_HEADER } from '../schemas/headers.js';
 import {
   canceledInvoiceJsonSchema,
   checkoutErrorJsonSchema,
@@ -147,11 +148,17 @@ export interface CheckoutClientOptions {
   timeoutMs?: number;
   /** The same for an upload (a receipt, a report), which a phone on a slow network needs longer for. Default 120000. */
   uploadTimeoutMs?: number;
-  /** Extra request headers (e.g. a CSRF token), the event stream's included; never needed by the protocol itself. */
-  headers?: Record<string, string>;
+  /**
+   * Extra request headers (e.g. a CSRF token, or the gateway's `X-Checkout-Token`), the event
+   * stream's included; a function is asked at every request, so a renewed token is sent from the
+   * next request on.
+   */
+  headers?: Record<string, string> | (() => Record<string, string>);
   /** `credentials` of every request (default `same-origin`); `include` opens the event stream `withCredentials`. */
   credentials?: RequestCredentials;
 }
+
+export { CHECKOUT_TOKEN_HEADER };
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_UPLOAD_TIMEOUT_MS = 120_000;
@@ -169,6 +176,7 @@ export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutCl
   const base = options.endpoint.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const uploadTimeoutMs = options.uploadTimeoutMs ?? DEFAULT_UPLOAD_TIMEOUT_MS;
+  const extraHeaders = (): Record<string, string> => (typeof options.headers === 'function' ? options.headers() : options.headers) ?? {};
   const invoicePath = (invoiceId: string, suffix = '') => `/invoices/${encodeURIComponent(invoiceId)}${suffix}`;
 
   /** `body`: a value sent as JSON, or a form sent as multipart (the runtime writes its boundary). */
@@ -181,7 +189,7 @@ export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutCl
   ): Promise<CheckoutAnswer> => {
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), ms);
-    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders() };
     const form = body instanceof FormData;
     if (body !== undefined && !form) headers['content-type'] = 'application/json';
     try {
@@ -234,7 +242,7 @@ export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutCl
       if (signal.aborted) return;
       const init: RequestInit = {
         method: 'GET',
-        headers: { accept: 'text/event-stream', ...options.headers },
+        headers: { accept: 'text/event-stream', ...extraHeaders() },
         credentials: options.credentials ?? 'same-origin',
         cache: 'no-store',
       };

@@ -6,6 +6,7 @@
  * recorded and told to the shop included) finish within `GATEWAY_SHUTDOWN_MS`, then the event
  * streams are ended (browsers reconnect elsewhere) and the store is closed.
  */
+import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { MerchantClient, createMemoryStore, createNodeServer, type CheckoutStore } from '../server/index.js';
@@ -63,13 +64,43 @@ const prometheus = (): { text: () => Promise<string>; stop: () => Promise<void> 
   };
 };
 
+/** The element's files the gateway serves at `/element/…`: the CDN build and its integrity list. */
+const ELEMENT_FILE = /^\/element\/(merchant-checkout(?:-[a-z0-9-]+)?\.js|integrity\.json)$/;
+/** Where they are: beside the built gateway (`dist/node/` → `dist/cdn/`); absent when run from source. */
+const ELEMENT_DIR = new URL('../cdn/', import.meta.url);
+
+/**
+ * `GET /element/merchant-checkout.js` (and its lazy chunks): the element from the gateway's own
+ * package, so a shop's page loads it from the gateway, no third party. Readable from any
+ * origin (a module script on the shop's page is a CORS request); cached for an hour.
+ */
+const elementFile = async (request: Request): Promise<Response | undefined> => {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+  const name = ELEMENT_FILE.exec(new URL(request.url).pathname)?.[1];
+  if (!name) return undefined;
+  let body: Buffer;
+  try {
+    body = await readFile(new URL(name, ELEMENT_DIR));
+  } catch {
+    return Response.json({ error: { code: 'not_found', message: 'no such file of the element here' } }, { status: 404 });
+  }
+  return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), {
+    headers: {
+      'content-type': name.endsWith('.json') ? 'application/json' : 'text/javascript; charset=utf-8',
+      'cache-control': 'public, max-age=3600',
+      'access-control-allow-origin': '*',
+      'x-content-type-options': 'nosniff',
+    },
+  });
+};
+
 export const startGateway = async (config: GatewayConfig, log: GatewayLog): Promise<RunningGateway> => {
   const store = storeFor(config, log);
   const exposition = prometheus();
   const gateway = createGateway(config, { clients: clientsFor(config), store, log, metricsText: exposition.text });
   const handler = async (request: Request): Promise<Response> => {
     const started = performance.now();
-    const response = await gateway.fetch(request);
+    const response = (await elementFile(request)) ?? (await gateway.fetch(request));
     // The path only: a query could carry what is nobody's business in a log.
     log('info', 'request', { method: request.method, path: new URL(request.url).pathname, status: response.status, ms: Math.round(performance.now() - started) });
     return response;

@@ -10,8 +10,9 @@
  * compared in constant time. Web Crypto only.
  */
 
-/** The header the element sends the checkout token in. */
-export const CHECKOUT_TOKEN_HEADER = 'x-checkout-token';
+import { CHECKOUT_TOKEN_HEADER } from '../schemas/headers.js';
+
+export { CHECKOUT_TOKEN_HEADER };
 
 /** Why a token was refused. */
 export type CheckoutTokenRefusal = 'missing' | 'malformed' | 'expired' | 'wrong_invoice' | 'bad_signature';

@@ -18,6 +18,8 @@ export interface MerchantCheckoutAttributes {
   lang?: string;
   /** Milliseconds between status reads while waiting (default 5000, at least 1000). */
   'poll-interval'?: NumberAttribute;
+  /** The checkout token minted by the shop's server for this invoice, sent as `X-Checkout-Token` (the gateway's way in). */
+  'checkout-token'?: string;
   /** Present: the status is polled only, never taken from the proxy's event stream. */
   'no-stream'?: boolean;
   /** Present: no cancel button. */

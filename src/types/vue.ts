@@ -20,6 +20,8 @@ export interface MerchantCheckoutVueProps {
   invoiceId?: string;
   /** Base URL of the merchant's checkout proxy, relative or absolute. */
   endpoint?: string;
+  /** The checkout token minted by the shop's server for this invoice, sent as `X-Checkout-Token` (the gateway's way in). */
+  checkoutToken?: string;
   /** `ru` or `en`; defaults to the nearest `lang` around. */
   lang?: string;
   /** Milliseconds between status reads while waiting (default 5000, at least 1000). */

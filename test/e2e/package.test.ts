@@ -67,12 +67,22 @@ const EXPECTED_FILES = `
   dist/esm/element/deadline.js
   dist/esm/element/events.js
   dist/esm/element/format.js
+  dist/esm/element/i18n/az.js
+  dist/esm/element/i18n/bn.js
+  dist/esm/element/i18n/boot.js
   dist/esm/element/i18n/en.js
+  dist/esm/element/i18n/es.js
+  dist/esm/element/i18n/kk.js
+  dist/esm/element/i18n/ko.js
+  dist/esm/element/i18n/ky.js
   dist/esm/element/i18n/lang.js
   dist/esm/element/i18n/locale.js
   dist/esm/element/i18n/ru.js
+  dist/esm/element/i18n/tg.js
   dist/esm/element/i18n/translation.js
+  dist/esm/element/i18n/uz.js
   dist/esm/element/journey/forms.js
+  dist/esm/element/journey/strings.js
   dist/esm/element/merchant-checkout.js
   dist/esm/element/merchant-checkout.styles.js
   dist/esm/element/poll-policy.js
@@ -86,6 +96,7 @@ const EXPECTED_FILES = `
   dist/esm/element/sse.js
   dist/esm/element/status.js
   dist/esm/element/version.js
+  dist/esm/element/view-loader.js
   dist/esm/element/views.js
   dist/esm/index.js
   dist/esm/react.js
@@ -94,6 +105,7 @@ const EXPECTED_FILES = `
   dist/esm/schemas/browser.generated.js
   dist/esm/schemas/checkout.js
   dist/esm/schemas/dispute.js
+  dist/esm/schemas/headers.js
   dist/esm/schemas/invoice.js
   dist/esm/schemas/json-schema.js
   dist/esm/schemas/notification.js
@@ -134,13 +146,23 @@ const EXPECTED_FILES = `
   dist/types/element/define.d.ts
   dist/types/element/events.d.ts
   dist/types/element/format.d.ts
+  dist/types/element/i18n/az.d.ts
+  dist/types/element/i18n/bn.d.ts
+  dist/types/element/i18n/boot.d.ts
   dist/types/element/i18n/en.d.ts
+  dist/types/element/i18n/es.d.ts
+  dist/types/element/i18n/kk.d.ts
+  dist/types/element/i18n/ko.d.ts
+  dist/types/element/i18n/ky.d.ts
   dist/types/element/i18n/lang.d.ts
   dist/types/element/i18n/locale.d.ts
   dist/types/element/i18n/ru.d.ts
+  dist/types/element/i18n/tg.d.ts
   dist/types/element/i18n/translation.d.ts
+  dist/types/element/i18n/uz.d.ts
   dist/types/element/index.d.ts
   dist/types/element/journey/forms.d.ts
+  dist/types/element/journey/strings.d.ts
   dist/types/element/merchant-checkout.d.ts
   dist/types/element/merchant-checkout.styles.d.ts
   dist/types/element/poll-policy.d.ts
@@ -155,6 +177,7 @@ const EXPECTED_FILES = `
   dist/types/element/sse.d.ts
   dist/types/element/status.d.ts
   dist/types/element/version.d.ts
+  dist/types/element/view-loader.d.ts
   dist/types/element/views.d.ts
   dist/types/gateway/app.d.ts
   dist/types/gateway/server.d.ts
@@ -195,6 +218,7 @@ const EXPECTED_FILES = `
   dist/types/schemas/browser.generated.d.ts
   dist/types/schemas/checkout.d.ts
   dist/types/schemas/dispute.d.ts
+  dist/types/schemas/headers.d.ts
   dist/types/schemas/index.d.ts
   dist/types/schemas/invoice.d.ts
   dist/types/schemas/json-schema.d.ts

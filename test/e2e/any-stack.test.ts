@@ -40,8 +40,8 @@ const freePort = () =>
 const startProcess = async (command: string, args: string[], env: Record<string, string>, url: string): Promise<ChildProcess> => {
   const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let printed = '';
-  child.stdout!.on('data', (chunk: Buffer) => void (printed += chunk.toString('utf8')));
-  child.stderr!.on('data', (chunk: Buffer) => void (printed += chunk.toString('utf8')));
+  child.stdout.on('data', (chunk: Buffer) => void (printed += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => void (printed += chunk.toString('utf8')));
   const end = Date.now() + 20_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${command} exited (${child.exitCode}): ${printed}`);

@@ -13,8 +13,10 @@ import {
 } from './events.js';
 import { AWAY_MS, DEAD_GOAL_MS, DEAD_TABS, RETURN_GOAL_MS, RETURNS, type PayerReturnsResult } from './payer-returns.js';
 import { PARTS, STALL_GOAL_MS } from './receipts.js';
+import { BOOKS_INVOICES, FOUND_GOAL_MS, type BooksResult } from './books.js';
+import { IDLE_STREAMS, READ_GOAL_RATIO, WEBHOOK_P99_GOAL_MS, WEBHOOKS, type GatewayResult } from './gateway.js';
 
-export type BenchName = 'bundle' | 'ttr' | 'proxy' | 'leaks' | 'slow' | 'events' | 'returns';
+export type BenchName = 'bundle' | 'ttr' | 'proxy' | 'leaks' | 'slow' | 'events' | 'returns' | 'books' | 'gateway';
 
 export type Outcome<T> =
   | { ok: true; value: T; seconds: number; loadBefore: number; loadAfter: number }
@@ -28,6 +30,8 @@ export interface Results {
   slow?: Outcome<SlowClientsResult> | undefined;
   events?: Outcome<EventsResult> | undefined;
   returns?: Outcome<PayerReturnsResult> | undefined;
+  books?: Outcome<BooksResult> | undefined;
+  gateway?: Outcome<GatewayResult> | undefined;
 }
 
 /**
@@ -230,7 +234,114 @@ const goals = (results: Results): Goal[] => {
     goal: `≤ ${STALL_GOAL_MS} ms`,
     met: returns ? returns.receipts.manyParts.maxReadMs <= STALL_GOAL_MS : undefined,
   });
+  list.push(...booksGoals(results.books), ...gatewayGoals(results.gateway));
   return list;
+};
+
+/** The merchant's books (issue 24): what the shop's ledger got against what the service did. */
+const booksGoals = (outcome: Outcome<BooksResult> | undefined): Goal[] => {
+  const b = outcome?.ok ? outcome.value : undefined;
+  const none = 'not measured';
+  return [
+    {
+      what: `The books, ${int(b?.invoices ?? BOOKS_INVOICES)} invoices over a mock day on three processes and Redis: paid left uncredited / credited twice / forged credits`,
+      figure: b ? `${b.uncredited} / ${b.creditedTwice} / ${b.forgedCredits}` : none,
+      goal: '0 / 0 / 0',
+      met: b ? b.uncredited === 0 && b.creditedTwice === 0 && b.forgedCredits === 0 : undefined,
+    },
+    {
+      what: 'Corrections and disputes after paid, each delivered once',
+      figure: b ? `${b.correctionsDelivered} of ${b.corrected} / ${b.disputesDelivered} of ${b.disputed}` : none,
+      goal: 'all',
+      met: b ? b.correctionsDelivered === b.corrected && b.disputesDelivered === b.disputed : undefined,
+    },
+    {
+      what: 'A dropped `paid` credited after (mock time), p99',
+      figure: b ? `${fixed(b.foundP99Ms / 60_000, 1)} min (max ${fixed(b.foundMaxMs / 60_000, 1)})` : none,
+      goal: `≤ ${FOUND_GOAL_MS / 60_000} min`,
+      met: b ? b.foundP99Ms <= FOUND_GOAL_MS : undefined,
+    },
+    {
+      what: 'Reconciler reads of one invoice closer than a minute / after it settled',
+      figure: b ? `${b.readsCloserThanAMinute} / ${b.readsAfterSettled}` : none,
+      goal: '0 / 0',
+      met: b ? b.readsCloserThanAMinute === 0 && b.readsAfterSettled === 0 : undefined,
+    },
+  ];
+};
+
+/** The gateway (issue 26): its cost against the in-process kit. */
+const gatewayGoals = (outcome: Outcome<GatewayResult> | undefined): Goal[] => {
+  const g = outcome?.ok ? outcome.value : undefined;
+  const none = 'not measured';
+  return [
+    {
+      what: 'Gateway checkout reads against the in-process kit (median req/s)',
+      figure: g ? `${int(g.reads.gatewayMedian)} / ${int(g.reads.kitMedian)} req/s (${fixed(g.reads.ratio, 2)}×)` : none,
+      goal: `≥ ${READ_GOAL_RATIO}×`,
+      met: g ? g.reads.ratio >= READ_GOAL_RATIO && g.reads.gatewayErrors === 0 : undefined,
+    },
+    {
+      what: `A notification to the shop's signed webhook on loopback, p99 of ${WEBHOOKS}`,
+      figure: g ? `${fixed(g.webhook.p99, 1)} ms (median ${fixed(g.webhook.p50, 1)} ms)` : none,
+      goal: `< ${WEBHOOK_P99_GOAL_MS} ms`,
+      met: g ? g.webhook.p99 < WEBHOOK_P99_GOAL_MS && g.webhook.samples === WEBHOOKS : undefined,
+    },
+    {
+      what: `${int(IDLE_STREAMS)} idle event streams in one gateway process: memory they add (RSS)`,
+      figure: g ? `${int(g.idle.opened)} streams, ${fixed((g.idle.rssAfter - g.idle.rssBefore) / 1e6, 1)} MB (${fixed(g.idle.perStream / 1000, 1)} KB each)` : none,
+      goal: `≥ ${int(IDLE_STREAMS)} in < ${int(IDLE_MEMORY_GOAL_BYTES / 1e6)} MB`,
+      met: g ? g.idle.opened >= IDLE_STREAMS && g.idle.rssAfter - g.idle.rssBefore < IDLE_MEMORY_GOAL_BYTES : undefined,
+    },
+  ];
+};
+
+const goalTable = (goals: Goal[]): string =>
+  ['| figure | this run | goal | |', '|---|---|---|---|', ...goals.map((g) => `| ${g.what} | ${g.figure} | ${g.goal} | ${g.met === undefined ? 'not measured' : mark(g.met)} |`)].join('\n');
+
+/** Section 8: the books under a hostile notification channel. */
+export const booksSection = (outcome: Outcome<BooksResult> | undefined): string => {
+  if (!outcome?.ok) return failure(outcome);
+  const b = outcome.value;
+  return [
+    `\`bench/books.ts\`: ${int(b.invoices)} invoices created over a day of the mock's clock (10 s steps) by three shop processes (\`bench/books-instance.ts\`: \`createCheckoutServer\` on one real \`redis-server\`), the mock on a port. 70 % paid within 50 minutes, the rest expire; the notifications of 30 % of the invoices dropped (every attempt), 10 % delivered twice, 5 % three minutes late; 2 % of the paid corrected (a second \`paid\` with a new amount), 1 % disputed after paid and resolved \`ACCEPTED\`, 1 % of the unpaid get a forged \`paid\` with the right token. \`settleAfterMs\` is 6 h here (72 h by default) so that settling shows within the run. The shop's ledger is every change handed to \`onChange\`.`,
+    '',
+    '| figure | this run |',
+    '|---|---|',
+    `| invoices / paid at the service | ${int(b.invoices)} / ${int(b.paid)} |`,
+    `| paid, never credited | ${b.uncredited} |`,
+    `| a change handed on twice, or a payment credited more often than the service paid it | ${b.creditedTwice} |`,
+    `| forged \`paid\` notices / credits from them | ${b.forged} / ${b.forgedCredits} |`,
+    `| corrected amounts / corrections delivered once | ${b.corrected} / ${b.correctionsDelivered} |`,
+    `| disputes after paid / delivered | ${b.disputed} / ${b.disputesDelivered} |`,
+    `| paid invoices whose notifications were all dropped: credited after (mock time) p50 / p99 / max | ${b.droppedPaid}: ${fixed(b.foundP50Ms / 1000, 0)} s / ${fixed(b.foundP99Ms / 1000, 0)} s / ${fixed(b.foundMaxMs / 1000, 0)} s |`,
+    `| reconciler reads in all / of one invoice closer than a minute / after it settled | ${int(b.reconcilerReads)} / ${b.readsCloserThanAMinute} / ${b.readsAfterSettled} |`,
+    `| wall time | ${fixed(b.wallSeconds, 0)} s |`,
+    '',
+    goalTable(booksGoals(outcome)),
+    '',
+    loadLine(outcome),
+  ].join('\n');
+};
+
+/** Section 9: the gateway's cost. */
+export const gatewaySection = (outcome: Outcome<GatewayResult> | undefined): string => {
+  if (!outcome?.ok) return failure(outcome);
+  const g = outcome.value;
+  return [
+    '`bench/gateway.ts`: the built bin (`dist/node/cli.js serve`, logging a JSON line per request as a shop runs it) in its own process in front of the mock on a port; the in-process kit is the proxy benchmark\'s `proxy` process (the checkout handler on node:http, the kit bundled as it ships). Reads: `GET /checkout-api/invoices/{id}`, 10 connections over 10 invoices, each with its checkout token at the gateway, kit and gateway alternated.',
+    '',
+    '| figure | this run |',
+    '|---|---|',
+    `| reads, req/s, each round: in-process kit | ${g.reads.kit.map(int).join(', ')} |`,
+    `| reads, req/s, each round: gateway (errors: ${g.reads.gatewayErrors}) | ${g.reads.gateway.map(int).join(', ')} |`,
+    `| the mock paid → the signed webhook at the shop (verified with the service first), ${g.webhook.samples} one at a time: p50 / p99 / max | ${fixed(g.webhook.p50, 1)} / ${fixed(g.webhook.p99, 1)} / ${fixed(g.webhook.max, 1)} ms |`,
+    `| idle streams held, RSS before → after | ${int(g.idle.opened)}, ${fixed(g.idle.rssBefore / 1e6, 1)} → ${fixed(g.idle.rssAfter / 1e6, 1)} MB |`,
+    '',
+    goalTable(gatewayGoals(outcome)),
+    '',
+    loadLine(outcome),
+  ].join('\n');
 };
 
 const returnsSection = (outcome: Outcome<PayerReturnsResult> | undefined): string => {
@@ -520,6 +631,18 @@ ${eventsSection(results.events)}
 ## 7. The payer who leaves for the bank app and comes back
 
 ${returnsSection(results.returns)}
+## 8. The merchant's books under a hostile notification channel
+
+<!-- bench:books -->
+${booksSection(results.books)}
+<!-- /bench:books -->
+
+## 9. The gateway for shops on any stack
+
+<!-- bench:gateway -->
+${gatewaySection(results.gateway)}
+<!-- /bench:gateway -->
+
 ## Changes made for these figures
 
 Each was measured right before and after the change (one run each, on this kind of machine); the

@@ -6,6 +6,7 @@
  *   npm run bench -- --only proxy,ttr   some of them, printed only (BENCHMARKS.md untouched)
  *   npm run bench -- --no-build         use the dist/ that is there
  *   npm run bench -- --render           BENCHMARKS.md again from the last full run's figures
+ *   npm run bench -- --only books,gateway --sections   those, their sections of BENCHMARKS.md replaced in place
  *
  * Parts alone, printed (each file's header says more):
  *
@@ -15,6 +16,8 @@
  *   node --import tsx bench/events.ts idle [count] [--floor]     the idle streams' memory (about 30 s)
  *   node --import tsx bench/profile.ts [seconds]                 a CPU profile of the proxy under load
  *   node --import tsx bench/payer-returns.ts                     the payer's returns in Chromium as a phone (about 2 min)
+ *   node --import tsx bench/books.ts [invoices]                  the merchant's books, 10,000 invoices over a mock day (about 25 min)
+ *   node --import tsx bench/gateway.ts                           the gateway against the in-process kit (about 2 min)
  *
  * Each benchmark bounds its own time; the whole run takes about six minutes on 2 cores (the event
  * streams alone about three: two 60 s windows of 1,000 payers).
@@ -29,6 +32,8 @@ import { runLeaks, runTimeToRequisites } from './browser.js';
 import { runBundle } from './bundle.js';
 import { runEvents } from './events.js';
 import { runPayerReturns } from './payer-returns.js';
+import { runBooks } from './books.js';
+import { runGateway } from './gateway.js';
 import { startCheckoutServer } from './checkout-server.js';
 import { load, log, machine, waitForQuiet, withinTime } from './lib.js';
 import { runProxy } from './proxy.js';
@@ -36,12 +41,15 @@ import { runSlowClients } from './slow-clients.js';
 import { renderReport, type BenchName, type Outcome, type ReportInput, type Results } from './report.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const NAMES: BenchName[] = ['bundle', 'ttr', 'proxy', 'leaks', 'slow', 'events', 'returns'];
+const NAMES: BenchName[] = ['bundle', 'ttr', 'proxy', 'leaks', 'slow', 'events', 'returns', 'books', 'gateway'];
 
 const argument = (name: string): string | undefined => {
   const index = process.argv.indexOf(name);
   return index === -1 ? undefined : process.argv[index + 1];
 };
+/** The heading of a marked section, when `--sections` adds it to a BENCHMARKS.md that lacks it. */
+const sectionHeading = (name: BenchName): string =>
+  ({ books: "## 8. The merchant's books under a hostile notification channel", gateway: '## 9. The gateway for shops on any stack' })[name as 'books' | 'gateway'] ?? `## ${name}`;
 const only = argument('--only')?.split(',') as BenchName[] | undefined;
 const wanted = only ?? NAMES;
 const writeReport = only === undefined;
@@ -89,6 +97,8 @@ results.proxy = await run('proxy', 360_000, () => runProxy());
 results.slow = await run('slow', 90_000, runSlowClients);
 results.events = await run('events', 300_000, runEvents);
 results.returns = await run('returns', 300_000, runPayerReturns);
+results.books = await run('books', 2_400_000, () => runBooks());
+results.gateway = await run('gateway', 300_000, runGateway);
 
 if (wanted.includes('ttr') || wanted.includes('leaks')) {
   const server = await startCheckoutServer();
@@ -108,11 +118,22 @@ const input = { results, machine: machine(), date: started, loadAtStart, totalSe
 await mkdir(`${root}bench/.out`, { recursive: true });
 await writeFile(`${root}bench/.out/last-results.json`, JSON.stringify(input));
 const report = renderReport(input);
-if (writeReport) {
+if (process.argv.includes('--sections')) {
+  // Only the marked sections of the benchmarks run (books, gateway) are replaced in BENCHMARKS.md.
+  let text = await readFile(`${root}BENCHMARKS.md`, 'utf8');
+  for (const name of wanted) {
+    const block = new RegExp(`<!-- bench:${name} -->\\n[\\s\\S]*?<!-- /bench:${name} -->`);
+    const fresh = new RegExp(`<!-- bench:${name} -->\\n[\\s\\S]*?<!-- /bench:${name} -->`).exec(report)?.[0];
+    if (!fresh) continue;
+    text = block.test(text) ? text.replace(block, () => fresh) : text.replace('## Changes made for these figures', () => `${sectionHeading(name)}\n\n${fresh}\n\n## Changes made for these figures`);
+  }
+  await writeFile(`${root}BENCHMARKS.md`, text);
+  log(`BENCHMARKS.md: sections ${wanted.join(', ')} replaced (${totalSeconds.toFixed(0)} s)`);
+} else if (writeReport) {
   await writeFile(`${root}BENCHMARKS.md`, report);
   log(`BENCHMARKS.md written (${totalSeconds.toFixed(0)} s)`);
 } else {
   process.stdout.write(report);
 }
-const failed = [results.bundle, results.ttr, results.proxy, results.leaks, results.slow, results.events, results.returns].some((outcome) => outcome !== undefined && !outcome.ok);
+const failed = Object.values(results).some((outcome) => outcome !== undefined && !outcome.ok);
 process.exitCode = failed ? 1 : 0;

@@ -414,6 +414,21 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
         order = await waitingOrder('1850.00', scenario);
         await confirmTransfer(order);
         break;
+      case 'unique-amount':
+        // The service may keep the order's amount; the scenario shows the case where it asked for more.
+        for (let attempt = 0; ; attempt++) {
+          order = await createOrder(
+            { type: 'in', amount: '1500.00', maxAmount: '1510.00', currency: 'RUB', startDeal: true, paymentMethod: 'sberbank', paymentOption: 'SBP' },
+            scenario,
+          );
+          if (mock.getInvoice(order.invoiceId)?.receivedSumFromTaker?.amount !== '1500.00' || attempt >= 20) break;
+        }
+        break;
+      case 'corrected':
+        order = await waitingOrder('5000.00', scenario);
+        mock.markPaid(order.invoiceId);
+        mock.correctAmount(order.invoiceId, '5004.50');
+        break;
       case 'dispute':
         order = await waitingOrder('2200.00', scenario);
         await openDispute(order, 'no_payment');

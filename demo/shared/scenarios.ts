@@ -11,11 +11,13 @@ export const SCENARIOS = [
   'no-deal',
   'no-requisites',
   'transfer-confirmed',
+  'unique-amount',
   'dispute',
   'payout',
   'canceled',
   'expired',
   'paid',
+  'corrected',
   'other',
   'error',
   'slow',
@@ -37,6 +39,10 @@ export const SCENARIO_SCREEN: Record<Scenario, string> = {
   'no-requisites': 'picker',
   // The deal is transfer_confirmed (a receipt arrived): the payment is being checked.
   'transfer-confirmed': 'checking',
+  // Unique amounts (`maxAmount`): the service asks for more than the order; the element shows that amount, and says so.
+  'unique-amount': 'waiting',
+  // Paid, then paid again with a corrected amount: the paid screen shows what was settled.
+  corrected: 'paid',
   dispute: 'dispute',
   payout: 'payout',
   canceled: 'canceled',

@@ -228,6 +228,13 @@ test('every QA scenario link reaches its state', async () => {
         await page.locator(`#orders button[aria-pressed="true"] [data-deal-status="${TRANSFER_CONFIRMED}"]`).waitFor();
         await page.locator('#order-deal-status', { hasText: TRANSFER_CONFIRMED }).waitFor();
         break;
+      case 'unique-amount':
+        assert.match(await part('amount').innerText(), /Send exactly this amount[\s\S]*1,500\.00/);
+        assert.doesNotMatch(await part('amount').locator('.value').innerText(), /1,500\.00/, 'the amount to send is the service\'s');
+        break;
+      case 'corrected':
+        assert.match(await part('amount').innerText(), /5,004\.50[\s\S]*settled[\s\S]*5,000\.00/);
+        break;
       case 'dispute':
         assert.match(await part('status').innerText(), /under review/);
         await page.locator('#order-summary .pill', { hasText: 'dispute' }).waitFor();

@@ -77,6 +77,8 @@ const SCENARIO_HOW: Record<Scenario, string> = {
   'no-deal': 'no deal yet: the payer picks a bank and a way to pay',
   'no-requisites': 'the mock has no free requisites; a variant is picked and the notice shows',
   'transfer-confirmed': 'the receipt reached the service: the deal is transfer_confirmed',
+  'unique-amount': 'unique amounts (maxAmount): the amount to send is the service\'s, with a note of the order\'s',
+  corrected: 'paid, then the amount corrected at the service: the settled amount, with a note of the order\'s',
   dispute: 'the shop opened a dispute on the deal',
   payout: 'a pay-out invoice: the receiver is asked for nothing',
   canceled: 'the shop canceled the invoice',

@@ -38,7 +38,8 @@ const freePort = () =>
 
 /** Spawns `command` and resolves once `url` answers (or fails with what the process printed). */
 const startProcess = async (command: string, args: string[], env: Record<string, string>, url: string): Promise<ChildProcess> => {
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group: `php -S` with workers forks, and every one of them must end with it.
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let printed = '';
   child.stdout.on('data', (chunk: Buffer) => void (printed += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => void (printed += chunk.toString('utf8')));
@@ -55,11 +56,21 @@ const startProcess = async (command: string, args: string[], env: Record<string,
   }
 };
 
+/** Ends the process and its group (a PHP server's workers), and lets go of its pipes. */
 const stop = async (child: ChildProcess | undefined) => {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
+  if (!child) return;
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    process.kill(-child.pid!, 'SIGTERM');
+    await exited;
+  }
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {
+    // The group is gone already.
+  }
+  child.stdout?.destroy();
+  child.stderr?.destroy();
 };
 
 const requireCommand = (command: string, args: string[]) => {

@@ -11,6 +11,7 @@
  */
 
 import { CHECKOUT_TOKEN_HEADER } from '../schemas/headers.js';
+import { nodeCrypto } from './signing.js';
 
 export { CHECKOUT_TOKEN_HEADER };
 
@@ -75,7 +76,13 @@ export const verifyCheckoutToken = async (
   const mac = fromBase64url(signature);
   if (!mac) return 'malformed';
   let valid = false;
+  const node = nodeCrypto();
   for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
+    if (node) {
+      // Synchronous where Node has it (Web Crypto's HMAC goes through the thread pool and a promise: most of a token check's cost).
+      if (node.timingSafeEqual(node.createHmac('sha256', secret).update(`${id}.${seconds}`, 'utf8').digest(), mac)) valid = true;
+      continue;
+    }
     // Each secret is tried whatever the last one said: the time taken tells nothing.
     if (await crypto.subtle.verify('HMAC', await keyOf(secret), mac, encoder.encode(`${id}.${seconds}`))) valid = true;
   }

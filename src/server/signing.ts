@@ -44,8 +44,8 @@ const importKey = (secretKey: string): Promise<HmacKey> => {
 };
 
 /** What this module needs of `node:crypto`. */
-interface NodeCrypto {
-  createHmac(algorithm: 'sha1', key: string): { update(text: string, encoding: 'utf8'): { digest(encoding: 'base64'): string; digest(): Uint8Array } };
+export interface NodeCrypto {
+  createHmac(algorithm: 'sha1' | 'sha256', key: string): { update(text: string, encoding: 'utf8'): { digest(encoding: 'base64'): string; digest(): Uint8Array } };
   timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
 }
 
@@ -55,7 +55,7 @@ interface NodeCrypto {
  * thread pool and a promise per call, which made signing the largest single cost of a
  * proxied request (bench/proxy.ts).
  */
-const nodeCrypto = (): NodeCrypto | undefined => {
+export const nodeCrypto = (): NodeCrypto | undefined => {
   const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   const crypto = runtime?.getBuiltinModule?.('node:crypto') as Partial<NodeCrypto> | undefined;
   return typeof crypto?.createHmac === 'function' && typeof crypto.timingSafeEqual === 'function' ? (crypto as NodeCrypto) : undefined;

@@ -241,8 +241,8 @@ const latency = async (instances: Instance[], ids: string[], rounds: number): Pr
   return { samples: samples.length, p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), max: Math.max(...samples) };
 };
 
-/** Opens one raw SSE connection and resolves once its first event arrived. */
-const openIdle = (url: URL, id: string): Promise<Socket> =>
+/** Opens one raw SSE connection (with `headers`, CRLF-terminated lines) and resolves once its first event arrived. */
+export const openIdle = (url: URL, id: string, headers = ''): Promise<Socket> =>
   new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname);
     let text = '';
@@ -252,7 +252,7 @@ const openIdle = (url: URL, id: string): Promise<Socket> =>
     };
     socket.setTimeout(20_000, () => fail(new Error('no first event within 20 s')));
     socket.once('error', fail);
-    socket.once('connect', () => socket.write(`GET /checkout-api/invoices/${id}/events HTTP/1.1\r\nHost: ${url.host}\r\nAccept: text/event-stream\r\n\r\n`));
+    socket.once('connect', () => socket.write(`GET /checkout-api/invoices/${id}/events HTTP/1.1\r\nHost: ${url.host}\r\nAccept: text/event-stream\r\n${headers}\r\n`));
     const onData = (chunk: Buffer) => {
       text += chunk.toString('latin1');
       if (text.includes('event: invoice')) {

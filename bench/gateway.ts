@@ -18,11 +18,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startMockServer, type MockServer } from '../src/mock/index.js';
 import { signCheckoutToken } from '../src/server/index.js';
 import { MERCHANT } from './fixtures.js';
+import { openIdle as openRawStream } from './events.js';
 import { log, median, percentile, sleep } from './lib.js';
 import { load, startChild, stopChild } from './proxy.js';
 
@@ -103,35 +104,8 @@ const stopProcess = async (child: ChildProcess) => {
   await exited;
 };
 
-/** Opens one raw SSE connection with its token and resolves once the first event arrived. */
-const openIdle = (url: URL, id: string, token: string): Promise<Socket> =>
-  new Promise((resolve, reject) => {
-    const socket = connect(Number(url.port), url.hostname);
-    let text = '';
-    const fail = (error: Error) => {
-      socket.destroy();
-      reject(error);
-    };
-    socket.setTimeout(20_000, () => fail(new Error('no first event within 20 s')));
-    socket.once('error', fail);
-    socket.once('connect', () =>
-      socket.write(`GET /checkout-api/invoices/${id}/events HTTP/1.1\r\nHost: ${url.host}\r\nAccept: text/event-stream\r\nX-Checkout-Token: ${token}\r\n\r\n`),
-    );
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString('latin1');
-      if (text.includes('event: invoice')) {
-        socket.off('data', onData);
-        socket.setTimeout(0);
-        socket.off('error', fail);
-        socket.on('error', () => undefined);
-        socket.on('data', () => undefined);
-        resolve(socket);
-      } else if (/^HTTP\/1\.1 [45]/.test(text)) {
-        fail(new Error(text.split('\r\n')[0]));
-      }
-    };
-    socket.on('data', onData);
-  });
+/** One idle stream of the gateway: the proxy's raw opener, with the invoice's token. */
+const openIdle = (url: URL, id: string, token: string): Promise<Socket> => openRawStream(url, id, `X-Checkout-Token: ${token}\r\n`);
 
 export const runGateway = async (): Promise<GatewayResult> => {
   // 1. Reads: the mock of the proxy benchmark (its invoices), the kit's process and the gateway.

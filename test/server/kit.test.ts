@@ -5,14 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { createMockService, type MockService } from '../../src/mock/index.js';
+import type { MockService } from '../../src/mock/index.js';
 import {
   DEFAULT_NOTIFICATIONS_PATH,
-  MerchantClient,
   createCheckoutServer,
+  type MerchantClient,
   type CheckoutServer,
   type InvoiceChange,
 } from '../../src/server/index.js';
+import { kitOnMock } from '../support/kit-on-mock.js';
 import { readSse } from '../support/sse.js';
 
 const MERCHANT = { apiKey: 'kit-api-key', secretKey: 'kit-secret-key', storeId: 12, storeName: 'Kit Shop' };
@@ -26,22 +27,11 @@ let kit: CheckoutServer;
 let changes: InvoiceChange[] = [];
 
 before(() => {
-  mock = createMockService({
-    merchants: [MERCHANT],
-    publicBaseUrl: 'https://pay.mock.invalid',
-    controls: true,
-    notificationFetch: (request) => kit.fetch(request),
-    notificationAllowed: () => true,
-  });
-  client = new MerchantClient({ baseUrl: 'https://pay.mock.invalid', apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey, fetch: (request) => mock.fetch(request) });
   // No `store`: the kit makes one and gives it to everything it hands out.
-  kit = createCheckoutServer({
-    client,
-    basePath: '/checkout-api',
-    authorize: () => true,
+  ({ mock, client, kit } = kitOnMock(MERCHANT, {
     notifications: { token: TOKEN },
     onChange: (change) => void changes.push(change),
-  });
+  }));
 });
 
 after(async () => {

@@ -11,8 +11,9 @@ import { after, before, test } from 'node:test';
 import { metrics, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
-import { createMockService, type MockService } from '../../src/mock/index.js';
-import { DEFAULT_NOTIFICATIONS_PATH, MerchantClient, createCheckoutServer, type CheckoutServer } from '../../src/server/index.js';
+import type { MockService } from '../../src/mock/index.js';
+import { DEFAULT_NOTIFICATIONS_PATH, type CheckoutServer, type MerchantClient } from '../../src/server/index.js';
+import { kitOnMock } from '../support/kit-on-mock.js';
 import { readSse } from '../support/sse.js';
 
 /** A reader the test collects from when it wants. */
@@ -41,23 +42,12 @@ const logged: string[] = [];
 before(() => {
   trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
   metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
-  mock = createMockService({
-    merchants: [MERCHANT],
-    publicBaseUrl: 'https://pay.mock.invalid',
-    controls: true,
-    notificationFetch: (request) => kit.fetch(request),
-    notificationAllowed: () => true,
-  });
-  client = new MerchantClient({ baseUrl: 'https://pay.mock.invalid', apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey, fetch: (request) => mock.fetch(request) });
-  kit = createCheckoutServer({
-    client,
-    basePath: '/checkout-api',
-    authorize: () => true,
+  ({ mock, client, kit } = kitOnMock(MERCHANT, {
     reconcile: false,
     notifications: { token: CANARY_TOKEN },
     onChange: () => undefined,
     onError: (error) => void logged.push(String(error instanceof Error ? `${error.message} ${error.stack}` : error)),
-  });
+  }));
 });
 
 after(async () => {

@@ -597,7 +597,7 @@ tests: \`npm test\` asserts no timing (only the deterministic gzip limit of the 
 has ${machine.cores} cores and may be busy with other work, so compare ratios more than absolute times.
 
 - **Date:** ${date.toISOString()}
-- **Command:** \`npm run bench\` (build, then all seven benchmarks, ${fixed(totalSeconds, 0)} s)
+- **Command:** \`npm run bench\` (build, then all nine benchmarks, ${fixed(totalSeconds, 0)} s)
 - **Machine:** ${machine.cpu}, ${machine.cores} cores, ${machine.os}; Node ${machine.node}; ${machine.chromium} (headless, through playwright-core)
 - **Load average** (1 min) at the start: ${loadAtStart}; per benchmark below.
 - 1 KB = 1,000 bytes.
@@ -612,25 +612,46 @@ ${list.map((g) => `| ${g.what} | ${g.figure} | ${g.goal} | ${g.met === undefined
 
 ## 1. Bundle size
 
+<!-- bench:bundle -->
 ${bundleSection(results.bundle)}
+<!-- /bench:bundle -->
+
 ## 2. Time to requisites (headless Chromium)
 
+<!-- bench:ttr -->
 ${ttrSection(results.ttr)}
+<!-- /bench:ttr -->
+
 ## 3. Proxy throughput and latency
 
+<!-- bench:proxy -->
 ${proxySection(results.proxy)}
+<!-- /bench:proxy -->
+
 ## 4. Leaks: ${int(MOUNTS)} mounts and removals
 
+<!-- bench:leaks -->
 ${leaksSection(results.leaks)}
+<!-- /bench:leaks -->
+
 ## 5. Slow clients
 
+<!-- bench:slow -->
 ${slowSection(results.slow)}
+<!-- /bench:slow -->
+
 ## 6. Event streams: push instead of poll
 
+<!-- bench:events -->
 ${eventsSection(results.events)}
+<!-- /bench:events -->
+
 ## 7. The payer who leaves for the bank app and comes back
 
+<!-- bench:returns -->
 ${returnsSection(results.returns)}
+<!-- /bench:returns -->
+
 ## 8. The merchant's books under a hostile notification channel
 
 <!-- bench:books -->

@@ -1,12 +1,13 @@
 /**
- * `npm run bench`: builds, runs the seven benchmarks (bundle, time to requisites, proxy, leaks, slow clients, event streams, the payer's returns)
- * and rewrites BENCHMARKS.md with the figures, their goals and the machine they came from.
+ * `npm run bench`: builds, runs the nine benchmarks (bundle, time to requisites, proxy, leaks, slow clients, event streams, the payer's returns,
+ * the merchant's books, the gateway) and rewrites BENCHMARKS.md with the figures, their goals and the machine they came from.
  *
  *   npm run bench                       everything, then BENCHMARKS.md
  *   npm run bench -- --only proxy,ttr   some of them, printed only (BENCHMARKS.md untouched)
  *   npm run bench -- --no-build         use the dist/ that is there
- *   npm run bench -- --render           BENCHMARKS.md again from the last full run's figures
- *   npm run bench -- --only books,gateway --sections   those, their sections of BENCHMARKS.md replaced in place
+ *   npm run bench -- --render           BENCHMARKS.md again from the last run's figures (bench/.out/last-results.json)
+ *   npm run bench -- --only bundle,gateway --sections   those, their sections (and goals) of BENCHMARKS.md replaced in place (bench/sections.ts)
+ *   npm run bench -- --render --sections                the last run's sections replaced again (after a change to the report's wording)
  *
  * Parts alone, printed (each file's header says more):
  *
@@ -38,6 +39,7 @@ import { startCheckoutServer } from './checkout-server.js';
 import { load, log, machine, waitForQuiet, withinTime } from './lib.js';
 import { runProxy } from './proxy.js';
 import { runSlowClients } from './slow-clients.js';
+import { replaceSections } from './sections.js';
 import { renderReport, type BenchName, type Outcome, type ReportInput, type Results } from './report.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -47,9 +49,6 @@ const argument = (name: string): string | undefined => {
   const index = process.argv.indexOf(name);
   return index === -1 ? undefined : process.argv[index + 1];
 };
-/** The heading of a marked section, when `--sections` adds it to a BENCHMARKS.md that lacks it. */
-const sectionHeading = (name: BenchName): string =>
-  ({ books: "## 8. The merchant's books under a hostile notification channel", gateway: '## 9. The gateway for shops on any stack' })[name as 'books' | 'gateway'] ?? `## ${name}`;
 const only = argument('--only')?.split(',') as BenchName[] | undefined;
 const wanted = only ?? NAMES;
 const writeReport = only === undefined;
@@ -58,9 +57,14 @@ const clock = Date.now();
 
 if (process.argv.includes('--render')) {
   // BENCHMARKS.md again from the last full run's figures (bench/.out/last-results.json).
+  // With --sections, only the sections of the benchmarks that run measured.
   const saved = JSON.parse(await readFile(`${root}bench/.out/last-results.json`, 'utf8')) as ReportInput & { date: string };
-  await writeFile(`${root}BENCHMARKS.md`, renderReport({ ...saved, date: new Date(saved.date) }));
-  log('BENCHMARKS.md rendered again from bench/.out/last-results.json');
+  const input = { ...saved, date: new Date(saved.date) };
+  const names = NAMES.filter((name) => saved.results[name] !== undefined);
+  const sections = process.argv.includes('--sections');
+  const text = sections ? replaceSections(await readFile(`${root}BENCHMARKS.md`, 'utf8'), renderReport(input), names, input.date) : renderReport(input);
+  await writeFile(`${root}BENCHMARKS.md`, text);
+  log(`BENCHMARKS.md ${sections ? `sections ${names.join(', ')}` : ''} rendered again from bench/.out/last-results.json`);
   process.exit(0);
 }
 
@@ -120,15 +124,7 @@ await mkdir(`${root}bench/.out`, { recursive: true });
 await writeFile(`${root}bench/.out/last-results.json`, JSON.stringify(input));
 const report = renderReport(input);
 if (process.argv.includes('--sections')) {
-  // Only the marked sections of the benchmarks run (books, gateway) are replaced in BENCHMARKS.md.
-  let text = await readFile(`${root}BENCHMARKS.md`, 'utf8');
-  for (const name of wanted) {
-    const block = new RegExp(`<!-- bench:${name} -->\\n[\\s\\S]*?<!-- /bench:${name} -->`);
-    const fresh = new RegExp(`<!-- bench:${name} -->\\n[\\s\\S]*?<!-- /bench:${name} -->`).exec(report)?.[0];
-    if (!fresh) continue;
-    text = block.test(text) ? text.replace(block, () => fresh) : text.replace('## Changes made for these figures', () => `${sectionHeading(name)}\n\n${fresh}\n\n## Changes made for these figures`);
-  }
-  await writeFile(`${root}BENCHMARKS.md`, text);
+  await writeFile(`${root}BENCHMARKS.md`, replaceSections(await readFile(`${root}BENCHMARKS.md`, 'utf8'), report, wanted, started));
   log(`BENCHMARKS.md: sections ${wanted.join(', ')} replaced (${totalSeconds.toFixed(0)} s)`);
 } else if (writeReport) {
   await writeFile(`${root}BENCHMARKS.md`, report);

@@ -15,7 +15,7 @@ import { type InvoiceScreenModel, type ReturnModel, screen, type ScreenModel } f
 import type { BankOverrides } from './session/bank-names.js';
 import { InvoiceSession } from './session/invoice-session.js';
 import { VERSION } from './version.js';
-import { errorScreen, invoiceScreen, loadViews, skeleton } from './view-loader.js';
+import { errorScreen, invoiceScreen, loadViews, screenStyles, skeleton } from './view-loader.js';
 import type { LazyParts, ScreenActions, ScreenContext } from './views.js';
 import type * as DirectoryModule from './banks/directory.js';
 import type { BankEntry } from './banks/directory.js';
@@ -218,6 +218,8 @@ export class MerchantCheckoutElement extends LitElement {
   readonly #picker = new LazyModule<PickerModules>(this, 'picker', () =>
     Promise.all([import('./banks/picker-view.js'), import('./banks/sbp.js'), import('./banks/directory.js')]),
   );
+  /** The styles of parts loaded on demand this shadow root has adopted. */
+  readonly #adopted = new Set<CSSResult>();
   /** What the payer typed in the bank picker's search. */
   @state() private pickerQuery = '';
   /** The merchant's bank list (`sbp-banks`) once read, for the value it was read from; the directory until then or when it fails. */
@@ -360,12 +362,17 @@ export class MerchantCheckoutElement extends LitElement {
     return true;
   }
 
-  /** Adds the styles of a part loaded on demand to the shadow root, once. */
+  /**
+   * Adds the styles of a part loaded on demand to the shadow root, once: adopted after the
+   * element's own, or as a `<style>` where the browser cannot adopt sheets (as Lit does then).
+   */
   #adoptStyles(sheet: CSSResult): void {
     const root = this.renderRoot;
+    if (!(root instanceof ShadowRoot) || this.#adopted.has(sheet)) return;
+    this.#adopted.add(sheet);
     const css = sheet.styleSheet;
-    if (!(root instanceof ShadowRoot) || !css || root.adoptedStyleSheets.includes(css)) return;
-    root.adoptedStyleSheets = [...root.adoptedStyleSheets, css];
+    if (css) root.adoptedStyleSheets = [...root.adoptedStyleSheets, css];
+    else root.append(Object.assign(document.createElement('style'), { textContent: sheet.cssText }));
   }
 
   /** Says `text` through the live region (a second identical message is still announced). */
@@ -519,6 +526,8 @@ export class MerchantCheckoutElement extends LitElement {
   }
 
   #renderScreen(model: ScreenModel, t: Translation): TemplateResult | typeof nothing {
+    // The strings came with the templates and their styles: those go before any part's.
+    this.#adoptStyles(screenStyles());
     const { bankColor } = this.#session!.snapshot;
     const context: ScreenContext = {
       t,

@@ -3,7 +3,7 @@
  * screen needs its strings as much as its templates, so both come at once and the first-render
  * file carries neither. Until then the element shows the loading skeleton, which is here.
  */
-import { html, type TemplateResult } from 'lit';
+import { type CSSResult, html, type TemplateResult } from 'lit';
 import type * as ViewsModule from './views.js';
 import type { InvoiceScreenModel } from './screen.js';
 import type { ScreenContext } from './views.js';
@@ -26,6 +26,9 @@ export const skeleton = (label: string): TemplateResult => html`
     <div class="bar"></div>
   </div>
 `;
+
+/** The screens' styles (screen.styles.ts), which come with the templates. */
+export const screenStyles = (): CSSResult => views!.screenStyles;
 
 // Called only once the strings are here, and so the views (the element loads them together).
 export const invoiceScreen = (model: InvoiceScreenModel, context: ScreenContext): TemplateResult => views!.invoiceScreen(model, context);

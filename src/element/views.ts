@@ -22,6 +22,8 @@ import {
   type VariantGroup,
 } from './screen.js';
 
+export { screenStyles } from './screen.styles.js';
+
 export interface CopyButtonView {
   /** Accessible name (starts with the visible text). */
   label: string;

@@ -163,6 +163,23 @@ describe('<merchant-checkout> theme', () => {
     assert.equal(getComputedStyle(focused).outlineStyle, 'solid');
   });
 
+  it('draws the screens with their own styles, adopted once after the element’s, whatever re-renders', async () => {
+    const el = await fixture<MerchantCheckoutElement>(html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout>`);
+    await untilScreen(el, 'waiting');
+    // The amount's size and the stacks come with the screens' templates, not the first render.
+    assert.equal(getComputedStyle(part(el, 'amount')!.querySelector('.value')!).fontWeight, '700');
+    assert.equal(getComputedStyle(part(el, 'details')!).display, 'grid');
+    const sheets = el.shadowRoot!.adoptedStyleSheets.length;
+    assert.ok(sheets >= 2, `the element's own sheets and the screens' (${sheets})`);
+    el.lang = 'ru';
+    await waitUntil(() => text(part(el, 'title')) === 'Переведите деньги');
+    el.theme = 'dark';
+    el.requestUpdate();
+    await el.updateComplete;
+    assert.equal(el.shadowRoot!.adoptedStyleSheets.length, sheets, 'no sheet adopted twice');
+    assert.equal(getComputedStyle(part(el, 'amount')!.querySelector('.value')!).fontWeight, '700');
+  });
+
   it('stills the loading shimmer for prefers-reduced-motion', async () => {
     const el = await fixture<MerchantCheckoutElement>(html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${new FakeClient()}></merchant-checkout>`);
     const bar = el.shadowRoot!.querySelector('.bar')!;

@@ -53,6 +53,14 @@ export interface GatewayDeps {
 const json = (status: number, body: unknown) => Response.json(body, { status, headers: { 'cache-control': 'no-store' } });
 const refused = (status: number, code: string, message: string) => json(status, { error: { code, message } });
 
+/** The path of a request's URL (no query), without parsing the whole URL. */
+export const pathOf = (url: string): string => {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start === -1) return '/';
+  const end = url.indexOf('?', start);
+  return end === -1 ? url.slice(start) : url.slice(start, end);
+};
+
 /** Fields of a create-invoice body the gateway fills itself. */
 const FILLED = ['notificationUrl', 'notificationToken'] as const;
 
@@ -177,8 +185,14 @@ export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway
   app.route('/', api);
   app.all('*', (c) => kit.fetch(c.req.raw));
 
+  // The checkout protocol and the notifications go to the kit without the router in front (most
+  // of the gateway's requests are reads of the protocol: issue 26's cost against the kit alone).
+  const protocol = `${config.basePath}/`;
   return {
-    fetch: async (request) => app.fetch(request),
+    fetch: async (request) => {
+      const path = pathOf(request.url);
+      return (protocol !== '//' && path.startsWith(protocol)) || path === config.notificationsPath ? kit.fetch(request) : app.fetch(request);
+    },
     kit,
     webhooks,
     drain: () => {

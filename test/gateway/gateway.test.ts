@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/main.js';
+import { pathOf } from '../../src/gateway/app.js';
 import { jsonLog, startGateway, type RunningGateway } from '../../src/gateway/server.js';
 import { readConfig, settingsSource } from '../../src/gateway/settings.js';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
@@ -200,18 +201,58 @@ describe('merchant-checkout serve: the gateway', () => {
     await waitFor('the webhook', () => received[0]);
     const requisites = mock.service.getInvoice(created.invoice.id)?.deals[0]?.requisites?.requisites;
     assert.ok(requisites);
-    for (const line of logLines) {
+    // One write may hold the lines of one turn of the event loop.
+    const lines = logLines.join('').split('\n').filter(Boolean);
+    for (const line of lines) {
       const parsed = JSON.parse(line) as { level: string; msg: string };
       assert.ok(parsed.level && parsed.msg, line);
       for (const canary of [SECRET, BEARER, WEBHOOK_SECRET, TOKEN, MERCHANT.secretKey, MERCHANT.apiKey, created.checkoutToken, requisites, requisites.replace(/\s/g, '')]) {
         assert.ok(!line.includes(canary), `the log holds a secret: ${line}`);
       }
     }
-    assert.ok(logLines.some((line) => line.includes('"msg":"request"')));
+    assert.ok(lines.some((line) => line.includes('"msg":"request"')));
     // The same kit's metrics as Prometheus text, with nothing secret in a label either.
     const exposition = await (await fetch(`${gateway.url}/metrics`)).text();
     for (const name of ['merchant_checkout_upstream_duration', 'merchant_checkout_notifications', 'merchant_checkout_checkout_reads']) assert.ok(exposition.includes(name), name);
     for (const canary of [SECRET, BEARER, TOKEN, MERCHANT.secretKey, created.checkoutToken, created.invoice.id, requisites]) assert.ok(!exposition.includes(canary), canary);
+  });
+
+  test('the log writes the lines of one turn at once, and a warning or an error without waiting', async () => {
+    const writes: string[] = [];
+    const log = jsonLog('info', (text) => void writes.push(text));
+    log('debug', 'below the level');
+    log('info', 'one', { n: 1 });
+    log('info', 'two', { n: 2 });
+    assert.equal(writes.length, 0, 'info waits for the end of the turn');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(writes.length, 1);
+    assert.deepEqual(writes[0]!.trimEnd().split('\n').map((line) => (JSON.parse(line) as { msg: string }).msg), ['one', 'two']);
+    log('info', 'three');
+    log('error', 'four');
+    assert.equal(writes.length, 2, 'an error goes at once, with what came before it');
+    assert.deepEqual(writes[1]!.trimEnd().split('\n').map((line) => (JSON.parse(line) as { msg: string }).msg), ['three', 'four']);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(writes.length, 2, 'nothing written twice');
+  });
+
+  test('routes: the protocol and the notifications reach the kit, every other path its own route, whatever the paths are set to', async () => {
+    assert.equal(pathOf('http://127.0.0.1:1/checkout-api/invoices/x?lang=ru'), '/checkout-api/invoices/x');
+    assert.equal(pathOf('https://shop.example'), '/');
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const config = readConfig(settingsSource(env({ PORT: String(port), GATEWAY_PUBLIC_URL: `http://127.0.0.1:${port}`, GATEWAY_NOTIFICATIONS_PATH: '/', GATEWAY_BASE_PATH: '/pay' }), undefined));
+    const running = await startGateway(config, () => undefined);
+    gateways.push(running);
+    assert.equal((await fetch(`${running.url}/healthz`)).status, 200, 'a notifications path of / does not swallow the health check');
+    assert.equal((await fetch(`${running.url}/v1/webhooks`)).status, 401, 'nor the bearer API');
+    assert.equal((await fetch(`${running.url}/`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status, 401, 'the notifications: a wrong token');
+    const created = await createInvoice(running.url);
+    const read = await fetch(`${running.url}/pay/invoices/${created.invoice.id}`, { headers: { 'x-checkout-token': created.checkoutToken } });
+    assert.equal(read.status, 200);
+    assert.equal(((await read.json()) as { id: string }).id, created.invoice.id);
+    assert.equal((await fetch(`${running.url}/payx/invoices/${created.invoice.id}`, { headers: { 'x-checkout-token': created.checkoutToken } })).status, 404);
   });
 
   test('SIGTERM: readiness turns 503 at once, a notification under way is finished and acknowledged, then the process stops', async () => {

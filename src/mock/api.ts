@@ -180,7 +180,7 @@ const getWithdrawal = (context: ApiContext, id: string): Response => {
 };
 
 const byInternalId = (context: ApiContext, internalId: string): Response => {
-  const found = [...context.env.store.invoices.values()].filter((invoice) => invoice.apiKey === context.apiKey && invoice.internalId === internalId).at(-1);
+  const found = context.env.store.byInternalId(context.apiKey, internalId);
   if (!found) throw notFound(`no invoice with internalId ${JSON.stringify(internalId)}`);
   return ok(context.env, invoiceDto(found, context.env.dto));
 };

@@ -64,6 +64,10 @@ const REVISION_STEP_MS = 1_000;
 
 export class Store {
   readonly invoices = new Map<string, InvoiceRecord>();
+  /** The invoices still `new`: what a sweep looks at (every request sweeps; a day of invoices made that quadratic). */
+  readonly #open = new Set<InvoiceRecord>();
+  /** The latest invoice of each terminal and `internalId` (`GET …?internalId=`). */
+  readonly #byInternalId = new Map<string, InvoiceRecord>();
   readonly withdrawals = new Map<string, WithdrawalRecord>();
   /** Bank codes without free requisites; `*` for all. */
   readonly noRequisites: Set<string>;
@@ -80,6 +84,11 @@ export class Store {
     return this.#o.clock.now();
   }
 
+  /** The latest invoice a terminal created with `internalId`. */
+  byInternalId(apiKey: string, internalId: string): InvoiceRecord | undefined {
+    return this.#byInternalId.get(`${apiKey}\u0000${internalId}`);
+  }
+
   invoice(id: string): InvoiceRecord {
     const found = this.invoices.get(id.toLowerCase());
     if (!found) throw notFound(`no invoice ${id}`);
@@ -88,6 +97,8 @@ export class Store {
 
   add(invoice: InvoiceRecord): void {
     this.invoices.set(invoice.id, invoice);
+    if (invoice.status === 'new') this.#open.add(invoice);
+    if (invoice.internalId) this.#byInternalId.set(`${invoice.apiKey}\u0000${invoice.internalId}`, invoice);
     this.#o.clock.at(invoice.expireAt, () => this.sweep());
     for (const deal of invoice.deals) if (deal.isActive) this.#o.clock.at(deal.canceledAt, () => this.sweep());
   }
@@ -230,7 +241,7 @@ export class Store {
   /** Applies what the clock says is due: invoices past `expireAt`, deals past their deadline. */
   sweep(): void {
     const at = this.now();
-    for (const invoice of this.invoices.values()) {
+    for (const invoice of this.#open) {
       if (invoice.status !== 'new') continue;
       if (invoice.expireAt <= at) this.expire(invoice, invoice.expireAt);
       else
@@ -344,6 +355,8 @@ export class Store {
     const previous = invoice.status;
     if (FINAL_INVOICE_STATUSES.includes(previous) && !revision) throw refused(`Invoice ${invoice.id} is ${previous}`);
     invoice.status = status;
+    if (status === 'new') this.#open.add(invoice);
+    else this.#open.delete(invoice);
     this.#stamp(invoice, at, previous !== 'new');
     this.#o.onChange(invoice, previous);
   }

@@ -6,6 +6,7 @@
 import { ENV_HELP } from './env.js';
 import { RECONCILE_HELP, reconcileCommand } from './reconcile.js';
 import { SERVE_HELP, serveCommand, type ServeIo } from './serve.js';
+import { SIMULATE_HELP, simulateCommand } from './simulate.js';
 
 interface Command {
   summary: string;
@@ -17,6 +18,7 @@ interface Command {
 export const COMMANDS: Readonly<Record<string, Command>> = {
   serve: { summary: 'run the checkout gateway: the kit as a process for a shop on any stack', help: SERVE_HELP, run: serveCommand },
   reconcile: { summary: 'read invoices from the service now and report what each was found in (for cron)', help: RECONCILE_HELP, run: reconcileCommand },
+  simulate: { summary: "play the payment service to a notification receiver (any language) and report what it got right", help: SIMULATE_HELP, run: simulateCommand },
 };
 
 export const mainHelp = (): string => {

@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { table } from './table.js';
 import { MerchantApiError, type Invoice, type MerchantClient } from '../server/index.js';
 import { SettingError, clientsFrom } from './env.js';
 
@@ -107,11 +108,8 @@ const notify = async (url: string, token: string, invoice: Invoice, timeoutMs: n
   return typeof change === 'string' ? (FINDING_OF_CHANGE[change] ?? 'changed') : 'unchanged';
 };
 
-const table = (findings: readonly CronFinding[]): string => {
-  const rows = [['invoice', 'internal id', 'status', 'paid', 'finding'], ...findings.map((f) => [f.invoiceId ?? '-', f.internalId ?? '-', f.status ?? '-', f.paid ?? '-', f.error ? `${f.finding}: ${f.error}` : f.finding])];
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return `${rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n')}\n`;
-};
+const findingsTable = (findings: readonly CronFinding[]): string =>
+  table([['invoice', 'internal id', 'status', 'paid', 'finding'], ...findings.map((f) => [f.invoiceId ?? '-', f.internalId ?? '-', f.status ?? '-', f.paid ?? '-', f.error ? `${f.finding}: ${f.error}` : f.finding])]);
 
 export interface CommandIo {
   env: Readonly<Record<string, string | undefined>>;
@@ -176,7 +174,7 @@ export const reconcileCommand = async (args: readonly string[], io: CommandIo): 
       }
       findings.push(finding);
     }
-    io.out(values.json ? `${JSON.stringify({ checked: findings.length, findings }, null, 2)}\n` : table(findings));
+    io.out(values.json ? `${JSON.stringify({ checked: findings.length, findings }, null, 2)}\n` : findingsTable(findings));
     return findings.some((finding) => finding.finding === 'error' || finding.finding === 'not_found') ? 1 : 0;
   } catch (error) {
     if (error instanceof SettingError) {

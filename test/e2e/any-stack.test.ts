@@ -8,9 +8,8 @@
  * fails saying so.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -18,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
 import { ConsoleWatch, launchChromium } from './support/browser.js';
+import { freePort, startProcess, stop } from './support/processes.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = `${root}dist/node/cli.js`;
@@ -25,53 +25,6 @@ const MERCHANT = { apiKey: 'any-stack-key', secretKey: 'any-stack-secret', store
 const BEARER = 'any-stack-bearer-key-0123456789';
 const SECRET_BYTES = Buffer.from('any-stack-webhook-secret-32bytes');
 const WEBHOOK_SECRET = `whsec_${SECRET_BYTES.toString('base64')}`;
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-
-/** Spawns `command` and resolves once `url` answers (or fails with what the process printed). */
-const startProcess = async (command: string, args: string[], env: Record<string, string>, url: string): Promise<ChildProcess> => {
-  // Its own process group: `php -S` with workers forks, and every one of them must end with it.
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let printed = '';
-  child.stdout.on('data', (chunk: Buffer) => void (printed += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => void (printed += chunk.toString('utf8')));
-  const end = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${command} exited (${child.exitCode}): ${printed}`);
-    try {
-      await fetch(url, { signal: AbortSignal.timeout(1000) });
-      return child;
-    } catch {
-      if (Date.now() > end) throw new Error(`${command} did not answer at ${url}: ${printed}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-};
-
-/** Ends the process and its group (a PHP server's workers), and lets go of its pipes. */
-const stop = async (child: ChildProcess | undefined) => {
-  if (!child) return;
-  if (child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    process.kill(-child.pid!, 'SIGTERM');
-    await exited;
-  }
-  try {
-    process.kill(-child.pid!, 'SIGKILL');
-  } catch {
-    // The group is gone already.
-  }
-  child.stdout?.destroy();
-  child.stderr?.destroy();
-};
 
 const requireCommand = (command: string, args: string[]) => {
   const run = spawnSync(command, args, { encoding: 'utf8' });

@@ -40,14 +40,20 @@ export const replaceSections = (current: string, fresh: string, names: readonly 
       ? text.replace(block(name), () => stamped)
       : text.replace('## Changes made for these figures', () => `${HEADINGS[name] ?? `## ${name}`}\n\n${stamped}\n\n## Changes made for these figures`);
   }
-  // The goals this run measured replace their rows (matched by the figure's name).
+  // The table of changes is the code's (bench/report.ts), whatever ran.
+  const changes = block('changes').exec(fresh)?.[0];
+  if (changes) text = block('changes').test(text) ? text.replace(block('changes'), () => changes) : text.replace(/(## Changes made for these figures\n\n)[\s\S]*$/, (_, heading: string) => `${heading}${changes}\n`);
+  // The goals this run measured replace their rows in the goals table (a section may repeat a
+  // row in its own table: only the one before section 1 is the goals table).
+  const cut = text.indexOf('\n## 1.');
+  let goals = text.slice(0, cut);
   const measured = [...rows(fresh.slice(0, fresh.indexOf('\n## 1.')))].filter(([, line]) => !line.endsWith('| not measured |'));
   for (const [key, line] of measured) {
-    const old = text.split('\n').find((candidate) => candidate.startsWith(key));
+    const old = goals.split('\n').find((candidate) => candidate.startsWith(key));
     // A goal the file does not have yet goes at the end of the table.
-    text = old ? text.replace(old, () => line) : text.replace(/(\n\| [^\n]*\|)\n\n\*\*\d+ of/, (_, last: string) => `${last}\n${line}\n\n**0 of`);
+    goals = old ? goals.replace(old, () => line) : goals.replace(/(\n\| [^\n]*\|)\n\n\*\*\d+ of/, (_, last: string) => `${last}\n${line}\n\n**0 of`);
   }
-  const goals = [...rows(text.slice(0, text.indexOf('\n## 1.'))).values()];
-  const met = goals.filter((line) => line.endsWith('| **met** |')).length;
-  return text.replace(/\*\*\d+ of \d+ goals met\.\*\*/, `**${met} of ${goals.length} goals met.**`);
+  const all = [...rows(goals).values()];
+  const met = all.filter((line) => line.endsWith('| **met** |')).length;
+  return goals.replace(/\*\*\d+ of \d+ goals met\.\*\*/, `**${met} of ${all.length} goals met.**`) + text.slice(cut);
 };

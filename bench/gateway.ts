@@ -4,8 +4,9 @@
  *
  * 1. Checkout reads: `GET /checkout-api/invoices/{id}` with each invoice's checkout token,
  *    autocannon, 10 connections over 10 invoices (one each: no single flight), against the
- *    gateway and against the in-process kit (bench/proxy-servers.ts `proxy`: the checkout
- *    handler on node:http, the kit bundled as it ships), alternated, 3 rounds of 8 s each.
+ *    gateway and against the in-process kit (bench/proxy-servers.ts `kit`: `createCheckoutServer`
+ *    as the README runs it, on `createNodeServer(kit.fetch)`, the kit bundled as it ships), both
+ *    warmed up for 2 s, then alternated, 5 rounds of 8 s each (medians).
  * 2. A notification to the shop's webhook: the mock marks an invoice created through the
  *    gateway paid and posts its notification; the gateway verifies it with the service,
  *    records the change and posts the signed webhook to a shop server here. Time from the
@@ -32,7 +33,7 @@ const SECRET = 'gateway-bench-token-secret-0001';
 const BEARER = 'gateway-bench-bearer-0123456789';
 const WEBHOOK_SECRET = `whsec_${Buffer.from('gateway-bench-webhook-secret-32b').toString('base64')}`;
 const NOTIFICATION_TOKEN = 'bench-token';
-export const READ_ROUNDS = 3;
+export const READ_ROUNDS = 5;
 export const READ_SECONDS = 8;
 export const WEBHOOKS = 200;
 export const IDLE_STREAMS = 10_000;
@@ -111,7 +112,7 @@ export const runGateway = async (): Promise<GatewayResult> => {
   // 1. Reads: the mock of the proxy benchmark (its invoices), the kit's process and the gateway.
   const mockChild = await startChild('mock');
   const info = mockChild.info!;
-  const kit = await startChild('proxy', info);
+  const kit = await startChild('kit', info);
   const quiet = createServer((_req, res) => res.writeHead(204).end());
   await new Promise<void>((resolve) => quiet.listen(0, '127.0.0.1', resolve));
   const readGateway = await startGateway(info.url, `http://127.0.0.1:${(quiet.address() as AddressInfo).port}/`);
@@ -124,8 +125,9 @@ export const runGateway = async (): Promise<GatewayResult> => {
     const kitUrls = ids.map((id) => `${kit.url}/checkout-api/invoices/${id}`);
     // A token per URL: autocannon's requests carry one header set, so each connection loads one invoice with its token.
     const withToken = (index: number) => ({ 'x-checkout-token': tokens[index]! });
-    // Both loaded alike: ten autocannon instances, one connection each, one invoice each.
+    // Both loaded alike (warmed up first): ten autocannon instances, one connection each, one invoice each.
     await Promise.all(kitUrls.map((url) => load(url, {}, 2, 1)));
+    await Promise.all(gatewayUrls.map((url, index) => load(url, withToken(index), 2, 1)));
     for (let round = 0; round < READ_ROUNDS; round++) {
       const kitLoads = await Promise.all(kitUrls.map((url) => load(url, {}, READ_SECONDS, 1)));
       reads.kit.push(kitLoads.reduce((sum, each) => sum + each.okPerSecond, 0));

@@ -115,6 +115,35 @@ const startProxy = async (mock: MockInfo, kitFile?: string): Promise<Started> =>
   return { url, server, close: () => new Promise((resolve) => server.close(() => resolve())) };
 };
 
+/**
+ * The kit object as the README runs it in-process (`createCheckoutServer`: its memory store,
+ * the reconciler, notifications), on `createNodeServer(kit.fetch)`: the gateway benchmark's
+ * baseline, the gateway being the same kit in a process of its own.
+ */
+const startKit = async (mock: MockInfo, kitFile?: string): Promise<Started> => {
+  const kit = (kitFile ? await import(pathToFileURL(kitFile).href) : await import('../src/server/index.js')) as typeof ServerKit;
+  const client = new kit.MerchantClient({ baseUrl: mock.url, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey });
+  const allowed = new Set(mock.invoices.map((invoice) => invoice.id));
+  const server = kit.createCheckoutServer({
+    client,
+    basePath: '/checkout-api',
+    authorize: (id) => allowed.has(id),
+    notifications: { token: 'bench-token', path: '/notifications' },
+    onChange: () => undefined,
+  });
+  const node = kit.createNodeServer(server.fetch);
+  node.keepAliveTimeout = 5000;
+  const url = await listen(node);
+  return {
+    url,
+    server: node,
+    close: async () => {
+      await server.close();
+      await new Promise<void>((resolve) => node.close(() => resolve()));
+    },
+  };
+};
+
 const startPassthrough = async (mock: MockInfo): Promise<Started> => {
   const upstream = new URL(mock.url);
   const agent = new Agent({ keepAlive: true });
@@ -240,6 +269,8 @@ const main = async () => {
     started = { url: mock.info.url, info: mock.info, close: mock.close };
   } else if (role === 'proxy') {
     started = await startProxy(JSON.parse(config) as MockInfo, process.env.BENCH_KIT || undefined);
+  } else if (role === 'kit') {
+    started = await startKit(JSON.parse(config) as MockInfo, process.env.BENCH_KIT || undefined);
   } else if (role === 'passthrough') {
     started = await startPassthrough(JSON.parse(config) as MockInfo);
   } else if (role === 'fetch-passthrough') {

@@ -141,7 +141,7 @@ export interface Child {
  * ships (bench/kit.ts: this repository's, or `env.BENCH_KIT`'s), not the sources through tsx.
  */
 export const startChild = async (role: string, config?: MockInfo, execArgv: string[] = [], env: Record<string, string> = {}): Promise<Child> => {
-  const kit: Record<string, string> = role === 'proxy' && env.BENCH_KIT === undefined ? { BENCH_KIT: await kitOf() } : {};
+  const kit: Record<string, string> = (role === 'proxy' || role === 'kit') && env.BENCH_KIT === undefined ? { BENCH_KIT: await kitOf() } : {};
   return spawnChild(role, config, execArgv, { ...env, ...kit });
 };
 

@@ -92,16 +92,36 @@ export const verifyCheckoutToken = async (
   return true;
 };
 
+/** How many verified tokens an authorizer remembers (a page reads its invoice every few seconds with the same one). */
+const VERIFIED_TOKENS = 4_096;
+
 /**
  * An `authorize` hook for the kit: a request may touch an invoice only with a valid checkout
  * token for it in `X-Checkout-Token`. `onRefused` hears why one was refused (never the token).
+ * A token whose signature was verified is remembered (at most {@link VERIFIED_TOKENS}, then
+ * forgotten all at once), so a page's next reads cost no HMAC; its invoice and expiry are
+ * checked on every request all the same.
  */
-export const checkoutTokenAuthorizer =
-  (secrets: string | readonly string[], options: { now?: () => number; onRefused?: (reason: CheckoutTokenRefusal, invoiceId: string) => void } = {}) =>
-  async (invoiceId: string, request: Request): Promise<boolean> => {
-    for (const secret of typeof secrets === 'string' ? [secrets] : secrets) checkSecret(secret);
-    const verdict = await verifyCheckoutToken(secrets, request.headers.get(CHECKOUT_TOKEN_HEADER), invoiceId, (options.now ?? Date.now)());
-    if (verdict === true) return true;
+export const checkoutTokenAuthorizer = (
+  secrets: string | readonly string[],
+  options: { now?: () => number; onRefused?: (reason: CheckoutTokenRefusal, invoiceId: string) => void } = {},
+): ((invoiceId: string, request: Request) => Promise<boolean>) => {
+  for (const secret of typeof secrets === 'string' ? [secrets] : secrets) checkSecret(secret);
+  /** Verified tokens: the invoice each is for and when it expires (epoch ms). */
+  const verified = new Map<string, { id: string; expiresAt: number }>();
+  return async (invoiceId, request) => {
+    const token = request.headers.get(CHECKOUT_TOKEN_HEADER);
+    const now = (options.now ?? Date.now)();
+    const known = token ? verified.get(token) : undefined;
+    if (known && known.id === invoiceId.toLowerCase() && known.expiresAt > now) return true;
+    const verdict = await verifyCheckoutToken(secrets, token, invoiceId, now);
+    if (verdict === true) {
+      if (verified.size >= VERIFIED_TOKENS) verified.clear();
+      const [id, seconds] = token!.split('.');
+      verified.set(token!, { id: id!.toLowerCase(), expiresAt: Number(seconds) * 1000 });
+      return true;
+    }
     options.onRefused?.(verdict, invoiceId);
     return false;
   };
+};

@@ -64,7 +64,7 @@ const CHUNK_ROLES: Record<string, string> = {
   'picker-view': 'SBP bank picker (phone)',
   sbp: 'SBP links to bank apps (phone)',
   forms: 'receipt and dispute forms: the checking screen, a missing payment',
-  sse: 'the event stream reader: after the first read of an invoice that can still change',
+  sse: 'the event stream reader and the tabs\' shared streams: after the first read of an invoice that can still change',
 };
 
 /** What a payer downloads for each typical screen: the first-render file, the language, these chunks. */

@@ -9,6 +9,7 @@
  * client hands it.
  */
 import type { CheckoutWatchHandlers } from './protocol-client.js';
+import { slotsFor } from './stream-slots.js';
 
 /** One dispatched event: its `event:` type (`message` when none) and its joined `data:` lines. */
 export interface SseMessage {
@@ -102,10 +103,20 @@ export const readEventStream = async (
   signal: AbortSignal,
   failure: (message: string, status?: number) => Error,
 ): Promise<void> => {
-  const fail = (message: string, status?: number) => {
-    if (!signal.aborted) handlers.error(failure(message, status));
-  };
+  if (signal.aborted) return;
   const connect = new AbortController();
+  // Other tabs of this site in view may hold the host's streams (stream-slots.ts).
+  let yielded = false;
+  const slot = await slotsFor(request.url).claim(() => {
+    yielded = true;
+    connect.abort();
+  });
+  const fail = (message: string, status?: number) => {
+    slot?.release();
+    if (!signal.aborted) handlers.error(failure(yielded ? 'the event stream gave its place to another tab\'s' : message, status));
+  };
+  if (!slot) return fail('other tabs of this site hold its event streams');
+  if (signal.aborted) return slot.release();
   const timer = setTimeout(() => connect.abort(), request.timeoutMs);
   const abort = () => connect.abort();
   signal.addEventListener('abort', abort, { once: true });
@@ -153,6 +164,7 @@ export const readEventStream = async (
   } catch {
     if (!failed) fail('the event stream failed');
   } finally {
+    slot.release();
     signal.removeEventListener('abort', abort);
     void reader.cancel().catch(() => undefined);
   }

@@ -51,6 +51,8 @@ export interface PayerLab {
   invoice(): Promise<string>;
   /** Requests to the proxy about `id` since `since`: reads (`GET /invoices/{id}`) and stream opens (`…/events`). */
   count(id: string, since: number): { reads: number; streams: number; all: number };
+  /** Browser connections open now that have carried an event stream. */
+  openStreams(): number;
   /** Event-stream connections stop carrying bytes both ways, and stay open. */
   blackHoleStreams(): void;
   /** Event-stream connections are closed cleanly (FIN). */
@@ -151,6 +153,7 @@ export const startLab = async (options: LabOptions = {}): Promise<PayerLab> => {
         all: mine.length,
       };
     },
+    openStreams: () => [...pairs].filter((pair) => pair.stream).length,
     blackHoleStreams: () => {
       for (const pair of pairs) {
         if (!pair.stream) continue;

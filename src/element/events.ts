@@ -191,6 +191,25 @@ export class CheckoutReturnEvent extends CustomEvent<CheckoutReturnDetail> {
   }
 }
 
+export interface CheckoutTimingDetail {
+  /**
+   * `ready`: the first screen of the invoice is rendered; `requisites`: where to send the money
+   * is rendered for the first time; `error`: a request failed (`code` as in `checkout-error`).
+   */
+  name: 'ready' | 'requisites' | 'error';
+  /** Milliseconds since the element started loading this invoice (`performance.now()`). */
+  ms: number;
+  code?: CheckoutErrorKind;
+}
+/** A moment of the payer's checkout, timed for the shop's real-user monitoring. */
+export class CheckoutTimingEvent extends CustomEvent<CheckoutTimingDetail> {
+  declare readonly type: 'checkout-timing';
+
+  constructor(detail: CheckoutTimingDetail) {
+    super('checkout-timing', init(detail));
+  }
+}
+
 declare global {
   interface GlobalEventHandlersEventMap {
     'checkout-ready': CheckoutReadyEvent;
@@ -205,5 +224,6 @@ declare global {
     'checkout-receipt': CheckoutReceiptEvent;
     'checkout-report': CheckoutReportEvent;
     'checkout-return': CheckoutReturnEvent;
+    'checkout-timing': CheckoutTimingEvent;
   }
 }

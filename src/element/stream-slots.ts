@@ -201,7 +201,7 @@ export const slotsFor = (url: string): StreamSlots => {
     document.addEventListener('visibilitychange', () => created.shown(document.visibilityState !== 'hidden'));
     // A page in the back/forward cache keeps no channel open (it would keep it out of the cache).
     addEventListener('pagehide', () => created.close());
-    addEventListener('pageshow', (event) => (event as PageTransitionEvent).persisted && created.reopen());
+    addEventListener('pageshow', (event) => event.persisted && created.reopen());
   }
   return slots;
 };

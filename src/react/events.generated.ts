@@ -13,6 +13,7 @@ import type {
   CheckoutReportEvent,
   CheckoutReturnEvent,
   CheckoutStatusEvent,
+  CheckoutTimingEvent,
   CheckoutVariantSelectEvent,
 } from '../element/events.js';
 
@@ -40,6 +41,8 @@ export const events = {
   onCheckoutReport: 'checkout-report' as EventName<CheckoutReportEvent>,
   /** The payer is going back to the shop (the link on a final screen, or `auto-return`). Cancelable: `preventDefault()` keeps the payer on the page. `detail: { url, status, automatic }`. */
   onCheckoutReturn: 'checkout-return' as EventName<CheckoutReturnEvent>,
+  /** A moment of the checkout timed for the shop's real-user monitoring: `ready` (the first screen of the invoice rendered), `requisites` (where to send the money rendered, once), `error` (a request failed, each time, with its `code`). `detail: { name, ms, code? }` (`ms` since the element started loading the invoice). */
+  onCheckoutTiming: 'checkout-timing' as EventName<CheckoutTimingEvent>,
   /** The amount (or currency), requisites or holder changed while the payer was looking, or the first read has `isSumChanged`; one event per field, shown in part `change-notice` too. `detail: { field: 'amount' | 'requisites' | 'holder', previous, current, invoice }` (Money for the amount, `previous` undefined for `isSumChanged`; text otherwise). */
   onCheckoutAmountChanged: 'checkout-amount-changed' as EventName<CheckoutAmountChangedEvent>,
 };

@@ -12,6 +12,7 @@ import type {
   CheckoutReportEvent,
   CheckoutReturnEvent,
   CheckoutStatusEvent,
+  CheckoutTimingEvent,
   CheckoutVariantSelectEvent,
 } from '../element/events.js';
 
@@ -39,6 +40,8 @@ export interface MerchantCheckoutEventMap {
   'checkout-report': CheckoutReportEvent;
   /** The payer is going back to the shop (the link on a final screen, or `auto-return`). Cancelable: `preventDefault()` keeps the payer on the page. `detail: { url, status, automatic }`. */
   'checkout-return': CheckoutReturnEvent;
+  /** A moment of the checkout timed for the shop's real-user monitoring: `ready` (the first screen of the invoice rendered), `requisites` (where to send the money rendered, once), `error` (a request failed, each time, with its `code`). `detail: { name, ms, code? }` (`ms` since the element started loading the invoice). */
+  'checkout-timing': CheckoutTimingEvent;
   /** The amount (or currency), requisites or holder changed while the payer was looking, or the first read has `isSumChanged`; one event per field, shown in part `change-notice` too. `detail: { field: 'amount' | 'requisites' | 'holder', previous, current, invoice }` (Money for the amount, `previous` undefined for `isSumChanged`; text otherwise). */
   'checkout-amount-changed': CheckoutAmountChangedEvent;
 }

@@ -56,6 +56,7 @@ test('every event is documented, dispatched as its class and typed in GlobalEven
     'checkout-report',
     'checkout-return',
     'checkout-status',
+    'checkout-timing',
     'checkout-variant-select',
   ]);
 });

@@ -17,6 +17,8 @@ import {
   CheckoutExpiredEvent,
   CheckoutPayerConfirmedEvent,
   CheckoutReadyEvent,
+  CheckoutTimingEvent,
+  type CheckoutTimingDetail,
   CheckoutReceiptEvent,
   CheckoutReportEvent,
   CheckoutStatusEvent,
@@ -137,6 +139,9 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
   readonly #options: InvoiceSessionOptions;
   /** Aborted when the session ends or the element leaves the page: ends every request of it. */
   #work = new AbortController();
+  /** When the session began (`performance.now()`), and the moments `checkout-timing` has told of. */
+  readonly #started = performance.now();
+  readonly #timed = new Set<string>();
   #invoice: CheckoutInvoice | undefined;
   /** Server clock − device clock, from the `Date` headers. */
   #clockOffset: number | undefined;
@@ -658,7 +663,11 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
       this.#showDetails = false;
     }
     this.requestUpdate();
-    if (source === 'load') this.#dispatchAfterRender(new CheckoutReadyEvent({ invoice }));
+    if (source === 'load') {
+      this.#dispatchAfterRender(new CheckoutReadyEvent({ invoice }));
+      this.#time('ready');
+    }
+    if (!isFinalStatus(invoice.status) && activeDeal(invoice)?.requisites.requisites) this.#time('requisites');
     // Never a silent swap: the notice (role="alert") stays until dismissed, one event per field.
     for (const change of changesOf(previous, invoice)) {
       this.#changes = [...this.#changes.filter(({ field }) => field !== change.field), change];
@@ -688,11 +697,18 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
     if (source !== 'poll' && source !== 'push') this.#follow();
   }
 
-  #dispatchAfterRender(event: Event): void {
+  #dispatchAfterRender(event: Event | (() => Event)): void {
     const work = this.#work.signal;
     void this.#host.updateComplete.then(() => {
-      if (!work.aborted) this.#host.dispatchEvent(event);
+      if (!work.aborted) this.#host.dispatchEvent(typeof event === 'function' ? event() : event);
     });
+  }
+
+  /** `checkout-timing` once the screen is rendered: `ready` and `requisites` once per invoice, every error. */
+  #time(name: CheckoutTimingDetail['name'], code?: CheckoutTimingDetail['code']): void {
+    if (name !== 'error' && this.#timed.has(name)) return;
+    this.#timed.add(name);
+    this.#dispatchAfterRender(() => new CheckoutTimingEvent({ name, ms: Math.round(performance.now() - this.#started), ...(code ? { code } : {}) }));
   }
 
   #report(error: unknown): void {
@@ -701,5 +717,6 @@ export class InvoiceSession implements ReactiveController, ReactiveControllerHos
     this.#dispatchAfterRender(
       new CheckoutErrorEvent({ code: failure.code, message: failure.message, retryable: failure.retryable }),
     );
+    this.#time('error', failure.code);
   }
 }

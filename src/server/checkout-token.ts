@@ -98,7 +98,7 @@ const VERIFIED_TOKENS = 4_096;
 /**
  * An `authorize` hook for the kit: a request may touch an invoice only with a valid checkout
  * token for it in `X-Checkout-Token`. `onRefused` hears why one was refused (never the token).
- * A token whose signature was verified is remembered (at most {@link VERIFIED_TOKENS}, then
+ * A token whose signature was verified is remembered (at most 4,096, then
  * forgotten all at once), so a page's next reads cost no HMAC; its invoice and expiry are
  * checked on every request all the same.
  */

@@ -91,9 +91,11 @@ const EXPECTED_FILES = `
   dist/esm/element/qr.js
   dist/esm/element/register.js
   dist/esm/element/screen.js
+  dist/esm/element/screen.styles.js
   dist/esm/element/session/bank-names.js
   dist/esm/element/session/invoice-session.js
   dist/esm/element/sse.js
+  dist/esm/element/stream-slots.js
   dist/esm/element/status.js
   dist/esm/element/version.js
   dist/esm/element/view-loader.js
@@ -129,6 +131,8 @@ const EXPECTED_FILES = `
   dist/types/cli/main.d.ts
   dist/types/cli/reconcile.d.ts
   dist/types/cli/serve.d.ts
+  dist/types/cli/simulate.d.ts
+  dist/types/cli/table.d.ts
   dist/types/element/api.d.ts
   dist/types/element/banks/directory.d.ts
   dist/types/element/banks/humanize.d.ts
@@ -172,9 +176,11 @@ const EXPECTED_FILES = `
   dist/types/element/qr.d.ts
   dist/types/element/register.d.ts
   dist/types/element/screen.d.ts
+  dist/types/element/screen.styles.d.ts
   dist/types/element/session/bank-names.d.ts
   dist/types/element/session/invoice-session.d.ts
   dist/types/element/sse.d.ts
+  dist/types/element/stream-slots.d.ts
   dist/types/element/status.d.ts
   dist/types/element/version.d.ts
   dist/types/element/view-loader.d.ts

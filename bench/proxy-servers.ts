@@ -116,11 +116,50 @@ const startProxy = async (mock: MockInfo, kitFile?: string): Promise<Started> =>
 };
 
 /**
+ * An OpenTelemetry SDK as a shop installs one (bench/tracing.ts): every span sampled and handed
+ * to a batch processor whose exporter drops them (counting), context carried across `await` by
+ * `AsyncLocalStorage`, and the metrics read by a meter provider every 10 s.
+ */
+const installTelemetry = async () => {
+  const { context, metrics, trace } = await import('@opentelemetry/api');
+  const { AsyncLocalStorage } = await import('node:async_hooks');
+  const { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const { InMemoryMetricExporter, AggregationTemporality, MeterProvider, PeriodicExportingMetricReader } = await import('@opentelemetry/sdk-metrics');
+  const storage = new AsyncLocalStorage<ReturnType<typeof context.active>>();
+  const root = context.active();
+  context.setGlobalContextManager({
+    active: () => storage.getStore() ?? root,
+    with: (value, fn, thisArg, ...args) => storage.run(value, () => fn.call(thisArg, ...args)),
+    bind: (_value, target) => target,
+    enable() {
+      return this;
+    },
+    disable() {
+      return this;
+    },
+  });
+  let exported = 0;
+  const exporter = {
+    export: (spans: readonly unknown[], done: (result: { code: number }) => void) => {
+      exported += spans.length;
+      done({ code: 0 });
+    },
+    shutdown: async () => undefined,
+  };
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ sampler: new AlwaysOnSampler(), spanProcessors: [new BatchSpanProcessor(exporter)] }));
+  metrics.setGlobalMeterProvider(
+    new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE), exportIntervalMillis: 10_000 })] }),
+  );
+  process.on('exit', () => process.stderr.write(`[kit] spans exported: ${exported}\n`));
+};
+
+/**
  * The kit object as the README runs it in-process (`createCheckoutServer`: its memory store,
  * the reconciler, notifications), on `createNodeServer(kit.fetch)`: the gateway benchmark's
  * baseline, the gateway being the same kit in a process of its own.
  */
 const startKit = async (mock: MockInfo, kitFile?: string): Promise<Started> => {
+  if (process.env.BENCH_TRACING === '1') await installTelemetry();
   const kit = (kitFile ? await import(pathToFileURL(kitFile).href) : await import('../src/server/index.js')) as typeof ServerKit;
   const client = new kit.MerchantClient({ baseUrl: mock.url, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey });
   const allowed = new Set(mock.invoices.map((invoice) => invoice.id));

@@ -15,8 +15,9 @@ import { AWAY_MS, DEAD_GOAL_MS, DEAD_TABS, RETURN_GOAL_MS, RETURNS, type PayerRe
 import { PARTS, STALL_GOAL_MS } from './receipts.js';
 import { BOOKS_INVOICES, FOUND_GOAL_MS, type BooksResult } from './books.js';
 import { IDLE_STREAMS, READ_GOAL_RATIO, WEBHOOK_P99_GOAL_MS, WEBHOOKS, type GatewayResult } from './gateway.js';
+import { TRACING_GOAL_RATIO, TRACING_ROUNDS, TRACING_SECONDS, type TracingResult } from './tracing.js';
 
-export type BenchName = 'bundle' | 'ttr' | 'proxy' | 'leaks' | 'slow' | 'events' | 'returns' | 'books' | 'gateway';
+export type BenchName = 'bundle' | 'ttr' | 'proxy' | 'leaks' | 'slow' | 'events' | 'returns' | 'books' | 'gateway' | 'tracing';
 
 export type Outcome<T> =
   | { ok: true; value: T; seconds: number; loadBefore: number; loadAfter: number }
@@ -32,6 +33,7 @@ export interface Results {
   returns?: Outcome<PayerReturnsResult> | undefined;
   books?: Outcome<BooksResult> | undefined;
   gateway?: Outcome<GatewayResult> | undefined;
+  tracing?: Outcome<TracingResult> | undefined;
 }
 
 /**
@@ -252,7 +254,7 @@ const goals = (results: Results): Goal[] => {
     goal: `≤ ${STALL_GOAL_MS} ms`,
     met: returns ? returns.receipts.manyParts.maxReadMs <= STALL_GOAL_MS : undefined,
   });
-  list.push(...booksGoals(results.books), ...gatewayGoals(results.gateway));
+  list.push(...booksGoals(results.books), ...gatewayGoals(results.gateway), ...tracingGoals(results.tracing));
   return list;
 };
 
@@ -337,6 +339,37 @@ export const booksSection = (outcome: Outcome<BooksResult> | undefined): string 
     `| wall time | ${fixed(b.wallSeconds, 0)} s |`,
     '',
     goalTable(booksGoals(outcome)),
+    '',
+    loadLine(outcome),
+  ].join('\n');
+};
+
+/** What tracing costs (issue 27). */
+const tracingGoals = (outcome: Outcome<TracingResult> | undefined): Goal[] => {
+  const t = outcome?.ok ? outcome.value : undefined;
+  return [
+    {
+      what: 'Checkout reads of the kit with an OpenTelemetry SDK, every span sampled, against no SDK (median req/s)',
+      figure: t ? `${int(t.onMedian)} / ${int(t.offMedian)} req/s (${fixed(t.ratio, 2)}×)` : 'not measured',
+      goal: `≥ ${fixed(TRACING_GOAL_RATIO, 2)}× (within 5 %)`,
+      met: t ? t.ratio >= TRACING_GOAL_RATIO && t.errors === 0 : undefined,
+    },
+  ];
+};
+
+/** Section 10: what tracing costs. */
+export const tracingSection = (outcome: Outcome<TracingResult> | undefined): string => {
+  if (!outcome?.ok) return failure(outcome);
+  const t = outcome.value;
+  return [
+    `\`bench/tracing.ts\`: the kit object as the README runs it (bench/proxy-servers.ts \`kit\`, bundled as it ships) in two processes, one without an OpenTelemetry SDK (the API is a no-op) and one with an SDK installed as a shop would: every span sampled into a batch processor (an exporter that drops them), context carried across \`await\` by \`AsyncLocalStorage\`, a meter provider read every 10 s. Reads: \`GET /checkout-api/invoices/{id}\`, 10 connections over 10 invoices; both warmed up for 2 s, then alternated, ${TRACING_ROUNDS} rounds of ${TRACING_SECONDS} s.`,
+    '',
+    '| figure | this run |',
+    '|---|---|',
+    `| reads, req/s, each round: no SDK | ${t.off.map(int).join(', ')} |`,
+    `| reads, req/s, each round: SDK, every span sampled (errors: ${t.errors}) | ${t.on.map(int).join(', ')} |`,
+    '',
+    goalTable(tracingGoals(outcome)),
     '',
     loadLine(outcome),
   ].join('\n');
@@ -615,7 +648,7 @@ tests: \`npm test\` asserts no timing (only the deterministic gzip limit of the 
 has ${machine.cores} cores and may be busy with other work, so compare ratios more than absolute times.
 
 - **Date:** ${date.toISOString()}
-- **Command:** \`npm run bench\` (build, then all nine benchmarks, ${fixed(totalSeconds, 0)} s)
+- **Command:** \`npm run bench\` (build, then all ten benchmarks, ${fixed(totalSeconds, 0)} s)
 - **Machine:** ${machine.cpu}, ${machine.cores} cores, ${machine.os}; Node ${machine.node}; ${machine.chromium} (headless, through playwright-core)
 - **Load average** (1 min) at the start: ${loadAtStart}; per benchmark below.
 - 1 KB = 1,000 bytes.
@@ -681,6 +714,12 @@ ${booksSection(results.books)}
 <!-- bench:gateway -->
 ${gatewaySection(results.gateway)}
 <!-- /bench:gateway -->
+
+## 10. What tracing costs
+
+<!-- bench:tracing -->
+${tracingSection(results.tracing)}
+<!-- /bench:tracing -->
 
 ## Changes made for these figures
 

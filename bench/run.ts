@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: builds, runs the nine benchmarks (bundle, time to requisites, proxy, leaks, slow clients, event streams, the payer's returns,
- * the merchant's books, the gateway) and rewrites BENCHMARKS.md with the figures, their goals and the machine they came from.
+ * `npm run bench`: builds, runs the ten benchmarks (bundle, time to requisites, proxy, leaks, slow clients, event streams, the payer's returns,
+ * the merchant's books, the gateway, what tracing costs) and rewrites BENCHMARKS.md with the figures, their goals and the machine they came from.
  *
  *   npm run bench                       everything, then BENCHMARKS.md
  *   npm run bench -- --only proxy,ttr   some of them, printed only (BENCHMARKS.md untouched)
@@ -19,6 +19,7 @@
  *   node --import tsx bench/payer-returns.ts                     the payer's returns in Chromium as a phone (about 2 min)
  *   node --import tsx bench/books.ts [invoices]                  the merchant's books, 10,000 invoices over a mock day (about 25 min)
  *   node --import tsx bench/gateway.ts                           the gateway against the in-process kit (about 2 min)
+ *   node --import tsx bench/tracing.ts                           the kit with an OpenTelemetry SDK against none (about 2 min)
  *
  * Each benchmark bounds its own time; the whole run takes about six minutes on 2 cores (the event
  * streams alone about three: two 60 s windows of 1,000 payers).
@@ -35,6 +36,7 @@ import { runEvents } from './events.js';
 import { runPayerReturns } from './payer-returns.js';
 import { BOOKS_INVOICES, runBooks } from './books.js';
 import { runGateway } from './gateway.js';
+import { runTracing } from './tracing.js';
 import { startCheckoutServer } from './checkout-server.js';
 import { load, log, machine, waitForQuiet, withinTime } from './lib.js';
 import { runProxy } from './proxy.js';
@@ -43,7 +45,7 @@ import { replaceSections } from './sections.js';
 import { renderReport, type BenchName, type Outcome, type ReportInput, type Results } from './report.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const NAMES: BenchName[] = ['bundle', 'ttr', 'proxy', 'leaks', 'slow', 'events', 'returns', 'books', 'gateway'];
+const NAMES: BenchName[] = ['bundle', 'ttr', 'proxy', 'leaks', 'slow', 'events', 'returns', 'books', 'gateway', 'tracing'];
 
 const argument = (name: string): string | undefined => {
   const index = process.argv.indexOf(name);
@@ -104,6 +106,7 @@ results.returns = await run('returns', 300_000, runPayerReturns);
 // BENCH_BOOKS_INVOICES: fewer invoices for a shorter run (then the figures are not the issue's 10,000).
 results.books = await run('books', 3_600_000, () => runBooks(Number(process.env.BENCH_BOOKS_INVOICES ?? BOOKS_INVOICES)));
 results.gateway = await run('gateway', 300_000, runGateway);
+results.tracing = await run('tracing', 300_000, runTracing);
 
 if (wanted.includes('ttr') || wanted.includes('leaks')) {
   const server = await startCheckoutServer();

@@ -10,6 +10,7 @@ import type { BenchName } from './report.js';
 const HEADINGS: Partial<Record<BenchName, string>> = {
   books: "## 8. The merchant's books under a hostile notification channel",
   gateway: '## 9. The gateway for shops on any stack',
+  tracing: '## 10. What tracing costs',
 };
 
 const block = (name: string): RegExp => new RegExp(`<!-- bench:${name} -->\\n[\\s\\S]*?<!-- /bench:${name} -->`);

@@ -144,7 +144,7 @@ const installTelemetry = async () => {
       exported += spans.length;
       done({ code: 0 });
     },
-    shutdown: async () => undefined,
+    shutdown: () => Promise.resolve(),
   };
   trace.setGlobalTracerProvider(new BasicTracerProvider({ sampler: new AlwaysOnSampler(), spanProcessors: [new BatchSpanProcessor(exporter)] }));
   metrics.setGlobalMeterProvider(

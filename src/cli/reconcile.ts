@@ -7,7 +7,7 @@
  * command runs. Without it, the command only reads and reports.
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { commandArgs } from './args.js';
 import { table } from './table.js';
 import { MerchantApiError, type Invoice, type MerchantClient } from '../server/index.js';
 import { SettingError, clientsFrom } from './env.js';
@@ -120,28 +120,14 @@ export interface CommandIo {
 
 /** Runs the command; answers its exit status. */
 export const reconcileCommand = async (args: readonly string[], io: CommandIo): Promise<number> => {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...args],
-      options: {
-        id: { type: 'string', multiple: true },
-        'internal-id': { type: 'string', multiple: true },
-        'ids-file': { type: 'string' },
-        notify: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean' },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    io.err(`merchant-checkout reconcile: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 2;
-  }
-  if (values.help) {
-    io.out(RECONCILE_HELP);
-    return 0;
-  }
+  const values = commandArgs(
+    'reconcile',
+    args,
+    { id: { type: 'string', multiple: true }, 'internal-id': { type: 'string', multiple: true }, 'ids-file': { type: 'string' }, notify: { type: 'string' }, json: { type: 'boolean' } },
+    RECONCILE_HELP,
+    io,
+  );
+  if (typeof values === 'number') return values;
   try {
     const ids = [...split(values.id), ...(values['ids-file'] ? readIds(values['ids-file'], io.stdin) : [])];
     const internalIds = split(values['internal-id']);

@@ -4,7 +4,7 @@
  * settings, reaches the service with every terminal (a signed read) and the store, and says
  * what failed, without serving.
  */
-import { parseArgs } from 'node:util';
+import { commandArgs } from './args.js';
 import { SettingError } from './env.js';
 import type { CommandIo } from './reconcile.js';
 import { jsonLog, clientsFor, startGateway, storeFor } from '../gateway/server.js';
@@ -76,17 +76,8 @@ export interface ServeIo extends CommandIo {
 }
 
 export const serveCommand = async (args: readonly string[], io: ServeIo): Promise<number> => {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: [...args], options: { config: { type: 'string' }, check: { type: 'boolean' }, help: { type: 'boolean' } }, strict: true }));
-  } catch (error) {
-    io.err(`merchant-checkout serve: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 2;
-  }
-  if (values.help) {
-    io.out(SERVE_HELP);
-    return 0;
-  }
+  const values = commandArgs('serve', args, { config: { type: 'string' }, check: { type: 'boolean' } }, SERVE_HELP, io);
+  if (typeof values === 'number') return values;
   let config: GatewayConfig;
   try {
     config = readConfig(settingsSource(io.env, values.config));

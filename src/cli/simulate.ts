@@ -14,7 +14,7 @@
  * cannot see: it names the faults a receiver shows at its door (answers, and the reads it made
  * or did not make).
  */
-import { parseArgs } from 'node:util';
+import { commandArgs } from './args.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
@@ -155,6 +155,12 @@ const real = (
 
 const correct = (mock: MockService, id: string) => mock.correctAmount(id, '1400.00');
 
+/** A paid invoice's notice, changed by `change`, delivered alone. */
+const alone = async (world: World, change: (paid: Notice, id: string) => Notice): Promise<Seen> => {
+  const { id, notices } = await story(world, []);
+  return world.deliver(id, [change(notices[0]!, id)]);
+};
+
 /** Every scenario, one row each. */
 export const SCENARIOS: readonly Scenario[] = [
   real('paid', 'the documented paid notice', 'acknowledged after reading the invoice from the service', [], (n) => [n[0]!], [0, 'took a paid notice at its word: never read the invoice from the service']),
@@ -213,8 +219,7 @@ export const SCENARIOS: readonly Scenario[] = [
     sent: 'the paid notice with a wrong X-Notification-Token',
     expected: 'refused (401 or 403), nothing read',
     run: async (world) => {
-      const { id, notices } = await story(world, []);
-      const seen = await world.deliver(id, [edited(notices[0]!, (body) => body, `wrong-${world.token}`)]);
+      const seen = await alone(world, (paid) => edited(paid, (body) => body, `wrong-${world.token}`));
       return { seen, fault: refused(seen.answers[0]!) ? undefined : `answered ${seen.answers[0] ?? 'nothing'} to a notice with a wrong token: anybody can post to it` };
     },
   },
@@ -223,11 +228,7 @@ export const SCENARIOS: readonly Scenario[] = [
     sent: 'a body cut in the middle, with the right token',
     expected: 'refused (400): the service sends it again',
     run: async (world) => {
-      const {
-        id,
-        notices: [paid],
-      } = await story(world, []);
-      const seen = await world.deliver(id, [{ body: paid!.body.slice(0, Math.floor(paid!.body.length / 2)), headers: paid!.headers }]);
+      const seen = await alone(world, (paid) => ({ body: paid.body.slice(0, Math.floor(paid.body.length / 2)), headers: paid.headers }));
       return { seen, fault: refused(seen.answers[0]!) ? undefined : `answered ${seen.answers[0] ?? 'nothing'} to a body it cannot read: ${ok2xx(seen.answers[0]!) ? 'the notice is lost' : 'a server error, not a refusal'}` };
     },
   },
@@ -236,11 +237,7 @@ export const SCENARIOS: readonly Scenario[] = [
     sent: 'a paid invoice\'s notice with only the invoice\'s id (the right token)',
     expected: 'acknowledged after reading the invoice: nothing the service can tell is refused',
     run: async (world) => {
-      const {
-        id,
-        notices: [paid],
-      } = await story(world, []);
-      const seen = await world.deliver(id, [edited(paid!, () => ({ invoice: { id } }))]);
+      const seen = await alone(world, (paid, id) => edited(paid, () => ({ invoice: { id } })));
       return { seen, fault: ok2xx(seen.answers[0]!) ? (seen.readsAfter[0] === 0 ? 'acknowledged without reading the invoice' : undefined) : `answered ${seen.answers[0] ?? 'nothing'}: a notice a read of the invoice completes was refused` };
     },
   },
@@ -347,21 +344,8 @@ export const simulateReport = (receiver: string, reports: readonly ScenarioRepor
 };
 
 export const simulateCommand = async (args: readonly string[], io: CommandIo): Promise<number> => {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...args],
-      options: { receiver: { type: 'string' }, port: { type: 'string' }, 'grace-ms': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } },
-      strict: true,
-    }));
-  } catch (error) {
-    io.err(`merchant-checkout simulate: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 2;
-  }
-  if (values.help) {
-    io.out(SIMULATE_HELP);
-    return 0;
-  }
+  const values = commandArgs('simulate', args, { receiver: { type: 'string' }, port: { type: 'string' }, 'grace-ms': { type: 'string' }, json: { type: 'boolean' } }, SIMULATE_HELP, io);
+  if (typeof values === 'number') return values;
   let options: SimulateOptions;
   try {
     const receiver = values.receiver;

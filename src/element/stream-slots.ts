@@ -12,9 +12,9 @@
  * every {@link REFRESH_MS} while it holds one, and on leaving; a tab not heard from for
  * {@link FORGET_MS} is forgotten. A tab that opens its channel asks the others first and
  * waits {@link HELLO_WAIT_MS} for their answers. Tabs decide alone from what they heard: two
- * that claim at once may hold one stream too many until the next message, never for longer. Without
- * `BroadcastChannel` every stream is allowed (as before). Loaded with the event stream's reader
- * (the `sse` chunk), so the first render carries none of it.
+ * that claim at once may hold one stream too many until the next message, never for longer.
+ * Without `BroadcastChannel` every stream is allowed (as before). Loaded with the event
+ * stream's reader (the `sse` chunk), so the first render carries none of it.
  */
 
 /** Half of the six connections a browser opens to one host over HTTP/1.1: the rest serve the shop's pages. */

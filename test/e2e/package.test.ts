@@ -126,6 +126,7 @@ const EXPECTED_FILES = `
   dist/node/mock.js
   dist/node/redis.js
   dist/node/server.js
+  dist/types/cli/args.d.ts
   dist/types/cli/bin.d.ts
   dist/types/cli/env.d.ts
   dist/types/cli/main.d.ts

@@ -9,12 +9,19 @@
  * (never an id or a query value), statuses, error codes, the terminal's tag (a fingerprint,
  * never the key), outcomes. Never a secret, a token, an invoice's requisites or a receipt.
  */
-import { SpanKind, SpanStatusCode, metrics, trace, type Attributes, type Counter, type Histogram, type Meter, type Span } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, metrics, trace, type Attributes, type Counter, type Histogram, type Meter, type Span, type Tracer } from '@opentelemetry/api';
 
 /** The instrumentation scope's name (the package's). */
 export const TELEMETRY_SCOPE = 'merchant-checkout';
 
-const tracer = () => trace.getTracer(TELEMETRY_SCOPE);
+let tracing: { provider: unknown; value: Tracer } | undefined;
+
+/** The tracer of the tracer provider registered now (asked again if the shop registers another). */
+const tracer = (): Tracer => {
+  const provider = trace.getTracerProvider();
+  if (tracing?.provider !== provider) tracing = { provider, value: provider.getTracer(TELEMETRY_SCOPE) };
+  return tracing.value;
+};
 
 interface Instruments {
   meter: Meter;
@@ -22,7 +29,8 @@ interface Instruments {
   upstreamErrors: Counter;
   routeDuration: Histogram;
   notifications: Counter;
-  reads: Counter;
+  /** Reads by how, tallied here and observed when metrics are collected: a read is the hot path, and an `add` per read hashes its labels. */
+  reads: Record<'poll' | 'push', number>;
   findings: Counter;
 }
 
@@ -39,26 +47,41 @@ const meter = (): Instruments => {
     upstreamErrors: made.createCounter('merchant_checkout.upstream.errors', { description: 'Calls to the payment service that failed, by operation and error code' }),
     routeDuration: made.createHistogram('merchant_checkout.checkout.duration', { unit: 's', description: 'Duration of the checkout routes, by route and status' }),
     notifications: made.createCounter('merchant_checkout.notifications', { description: "The service's notifications, by outcome: changed, duplicate, corrected, unconfirmed, refused, failed" }),
-    reads: made.createCounter('merchant_checkout.checkout.reads', { description: "Invoice states a payer's page got, by how: poll (a read) or push (an event)" }),
+    reads: { poll: 0, push: 0 },
     findings: made.createCounter('merchant_checkout.reconciler.findings', { description: 'What the reconciler found, by finding' }),
   };
+  made
+    .createObservableCounter('merchant_checkout.checkout.reads', { description: "Invoice states a payer's page got, by how: poll (a read) or push (an event)" })
+    .addCallback((result) => {
+      for (const via of ['poll', 'push'] as const) if (value.reads[via] > 0) result.observe(value.reads[via], { 'merchant_checkout.via': via });
+    });
   instruments = { provider, value };
   return value;
 };
 
-/** Runs `work` in a span; the span records an error and a failing status when it throws. */
-const inSpan = async <T>(name: string, kind: SpanKind, attributes: Attributes, work: (span: Span) => Promise<T>): Promise<T> =>
-  tracer().startActiveSpan(name, { kind, attributes }, async (span) => {
-    try {
-      return await work(span);
-    } catch (error) {
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      span.setAttribute('error.type', error instanceof Error ? error.name : 'Error');
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+/**
+ * Runs `work` in a span; the span records an error and a failing status when it throws.
+ *
+ * The span is a child of the context active when it starts (the shop's request span, when its
+ * HTTP instrumentation made one) and is not made active itself: entering a context
+ * (`context.with`) is an `AsyncLocalStorage` run, which on Node 20 turns on a hook for every
+ * promise the process makes afterwards. Measured, that was most of what tracing cost a read
+ * (BENCHMARKS.md, "What tracing costs"). So a checkout route's span and the upstream reads it
+ * prompts are siblings, both under the shop's span, which is also true of a read shared by
+ * several routes (single flight).
+ */
+const inSpan = async <T>(name: string, kind: SpanKind, attributes: Attributes, work: (span: Span) => Promise<T>): Promise<T> => {
+  const span = tracer().startSpan(name, { kind, attributes });
+  try {
+    return await work(span);
+  } catch (error) {
+    span.setStatus({ code: SpanStatusCode.ERROR });
+    span.setAttribute('error.type', error instanceof Error ? error.name : 'Error');
+    throw error;
+  } finally {
+    span.end();
+  }
+};
 
 /** What an upstream call's span and metrics carry. */
 export interface UpstreamCall {
@@ -146,7 +169,9 @@ export const reconcilePass = <T extends { checked: number; findings: readonly { 
   });
 
 /** A state a payer's page got: by a read (poll) or an event (push). */
-export const countRead = (via: 'poll' | 'push'): void => meter().reads.add(1, { 'merchant_checkout.via': via });
+export const countRead = (via: 'poll' | 'push'): void => {
+  meter().reads[via]++;
+};
 
 /** Reports the number of open event streams, read from `count`, whenever metrics are collected. */
 export const observeStreams = (count: () => number): void => {

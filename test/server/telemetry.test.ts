@@ -7,8 +7,9 @@
  * attribute, event, metric label or log line.
  */
 import assert from 'node:assert/strict';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { after, before, test } from 'node:test';
-import { metrics, trace } from '@opentelemetry/api';
+import { ROOT_CONTEXT, context, metrics, trace, type Context } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import type { MockService } from '../../src/mock/index.js';
@@ -123,5 +124,44 @@ test('every span and metric of a payer\'s and a shop\'s day names templates and 
   ]);
   for (const canary of [CANARY_SECRET, CANARY_TOKEN, CANARY_RECEIPT, MERCHANT.apiKey, requisites, requisites.replace(/\s/g, ''), invoice.id]) {
     assert.ok(!everything.includes(canary), `a canary in the telemetry: ${canary}`);
+  }
+});
+
+test("a route's span and the read it prompts are children of the shop's request span; the kit makes no span of its own active", async () => {
+  // A context manager as an SDK installs one (AsyncLocalStorage), counting who enters a context.
+  const storage = new AsyncLocalStorage<Context>();
+  const entered: string[] = [];
+  context.setGlobalContextManager({
+    active: () => storage.getStore() ?? ROOT_CONTEXT,
+    with: (value, fn, thisArg, ...args) => {
+      entered.push(trace.getSpan(value)?.spanContext().spanId ?? 'none');
+      return storage.run(value, () => fn.call(thisArg, ...args));
+    },
+    bind: (_value, target) => target,
+    enable() {
+      return this;
+    },
+    disable() {
+      return this;
+    },
+  });
+  try {
+    const invoice = await client.createInvoice({ type: 'in', amount: '1500.00', currency: 'RUB', notificationUrl: `${ORIGIN}${DEFAULT_NOTIFICATIONS_PATH}`, notificationToken: CANARY_TOKEN, startDeal: true });
+    spans.reset();
+    const shop = trace.getTracer('shop').startSpan('shop request');
+    const answer = await context.with(trace.setSpan(context.active(), shop), () => kit.fetch(new Request(`${ORIGIN}/checkout-api/invoices/${invoice.id}`)));
+    shop.end();
+    assert.equal(answer.status, 200);
+    const finished = spans.getFinishedSpans();
+    const kitSpans = ['GET /checkout-api/invoices/{id}', 'GET /api/merchant/invoices/{id}'].map((name) => {
+      const span = finished.find((each) => each.name === name);
+      assert.ok(span, `a span ${name} (spans: ${finished.map((each) => each.name).join(', ')})`);
+      assert.equal(span.spanContext().traceId, shop.spanContext().traceId, `${name} is in the shop's trace`);
+      assert.equal(span.parentSpanContext?.spanId, shop.spanContext().spanId, `${name} is a child of the shop's span`);
+      return span.spanContext().spanId;
+    });
+    for (const id of kitSpans) assert.ok(!entered.includes(id), 'no span of the kit was made active');
+  } finally {
+    context.disable();
   }
 });

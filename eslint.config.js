@@ -7,6 +7,11 @@ import wc from 'eslint-plugin-wc';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** What server and schema code never imports: the browser's side. */
+const SERVER_RESTRICTED = ['**/element/**', '**/react/**', 'lit', 'lit/*'];
+/** The Node entry points of src/server (scripts/build.js `nodeEntries`): they alone may import src/server/node/. */
+const NODE_ENTRIES = ['src/server/index.ts', 'src/server/redis.ts'];
+
 export default tseslint.config(
   // test/e2e/fixtures/types: checked by their own tsconfigs against the build; some must fail.
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'custom-elements.json', 'bench/.out/', 'test/e2e/fixtures/types/'] },
@@ -69,12 +74,38 @@ export default tseslint.config(
   {
     files: ['src/server/**/*.ts', 'src/schemas/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['**/element/**', '**/react/**', 'lit', 'lit/*'] }],
+      'no-restricted-imports': ['error', { patterns: SERVER_RESTRICTED }],
+    },
+  },
+  {
+    // Runtime code behind one seam (docs/ARCHITECTURE.md, "The server kit", Adapters): Node-only
+    // code lives in src/server/node/ and only the Node entry points (scripts/build.js
+    // `nodeEntries`) import it; the rest of the kit speaks Web Request/Response and asks
+    // src/server/runtime-seam.ts.
+    // test/repo/node-imports.test.ts shows this rule failing.
+    files: ['src/server/**/*.ts'],
+    ignores: ['src/server/node/**', ...NODE_ENTRIES],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: SERVER_RESTRICTED },
+            {
+              regex: '^(\\.{1,2}/)+(server/)?node/',
+              message: 'Node-only code (src/server/node/) is imported by Node entry points only; use src/server/runtime-seam.ts.',
+            },
+            { regex: '^node:', message: 'Node built-ins belong in src/server/node/ (imported by Node entry points only).' },
+            { regex: '^@hono/node-server(/|$)', message: 'The Node server belongs in src/server/node/ (imported by Node entry points only).' },
+          ],
+        },
+      ],
     },
   },
   {
     // No import cycles in the package's code: each folder imports in one direction (its
-    // README says which). Type-only imports are erased and may close a loop.
+    // README says which). This rule skips type-only imports; test/repo/layout.test.ts counts them
+    // and `import()` too.
     files: ['src/**/*.ts'],
     plugins: { 'import-x': importX },
     settings: {

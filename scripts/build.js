@@ -13,10 +13,10 @@
  * No source maps, JS or declaration: they would point at `src/` and `node_modules/`, which the
  * package does not ship. The ES modules and the Node entries are not minified, so a stack trace
  * reads as it is; the CDN file's users debug with the npm build. Lit is in production mode in
- * every bundle we make (no `development` condition); README "Embedding" says how to get its
+ * every bundle we make (no `development` condition); docs/element.md "Embedding" says how to get its
  * development build. File names carry no content hash, so `npm pack` lists the same files
  * from one build to the next (test/e2e/package.test.ts), and a page that copied dist/cdn/ keeps
- * its URLs from one version to the next (its `integrity` changes, see README "Script tag").
+ * its URLs from one version to the next (its `integrity` changes, see docs/element.md "Script tag").
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

@@ -7,11 +7,11 @@
  *
  *   src/react/events.generated.ts   the `onCheckout…` event props of the React component
  *   src/types/events.generated.ts   `MerchantCheckoutEventMap`, which the JSX and Vue typings map
- *   README.md                       the tables of CSS parts and custom properties
+ *   docs/element.md                 the tables of CSS parts and custom properties
  *
  *   npm run element-api                        rewrite them
  *   test/repo/public-surface.test.ts           fails when one is stale, and holds what is
- *                                              written by hand (README's attribute and event
+ *                                              written by hand (docs/element.md's attribute and event
  *                                              tables, the JSX and Vue typings) to the manifest
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 export const REACT_EVENTS_FILE = 'src/react/events.generated.ts';
 export const EVENT_MAP_FILE = 'src/types/events.generated.ts';
-export const README_FILE = 'README.md';
+export const ELEMENT_DOCS_FILE = 'docs/element.md';
 export const REGENERATE = 'run `npm run element-api` (scripts/gen-element-api.ts)';
 
 export interface ManifestItem {
@@ -103,7 +103,7 @@ export const propertyOnlyFieldsOf = (element: ManifestElement): ManifestMember[]
 
 /**
  * The top-level keys of an event's detail, from a description (`` `detail: { field: 'amount' |
- * 'requisites', value }` ``) or a README cell (`` `{ field, value }` ``): `['field', 'value']`.
+ * 'requisites', value }` ``) or a docs/element.md cell (`` `{ field, value }` ``): `['field', 'value']`.
  */
 export const detailKeys = (text: string): string[] | undefined => {
   const tagged = text.search(/detail:\s*\{/);
@@ -178,8 +178,8 @@ export const renderEventMap = (manifest: Manifest): string => {
 
 const cell = (text: string) => text.replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|');
 
-/** The README tables this script owns, each between `<!-- element-api:NAME -->` and `<!-- /element-api:NAME -->`. */
-const README_TABLES: Record<string, (element: ManifestElement) => string[]> = {
+/** The docs/element.md tables this script owns, each between `<!-- element-api:NAME -->` and `<!-- /element-api:NAME -->`. */
+const DOC_TABLES: Record<string, (element: ManifestElement) => string[]> = {
   'css-properties': (element) => [
     '| custom property | what it styles |',
     '|---|---|',
@@ -192,15 +192,15 @@ const README_TABLES: Record<string, (element: ManifestElement) => string[]> = {
   ],
 };
 
-export const renderReadme = (readme: string, manifest: Manifest): string => {
+export const renderElementDocs = (text: string, manifest: Manifest): string => {
   const element = elementOf(manifest);
-  let out = readme;
-  for (const [name, render] of Object.entries(README_TABLES)) {
+  let out = text;
+  for (const [name, render] of Object.entries(DOC_TABLES)) {
     const open = `<!-- element-api:${name} -->`;
     const close = `<!-- /element-api:${name} -->`;
     const start = out.indexOf(open);
     const end = out.indexOf(close);
-    if (start < 0 || end < start) throw new Error(`README.md has no \`${open}\` … \`${close}\` block for the generated table`);
+    if (start < 0 || end < start) throw new Error(`${ELEMENT_DOCS_FILE} has no \`${open}\` … \`${close}\` block for the generated table`);
     out = `${out.slice(0, start + open.length)}\n${render(element).join('\n')}\n${out.slice(end)}`;
   }
   return out;
@@ -214,7 +214,7 @@ export const renderAll = async (): Promise<Record<string, string>> => {
   return {
     [REACT_EVENTS_FILE]: renderReactEvents(manifest),
     [EVENT_MAP_FILE]: renderEventMap(manifest),
-    [README_FILE]: renderReadme(read(README_FILE), manifest),
+    [ELEMENT_DOCS_FILE]: renderElementDocs(read(ELEMENT_DOCS_FILE), manifest),
   };
 };
 

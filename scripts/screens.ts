@@ -286,7 +286,7 @@ ${rows.join('\n')}
 ## Every language (light, 360 px)
 
 The text of languages other than English and Russian is machine-translated and not yet
-reviewed by a native speaker (README, "Languages").
+reviewed by a native speaker (docs/element.md, "Languages").
 
 | screen | ${ALL_LANGS.join(' | ')} |
 |---|${ALL_LANGS.map(() => '---').join('|')}|

@@ -3,6 +3,7 @@
  * command (`COMMANDS`); each reads its settings from the environment (`env.ts`) and answers an
  * exit status: 0 done, 1 something it was asked to do failed, 2 a setting or an argument is wrong.
  */
+import { DOCTOR_HELP, doctorCommand } from './doctor.js';
 import { ENV_HELP } from './env.js';
 import { RECONCILE_HELP, reconcileCommand } from './reconcile.js';
 import { SERVE_HELP, serveCommand, type ServeIo } from './serve.js';
@@ -19,6 +20,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   serve: { summary: 'run the checkout gateway: the kit as a process for a shop on any stack', help: SERVE_HELP, run: serveCommand },
   reconcile: { summary: 'read invoices from the service now and report what each was found in (for cron)', help: RECONCILE_HELP, run: reconcileCommand },
   simulate: { summary: "play the payment service to a notification receiver (any language) and report what it got right", help: SIMULATE_HELP, run: simulateCommand },
+  doctor: { summary: 'check a brand of the payment service before going live, and print the mock options that reproduce it', help: DOCTOR_HELP, run: doctorCommand },
 };
 
 export const mainHelp = (): string => {

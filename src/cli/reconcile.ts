@@ -116,6 +116,8 @@ export interface CommandIo {
   out: (text: string) => void;
   err: (text: string) => void;
   stdin: () => string;
+  /** Asks a question on the terminal and answers the reply (doctor's consent); absent without a TTY. */
+  ask?: ((question: string) => Promise<string>) | undefined;
 }
 
 /** Runs the command; answers its exit status. */

@@ -12,7 +12,9 @@ import type { Change } from './screen.js';
 
 const init = <T>(detail: T, cancelable = false): CustomEventInit<T> => ({ detail, bubbles: true, composed: true, cancelable });
 
+/** The detail of `checkout-ready`. */
 export interface CheckoutReadyDetail {
+  /** The invoice as first rendered. */
   invoice: CheckoutInvoice;
 }
 /** The first data of an invoice is on screen. */
@@ -24,9 +26,13 @@ export class CheckoutReadyEvent extends CustomEvent<CheckoutReadyDetail> {
   }
 }
 
+/** The detail of `checkout-status`. */
 export interface CheckoutStatusDetail {
+  /** The new status, as the service wrote it. */
   status: string;
+  /** The status shown before. */
   previous: string;
+  /** The invoice as it is now. */
   invoice: CheckoutInvoice;
   /**
    * How the new status arrived: `push` (the proxy's event stream), `poll` (a re-read), `load`
@@ -43,6 +49,7 @@ export class CheckoutStatusEvent extends CustomEvent<CheckoutStatusDetail> {
   }
 }
 
+/** The detail of `checkout-canceled`. */
 export interface CheckoutCanceledDetail {
   /** The cancel operation's own variant of the invoice. */
   invoice: CheckoutCanceledInvoice;
@@ -56,7 +63,9 @@ export class CheckoutCanceledEvent extends CustomEvent<CheckoutCanceledDetail> {
   }
 }
 
+/** The detail of `checkout-expired`. */
 export interface CheckoutExpiredDetail {
+  /** The invoice, read at the deadline and found unpaid. */
   invoice: CheckoutInvoice;
 }
 /** The countdown to `expireAt` (server time) reached zero. */
@@ -68,8 +77,11 @@ export class CheckoutExpiredEvent extends CustomEvent<CheckoutExpiredDetail> {
   }
 }
 
+/** The detail of `checkout-variant-select`. */
 export interface CheckoutVariantSelectDetail {
+  /** The payment option picked (`SBP`, `TO_CARD`, …). */
   option: PaymentOption;
+  /** The bank picked (its code). */
   method: PaymentMethod;
 }
 /**
@@ -84,7 +96,9 @@ export class CheckoutVariantSelectEvent extends CustomEvent<CheckoutVariantSelec
   }
 }
 
+/** The detail of `checkout-copy`. */
 export interface CheckoutCopyDetail {
+  /** What was copied: `amount`, `requisites` or another copyable field. */
   field: CopyField;
   /** Exactly what went to the clipboard: the raw amount or requisites, not the formatted text. */
   value: string;
@@ -98,9 +112,11 @@ export class CheckoutCopyEvent extends CustomEvent<CheckoutCopyDetail> {
   }
 }
 
+/** The detail of `checkout-error`. */
 export interface CheckoutErrorDetail {
   /** `network_error`, `invalid_response`, `http_error`, or the proxy's code (`not_found`, `upstream_error`, …). */
   code: CheckoutErrorKind;
+  /** What went wrong, for the console (not shown to the payer as it is). */
   message: string;
   /** Whether the same request may succeed later (the element retries polls by itself). */
   retryable: boolean;
@@ -120,7 +136,10 @@ export class CheckoutErrorEvent extends CustomEvent<CheckoutErrorDetail> {
  * changed on the first read), `requisites` or `holder` (the active deal's text, without bidi
  * controls); `invoice` is the invoice as it is now.
  */
-export type CheckoutAmountChangedDetail = Change & { invoice: CheckoutInvoice };
+export type CheckoutAmountChangedDetail = Change & {
+  /** The invoice as it is now. */
+  invoice: CheckoutInvoice;
+};
 /** The amount, requisites or holder changed under the payer's eyes (one event per field); the element shows it too. */
 export class CheckoutAmountChangedEvent extends CustomEvent<CheckoutAmountChangedDetail> {
   declare readonly type: 'checkout-amount-changed';
@@ -130,7 +149,9 @@ export class CheckoutAmountChangedEvent extends CustomEvent<CheckoutAmountChange
   }
 }
 
+/** The detail of `checkout-payer-confirmed`. */
 export interface CheckoutPayerConfirmedDetail {
+  /** The invoice as it is now. */
   invoice: CheckoutInvoice;
   /** The deal the payer says was paid. */
   deal: CheckoutDeal;
@@ -144,6 +165,7 @@ export class CheckoutPayerConfirmedEvent extends CustomEvent<CheckoutPayerConfir
   }
 }
 
+/** The detail of `checkout-receipt`. */
 export interface CheckoutReceiptDetail {
   /** The invoice after the receipt: its deal `transfer_confirmed`. */
   invoice: CheckoutInvoice;
@@ -157,9 +179,11 @@ export class CheckoutReceiptEvent extends CustomEvent<CheckoutReceiptDetail> {
   }
 }
 
+/** The detail of `checkout-report`. */
 export interface CheckoutReportDetail {
   /** `forwarded`: the service opened a dispute; `reported`: the merchant's proxy kept the report for the shop. */
   outcome: 'forwarded' | 'reported';
+  /** The invoice after the report. */
   invoice: CheckoutInvoice;
 }
 /** The payer reported a payment that went missing, and the proxy took the report. */
@@ -171,6 +195,7 @@ export class CheckoutReportEvent extends CustomEvent<CheckoutReportDetail> {
   }
 }
 
+/** The detail of `checkout-return`. */
 export interface CheckoutReturnDetail {
   /** Where the payer goes: the invoice's `successUrl`/`cancelUrl`, else the `return-url`/`cancel-url` attribute. */
   url: string;
@@ -191,6 +216,7 @@ export class CheckoutReturnEvent extends CustomEvent<CheckoutReturnDetail> {
   }
 }
 
+/** The detail of `checkout-timing`. */
 export interface CheckoutTimingDetail {
   /**
    * `ready`: the first screen of the invoice is rendered; `requisites`: where to send the money
@@ -199,6 +225,7 @@ export interface CheckoutTimingDetail {
   name: 'ready' | 'requisites' | 'error';
   /** Milliseconds since the element started loading this invoice (`performance.now()`). */
   ms: number;
+  /** The failed request's code, for `error`. */
   code?: CheckoutErrorKind;
 }
 /** A moment of the payer's checkout, timed for the shop's real-user monitoring. */

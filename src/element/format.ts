@@ -103,7 +103,9 @@ export const formatMoney = (money: { amount: string; currency: string }, locale:
 
 export type { RequisitesKind };
 
+/** Requisites as the element shows them: what they are, the text to read and the value to copy. */
 export interface FormattedRequisites {
+  /** What the requisites are (a card, a phone, an account, …). */
   kind: RequisitesKind;
   /** For reading. */
   text: string;

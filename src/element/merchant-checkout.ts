@@ -1,33 +1,22 @@
-import { type CSSResult, html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
+import { FocusController } from './controllers/focus-controller.js';
 import { LazyModule } from './controllers/lazy-module.js';
-import { CheckoutReturnEvent } from './events.js';
-import { formatMoney } from './format.js';
+import { LazyPartsController } from './controllers/lazy-parts-controller.js';
 import { BOOT_STRINGS, type BootStrings, closestLang, intlLocale, type Language, LANGUAGES, languageOf, loadTranslation } from './i18n/lang.js';
-import { own, type Translation } from './i18n/translation.js';
-import type { JourneyStrings } from './journey/forms.js';
+import { type Translation, withStrings } from './i18n/translation.js';
+import type { JourneyStrings } from './journey/strings.js';
 import { styles } from './merchant-checkout.styles.js';
-import { CHECKOUT_TOKEN_HEADER, type CheckoutClient, createCheckoutClient, fetchText } from './protocol-client.js';
-import { MAX_RECEIPT_BYTES } from '../schemas/patterns.js';
+import { CHECKOUT_TOKEN_HEADER, type CheckoutClient, createCheckoutClient } from './protocol-client.js';
 import { DEFAULT_POLL_INTERVAL } from './poll-policy.js';
-import type { QrModule } from './qr.js';
-import { type InvoiceScreenModel, type ReturnModel, screen, type ScreenModel } from './screen.js';
+import { screen } from './screen.js';
+import type { ScreenModel } from './screen-model.js';
 import type { BankOverrides } from './session/bank-names.js';
 import { InvoiceSession } from './session/invoice-session.js';
 import { VERSION } from './version.js';
-import { errorScreen, invoiceScreen, loadViews, screenStyles, skeleton } from './view-loader.js';
-import type { LazyParts, ScreenActions, ScreenContext } from './views.js';
-import type * as DirectoryModule from './banks/directory.js';
-import type { BankEntry } from './banks/directory.js';
-import type * as LettermarkModule from './banks/lettermark.js';
+import { errorScreen, invoiceScreen, lazyContext, loadViews, screenStyles, skeleton } from './view-loader.js';
+import type { ScreenActions, ScreenContext } from './view-context.js';
 import type { BankPickerStrings } from './banks/picker-view.js';
-import type * as PickerViewModule from './banks/picker-view.js';
-import type * as SbpModule from './banks/sbp.js';
-import type * as FormsModule from './journey/forms.js';
-
-// Types only (erased): the modules themselves load on demand.
-type Forms = typeof FormsModule;
-type PickerModules = [typeof PickerViewModule, typeof SbpModule, typeof DirectoryModule];
 
 /**
  * @summary The payer's checkout for one invoice: where to send the money and how much, a QR
@@ -119,6 +108,7 @@ export class MerchantCheckoutElement extends LitElement {
   /** The package version, so a second registration of another copy can say which one it is. */
   static readonly version = VERSION;
 
+  /** The element's own styles (merchant-checkout.styles.ts). */
   static override styles = styles;
 
   /**
@@ -205,71 +195,55 @@ export class MerchantCheckoutElement extends LitElement {
   @state() private announcement = '';
 
   #langObserver: MutationObserver | undefined;
-  /** The screen this update rendered, and the one the update before did: focus follows a change of screen. */
-  #rendered: ScreenModel['screen'] | undefined;
-  #screen: ScreenModel['screen'] | undefined;
-  #focusWasInside = false;
-  #focusAfterUpdate: string | undefined;
-  /** The final screen's return, once it happened (automatic or not): never twice. */
-  #returned = false;
-  readonly #qr = new LazyModule<QrModule>(this, 'qr', () => import('./qr-matrix.js'));
-  readonly #forms = new LazyModule<Forms>(this, 'forms', () => import('./journey/forms.js'));
-  /** Lettermarks and logos of banks. */
-  readonly #marks = new LazyModule<typeof LettermarkModule>(this, 'lettermark', () => import('./banks/lettermark.js'));
-  readonly #picker = new LazyModule<PickerModules>(this, 'picker', () =>
-    Promise.all([import('./banks/picker-view.js'), import('./banks/sbp.js'), import('./banks/directory.js')]),
-  );
-  /** The styles of parts loaded on demand this shadow root has adopted. */
-  readonly #adopted = new Set<CSSResult>();
-  /** What the payer typed in the bank picker's search. */
-  @state() private pickerQuery = '';
-  /** The merchant's bank list (`sbp-banks`) once read, for the value it was read from; the directory until then or when it fails. */
-  #members: { source: unknown; list: readonly BankEntry[] | undefined } | undefined;
+  readonly #focus = new FocusController(this);
+  /** The QR code, the forms, the lettermarks and the bank picker: loaded when a screen may need them. */
+  readonly #lazy = new LazyPartsController(this);
 
+  /** What the payer can do, wired to the session; focus goes where the payer's next step is. */
   readonly #actions: ScreenActions = {
     copy: (copy) => void this.#session?.copy(copy.field, copy.value, copy.kind, this.renderRoot.querySelector(`#${copy.field}-value`)),
     select: (variant) => this.#session?.selectVariant(variant),
     retryVariants: () => this.#session?.retryVariants(),
     askCancel: () => {
-      this.#session?.askCancel();
-      this.#focusAfterUpdate = '[part~="keep-button"]';
+      this.#session?.cancel.ask();
+      this.#focus.after('[part~="keep-button"]');
     },
-    confirmCancel: () => this.#session?.confirmCancel(),
+    confirmCancel: () => this.#session?.cancel.confirm(),
     keepPaying: () => {
-      if (this.#session?.keepPaying()) this.#focusAfterUpdate = '[part~="cancel-button"]';
+      if (this.#session?.cancel.keep()) this.#focus.after('[part~="cancel-button"]');
     },
     dismissChanges: () => {
       this.#session?.dismissChanges();
-      this.#focusAfterUpdate = '[part~="title"]';
+      this.#focus.after('[part~="title"]');
     },
     retry: () => this.retry(),
     confirmPaid: () => {
       this.#session?.confirmPaid();
-      this.#focusAfterUpdate = '[part~="title"]';
+      this.#focus.after('[part~="title"]');
     },
     showDetails: (show) => {
       this.#session?.toggleDetails(show);
-      this.#focusAfterUpdate = '[part~="title"]';
+      this.#focus.after('[part~="title"]');
     },
     receiptForm: (open) => {
-      this.#session?.receiptForm(open);
-      this.#focusAfterUpdate = open ? '#receipt-file' : '[part~="receipt-button"]';
+      this.#session?.forms.toggle('receipt', open);
+      this.#focus.after(open ? '#receipt-file' : '[part~="receipt-button"]');
     },
     reportForm: (open) => {
-      this.#session?.reportForm(open);
-      this.#focusAfterUpdate = open ? '[part~="report-form"] input' : '[part~="report-button"]';
+      this.#session?.forms.toggle('report', open);
+      this.#focus.after(open ? '[part~="report-form"] input' : '[part~="report-button"]');
     },
     returnToShop: (event, to) => {
-      if (!this.#return(to, false)) event.preventDefault();
+      if (!this.#session?.leave(to, false)) event.preventDefault();
     },
     stopAutoReturn: () => {
       this.#session?.stopAutoReturn();
-      this.#focusAfterUpdate = '[part~="return-link"]';
+      this.#focus.after('[part~="return-link"]');
     },
     bankPicker: (open) => {
       this.#session?.bankPicker(open);
-      this.pickerQuery = '';
-      this.#focusAfterUpdate = open ? '#bank-picker-title' : '[part~="bank-picker-button"]';
+      this.#lazy.clearSearch();
+      this.#focus.after(open ? '#bank-picker-title' : '[part~="bank-picker-button"]');
     },
   };
 
@@ -306,27 +280,14 @@ export class MerchantCheckoutElement extends LitElement {
         autoReturn: () => (this.autoReturn > 0 && Number.isFinite(this.autoReturn) ? Math.ceil(this.autoReturn) : 0),
         banks: () => this.banks,
       });
-      this.#returned = false;
-      // The QR encoder comes while the invoice is read: the waiting screen usually needs it.
-      if (this.invoiceId) this.#qr.get();
+      if (this.invoiceId) this.#lazy.loadQr();
     }
-    this.#focusWasInside = this.shadowRoot?.activeElement != null;
   }
 
   protected override updated(): void {
-    const to = this.#model?.screen !== undefined && 'returnTo' in this.#model ? this.#model.returnTo : undefined;
-    if (to?.autoIn === 0 && this.#return(to, true)) location.assign(to.url);
-    const screen = this.#rendered;
-    const asked = this.#focusAfterUpdate;
-    this.#focusAfterUpdate = undefined;
-    const changed = this.#screen !== undefined && screen !== this.#screen;
-    const target = asked ?? (changed && this.#focusWasInside ? '[part~="title"]' : undefined);
-    this.#screen = screen;
-    const node = target ? this.renderRoot.querySelector<HTMLElement>(target) : null;
-    node?.focus();
-    // A part that loads on demand (a form, the bank picker) is not there yet: focus it when it
-    // arrives, unless the screen changes first.
-    if (asked && !node && !changed) this.#focusAfterUpdate = asked;
+    // The automatic return's time is up: the page may still keep the payer (`checkout-return`).
+    const to = this.#model && 'returnTo' in this.#model ? this.#model.returnTo : undefined;
+    if (to?.autoIn === 0 && this.#session?.leave(to, true)) location.assign(to.url);
   }
 
   /**
@@ -345,35 +306,6 @@ export class MerchantCheckoutElement extends LitElement {
   /** Reads the invoice (and the variants, if they failed) again. */
   retry(): void {
     this.#session?.retry();
-  }
-
-  /**
-   * Asks the page whether the payer may go back to the shop (`checkout-return`): true to go,
-   * false when the page took it over. Never more than once per invoice.
-   */
-  #return(to: ReturnModel, automatic: boolean): boolean {
-    if (this.#returned) return false;
-    const event = new CheckoutReturnEvent({ url: to.url, status: this.#session?.snapshot.invoice?.status ?? '', automatic });
-    this.dispatchEvent(event);
-    if (event.defaultPrevented) {
-      if (automatic) this.#session?.stopAutoReturn();
-      return false;
-    }
-    this.#returned = true;
-    return true;
-  }
-
-  /**
-   * Adds the styles of a part loaded on demand to the shadow root, once: adopted after the
-   * element's own, or as a `<style>` where the browser cannot adopt sheets (as Lit does then).
-   */
-  #adoptStyles(sheet: CSSResult): void {
-    const root = this.renderRoot;
-    if (!(root instanceof ShadowRoot) || this.#adopted.has(sheet)) return;
-    this.#adopted.add(sheet);
-    const css = sheet.styleSheet;
-    if (css) root.adoptedStyleSheets = [...root.adoptedStyleSheets, css];
-    else root.append(Object.assign(document.createElement('style'), { textContent: sheet.cssText }));
   }
 
   /** Says `text` through the live region (a second identical message is still announced). */
@@ -418,128 +350,25 @@ export class MerchantCheckoutElement extends LitElement {
     const language = languageOf(this.#lang());
     const failed = !t && this.#languages[language].failed;
     this.#model = model;
-    this.#rendered = failed ? 'error' : model.screen;
+    const shown = failed ? 'error' : model.screen;
     return html`
       <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
-      <div part="base" class="base" lang=${language} data-screen=${this.#rendered} aria-busy=${this.#rendered === 'loading' ? 'true' : 'false'}>
+      <div part="base" class="base" lang=${language} data-screen=${shown} aria-busy=${shown === 'loading' ? 'true' : 'false'}>
         ${failed ? bootError(this.#bootStrings(language)) : t ? this.#renderScreen(model, t) : model.screen === 'idle' ? nothing : skeleton(this.#bootStrings(language).loading)}
       </div>
     `;
   }
 
-  /** The parts that load on demand, each drawn once its module is here (a short placeholder until then). */
-  #lazyParts(model: ScreenModel, t: Translation): LazyParts {
-    const invoiceModel = model as Partial<InvoiceScreenModel>;
-    const session = this.#session!;
-    // Fetched as soon as a screen may need them, not on the click.
-    const forms = invoiceModel.checking || invoiceModel.report ? this.#forms.get() : undefined;
-    if (forms) this.#adoptStyles(forms.formStyles);
-    const loading = html`<p class="notice" role="status">${t.loading}</p>`;
-    // What this proxy takes (older proxies do not say: the service's 10 MB, never more).
-    const said = session.snapshot.invoice?.receiptMaxBytes;
-    const maxBytes = Math.min(MAX_RECEIPT_BYTES, typeof said === 'number' && said >= 1 ? Math.floor(said) : MAX_RECEIPT_BYTES);
-    const size = forms ? forms.formatSize(maxBytes, intlLocale(this.#lang(), t)) : '';
-    const errorText = (code: string | undefined, strings: JourneyStrings) =>
-      code === undefined
-        ? undefined
-        : code === 'receipt_too_large' || code === 'payload_too_large'
-          ? strings.receiptTooLarge(size)
-          : ((strings.formErrors as Record<string, string | undefined>)[code] ?? t.errorMessage(code));
-    return {
-      qr: invoiceModel.deal?.qr ? this.#qr.get() : undefined,
-      receiptForm: () => {
-        if (!forms) return loading;
-        const strings = formStrings(forms, t, this.strings);
-        const { receipt } = session.snapshot;
-        return forms.receiptForm({
-          t: strings,
-          state: receipt,
-          maxBytes,
-          size,
-          error: receipt.state === 'failed' ? errorText(receipt.code, strings) : undefined,
-          onSubmit: (file) => void session.sendReceipt(file),
-          onInvalid: (code) => session.formProblem('receipt', code),
-          onClose: () => this.#actions.receiptForm(false),
-        });
-      },
-      reportForm: () => {
-        if (!forms) return loading;
-        const strings = formStrings(forms, t, this.strings);
-        const { report, invoice } = session.snapshot;
-        const sum = invoice?.sum ?? { amount: '0', currency: '' };
-        return forms.reportForm({
-          t: strings,
-          state: report,
-          maxBytes,
-          size,
-          error: report.state === 'failed' ? errorText(report.code, strings) : undefined,
-          problem: report.state === 'failed' ? report.code : undefined,
-          amount: formatMoney(sum, intlLocale(this.#lang(), t)),
-          decimals: sum.amount.split('.')[1]?.length ?? 0,
-          // The proxy needs the receipt with a report (the service's dispute takes one).
-          attachmentRequired: true,
-          onSubmit: (report) => void session.sendReport(report),
-          onInvalid: (code) => session.formProblem('report', code),
-          onClose: () => this.#actions.reportForm(false),
-        });
-      },
-      bankPicker: (link) => {
-        const modules = this.#picker.get();
-        if (!modules) return loading;
-        const [view, sbp, directory] = modules;
-        this.#adoptStyles(view.pickerStyles);
-        const lang = t.language;
-        const merged = directory.mergeBankOverrides(this.banks);
-        return view.sbpPicker({
-          strings: withStrings(view.pickerStrings(lang), this.strings),
-          lang,
-          link,
-          banks: sbp.orderForPicker(this.#memberList(sbp) ?? merged, merged, lang),
-          query: this.pickerQuery,
-          platform: sbp.platform(navigator.userAgent, navigator.maxTouchPoints),
-          inApp: sbp.inAppBrowser(navigator.userAgent),
-          logoTemplate: this.bankLogos || undefined,
-          onQuery: (query) => {
-            this.pickerQuery = query;
-          },
-          onClose: () => this.#actions.bankPicker(false),
-        });
-      },
-    };
-  }
-
-  /** The merchant's SBP bank list (`sbp-banks`), read once per value; undefined while it loads, when it failed, or without one. */
-  #memberList(sbp: PickerModules[1]): readonly BankEntry[] | undefined {
-    const source = this.sbpBanks;
-    if (source === undefined || source === '') return undefined;
-    if (this.#members?.source !== source) {
-      const entry: { source: unknown; list: readonly BankEntry[] | undefined } = { source, list: undefined };
-      this.#members = entry;
-      sbp.loadSbpMembers(source, fetchText, { base: document.baseURI }).then(
-        (list) => {
-          entry.list = list;
-          this.requestUpdate();
-        },
-        () => undefined, // the bundled directory stays
-      );
-    }
-    return this.#members.list;
-  }
-
   #renderScreen(model: ScreenModel, t: Translation): TemplateResult | typeof nothing {
     // The strings came with the templates and their styles: those go before any part's.
-    this.#adoptStyles(screenStyles());
-    const { bankColor } = this.#session!.snapshot;
+    this.#lazy.adoptStyles(screenStyles());
+    const locale = intlLocale(this.#lang(), t);
     const context: ScreenContext = {
       t,
-      locale: intlLocale(this.#lang(), t),
+      locale,
       hideCancel: this.hideCancel,
       actions: this.#actions,
-      lazy: this.#lazyParts(model, t),
-      bankMark: (code, name) => {
-        const marks = this.#marks.get();
-        return marks ? marks.bankLogo(marks.logoUrl(this.bankLogos || undefined, code), name, bankColor(code)) : nothing;
-      },
+      ...lazyContext(this.#lazy, model, t, locale, this.#session!, this.#actions),
     };
     switch (model.screen) {
       case 'idle':
@@ -564,17 +393,6 @@ const bootError = (text: BootStrings): TemplateResult => {
     </div>
   `;
 };
-
-/** `base` with the merchant's replacements of its own keys (the `strings` property holds every part's). */
-const withStrings = <T extends object>(base: T, strings: object | undefined): T => {
-  if (!strings) return base;
-  const table: Record<string, unknown> = Object.fromEntries(Object.entries(base));
-  const mine = Object.entries(strings).filter(([key]) => own(table, key) !== undefined);
-  return { ...base, ...Object.fromEntries(mine) };
-};
-
-/** The forms' strings in the element's language, with the merchant's replacements. */
-const formStrings = (forms: Forms, t: Translation, strings: object | undefined): JourneyStrings => withStrings(forms.journeyStrings(t.language), strings);
 
 declare global {
   interface HTMLElementTagNameMap {

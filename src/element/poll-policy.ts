@@ -78,7 +78,7 @@ export const MAX_STREAM_RETRY = 300_000;
 export const nextStreamDelay = (failures: number): number =>
   Math.min(MAX_STREAM_RETRY, STREAM_RETRY * 2 ** Math.min(Math.max(failures - 1, 0), 10));
 
-/** The proxy's heartbeat period when its stream does not say (src/server/invoice-events.ts, `heartbeatMs`). */
+/** The proxy's heartbeat period when its stream does not say (src/server/events/invoice-events.ts, `heartbeatMs`). */
 export const DEFAULT_HEARTBEAT = 15_000;
 
 /**

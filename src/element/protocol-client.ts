@@ -9,6 +9,7 @@
  * to zod's verdicts by a property test, for about 2 KB gzip instead of 9.
  */
 import { CHECKOUT_TOKEN_HEADER } from '../schemas/headers.js';
+import { CHECKOUT_ROUTES, checkoutPath, type CheckoutRouteName } from '../schemas/checkout-routes.js';
 import {
   canceledInvoiceJsonSchema,
   checkoutErrorJsonSchema,
@@ -29,6 +30,7 @@ import type { PaymentVariant } from '../schemas/invoice.js';
 import { type JsonSchema, validateJson } from '../schemas/json-schema.js';
 import { type SafeParseResult, unwrapSingleton, unwrapVariantList } from '../schemas/patterns.js';
 
+/** Options of one protocol call. */
 export interface CheckoutRequestOptions {
   /** Aborted when the element no longer needs the answer (another invoice, removed from the page). */
   signal?: AbortSignal;
@@ -36,6 +38,7 @@ export interface CheckoutRequestOptions {
 
 /** One answer of the protocol: the parsed JSON body and the server's `Date` header. */
 export interface CheckoutAnswer {
+  /** The parsed JSON body, checked by the element against the protocol's schema. */
   data: unknown;
   /** The `Date` response header, used to correct the countdown for a wrong device clock. */
   date?: string | null;
@@ -99,7 +102,9 @@ export type CheckoutErrorKind = CheckoutErrorCode | (string & {});
 
 /** A failed protocol call, with what a payer-facing screen needs to know. */
 export class CheckoutError extends Error {
+  /** Always `CheckoutError`. */
   override name = 'CheckoutError';
+  /** What failed: the browser's own code (`network_error`, `invalid_response`, `http_error`) or the proxy's. */
   readonly code: CheckoutErrorKind;
   /** HTTP status of the answer, when there was one. */
   readonly status: number | undefined;
@@ -139,6 +144,7 @@ export const anySignal = (signals: readonly (AbortSignal | undefined)[]): AbortS
   return controller.signal;
 };
 
+/** What `createCheckoutClient` is given. */
 export interface CheckoutClientOptions {
   /** Base URL of the merchant's checkout proxy, relative to the page or absolute. */
   endpoint: string;
@@ -177,23 +183,28 @@ export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutCl
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const uploadTimeoutMs = options.uploadTimeoutMs ?? DEFAULT_UPLOAD_TIMEOUT_MS;
   const extraHeaders = (): Record<string, string> => (typeof options.headers === 'function' ? options.headers() : options.headers) ?? {};
-  const invoicePath = (invoiceId: string, suffix = '') => `/invoices/${encodeURIComponent(invoiceId)}${suffix}`;
 
-  /** `body`: a value sent as JSON, or a form sent as multipart (the runtime writes its boundary). */
+  /**
+   * One call of `route` (its method and path from the protocol's table, `CHECKOUT_ROUTES`) about
+   * invoice `id`. `body`: a value sent as JSON, or a form sent as multipart (the runtime writes
+   * its boundary).
+   */
   const call = async (
-    method: 'GET' | 'POST',
-    path: string,
+    route: CheckoutRouteName,
+    id: string,
     body: unknown,
     signal: AbortSignal | undefined,
     ms = timeoutMs,
+    query = '',
   ): Promise<CheckoutAnswer> => {
+    const { method } = CHECKOUT_ROUTES[route];
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), ms);
     const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders() };
     const form = body instanceof FormData;
     if (body !== undefined && !form) headers['content-type'] = 'application/json';
     try {
-      const response = await (options.fetch ?? fetch)(`${base}${path}`, {
+      const response = await (options.fetch ?? fetch)(`${base}${checkoutPath(route, id)}${query}`, {
         method,
         headers,
         body: body === undefined ? null : form ? body : JSON.stringify(body),
@@ -225,15 +236,14 @@ export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutCl
   };
 
   const client: CheckoutClient = {
-    getInvoice: (id, { signal } = {}) => call('GET', invoicePath(id), undefined, signal),
-    getPaymentVariants: (id, { signal } = {}) => call('GET', invoicePath(id, '/available-payment-variants'), undefined, signal),
-    cancelInvoice: (id, { signal } = {}) => call('POST', invoicePath(id, '/cancel'), undefined, signal),
-    startDeal: (id, variant, { signal } = {}) =>
-      call('POST', invoicePath(id, '/deal'), { option: variant.option, method: variant.method }, signal),
-    getBanks: (currency, { signal } = {}) => call('GET', `/banks?currency=${encodeURIComponent(currency)}`, undefined, signal),
-    sendReceipt: (id, file, { signal } = {}) => call('POST', invoicePath(id, '/receipt'), formOf({ attachment: file }), signal, uploadTimeoutMs),
+    getInvoice: (id, { signal } = {}) => call('invoice', id, undefined, signal),
+    getPaymentVariants: (id, { signal } = {}) => call('variants', id, undefined, signal),
+    cancelInvoice: (id, { signal } = {}) => call('cancel', id, undefined, signal),
+    startDeal: (id, variant, { signal } = {}) => call('deal', id, { option: variant.option, method: variant.method }, signal),
+    getBanks: (currency, { signal } = {}) => call('banks', '', undefined, signal, timeoutMs, `?currency=${encodeURIComponent(currency)}`),
+    sendReceipt: (id, file, { signal } = {}) => call('receipt', id, formOf({ attachment: file }), signal, uploadTimeoutMs),
     reportPayment: (id, { reason, amount, attachment }, { signal } = {}) =>
-      call('POST', invoicePath(id, '/dispute'), formOf({ reason, amount, attachment }), signal, uploadTimeoutMs),
+      call('dispute', id, formOf({ reason, amount, attachment }), signal, uploadTimeoutMs),
   };
   if (typeof ReadableStream === 'function' && typeof TextDecoder === 'function') {
     // The reader loads with the first stream (a chunk of its own in the CDN build): the first
@@ -241,7 +251,7 @@ export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutCl
     client.watch = (id, handlers, { signal }) => {
       if (signal.aborted) return;
       const init: RequestInit = {
-        method: 'GET',
+        method: CHECKOUT_ROUTES.events.method,
         headers: { accept: 'text/event-stream', ...extraHeaders() },
         credentials: options.credentials ?? 'same-origin',
         cache: 'no-store',
@@ -252,7 +262,7 @@ export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutCl
       import('./sse.js').then(
         ({ readEventStream }) =>
           readEventStream(
-            { fetch: options.fetch ?? ((input, request) => fetch(input, request)), url: `${base}${invoicePath(id, '/events')}`, init, timeoutMs, parseJson },
+            { fetch: options.fetch ?? ((input, request) => fetch(input, request)), url: `${base}${checkoutPath('events', id)}`, init, timeoutMs, parseJson },
             handlers,
             signal,
             (message, status) => new CheckoutError('network_error', message, { retryable: true, ...(status ? { status } : {}) }),

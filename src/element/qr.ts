@@ -4,8 +4,6 @@
  * the link and Trusted Types have nothing to object to. The encoder (qr-matrix.ts) loads on
  * demand; what the first render needs (which links may be drawn) is here.
  */
-import type * as QrMatrixModule from './qr-matrix.js';
-
 /** Light modules around the symbol that scanners need (the standard asks for 4). */
 export const QUIET_ZONE = 4;
 
@@ -30,5 +28,14 @@ export const safeQrLink = (link: unknown): string | undefined => {
   }
 };
 
-/** The encoder's module, loaded once on demand. */
-export type QrModule = typeof QrMatrixModule;
+/**
+ * The encoder's module (qr-matrix.ts), loaded once on demand. Declared here rather than as
+ * `typeof import('./qr-matrix.js')`: the encoder imports this module, and this one imports
+ * nothing back, not even a type.
+ */
+export interface QrModule {
+  /** The QR matrix of a text, or `undefined` if it does not fit in a QR code. */
+  qrMatrix: (text: string) => QrMatrix | undefined;
+  /** One SVG path for all dark modules, offset by the quiet zone. */
+  qrPath: (matrix: QrMatrix) => string;
+}

@@ -8,8 +8,18 @@
  * first stream (the CDN chunk `merchant-checkout-sse.js`); `fetch` is the one the protocol
  * client hands it.
  */
-import type { CheckoutWatchHandlers } from './protocol-client.js';
 import { slotsFor } from './stream-slots.js';
+
+/**
+ * Where a stream reports to: the protocol client's `watch` handlers, declared here so that
+ * this chunk imports nothing back from the client that loads it.
+ */
+export interface EventStreamHandlers {
+  data: (data: unknown) => void;
+  error: (error: unknown) => void;
+  /** Bytes arrived; `heartbeatMs` is the proxy's heartbeat period when the stream states it. */
+  alive: (heartbeatMs?: number) => void;
+}
 
 /** One dispatched event: its `event:` type (`message` when none) and its joined `data:` lines. */
 export interface SseMessage {
@@ -99,7 +109,7 @@ export interface EventStreamRequest {
  */
 export const readEventStream = async (
   request: EventStreamRequest,
-  handlers: CheckoutWatchHandlers,
+  handlers: EventStreamHandlers,
   signal: AbortSignal,
   failure: (message: string, status?: number) => Error,
 ): Promise<void> => {

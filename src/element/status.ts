@@ -28,6 +28,7 @@ name('dispute', 'dispute disputed in_dispute');
 /** Case, spaces, dashes and bidi controls do not matter: `Transfer-Waiting` is `transfer_waiting`. */
 export const normalizeStatus = (status: string): string => plainText(status).trim().toLowerCase().replace(/[\s-]+/g, '_');
 
+/** What a status of the service means to the checkout: open, paid, canceled, expired, dispute or other. */
 export const statusMeaning = (status: string): StatusMeaning => MEANINGS.get(normalizeStatus(status)) ?? 'other';
 
 /** A final status never changes again: polling stops. */

@@ -5,8 +5,8 @@
  */
 import { type CSSResult, html, type TemplateResult } from 'lit';
 import type * as ViewsModule from './views.js';
-import type { InvoiceScreenModel } from './screen.js';
-import type { ScreenContext } from './views.js';
+import type { InvoiceScreenModel } from './screen-model.js';
+import type { ScreenContext } from './view-context.js';
 
 let views: typeof ViewsModule | undefined;
 
@@ -33,3 +33,4 @@ export const screenStyles = (): CSSResult => views!.screenStyles;
 // Called only once the strings are here, and so the views (the element loads them together).
 export const invoiceScreen = (model: InvoiceScreenModel, context: ScreenContext): TemplateResult => views!.invoiceScreen(model, context);
 export const errorScreen = (code: string, context: ScreenContext): TemplateResult => views!.errorScreen(code, context);
+export const lazyContext = (...input: Parameters<typeof ViewsModule.lazyContext>): ReturnType<typeof ViewsModule.lazyContext> => views!.lazyContext(...input);

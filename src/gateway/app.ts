@@ -21,7 +21,7 @@ import {
   type MerchantClient,
   type WebhookSender,
 } from '../server/index.js';
-import { secretsEqual } from '../server/proxy-http.js';
+import { secretsEqual } from '../server/proxy/http.js';
 import { withoutSecrets } from '../server/store/types.js';
 import type { GatewayConfig } from './settings.js';
 

@@ -1,9 +1,11 @@
 /**
- * The merchant API under `/api/merchant`: one row per documented operation (see routes.ts),
- * each handler a few lines over the store. Authentication and body reading happen before
- * (pipeline.ts middleware); a handler gets the merchant, the parameters and the parsed body.
- * Imports store, dto, validate, banks, records, money, options, http, errors, quirks, random.
+ * The merchant API under `/api/merchant`: one handler per documented operation, keyed by its
+ * name in `OPERATIONS` (see routes.ts), each a few lines over the store. Authentication and
+ * body reading happen before (pipeline.ts middleware); a handler gets the merchant, the
+ * parameters and the parsed body. Imports the shared operations, store, dto, validate, banks,
+ * records, money, options, http, errors, quirks, random, routes.
  */
+import { MERCHANT_API_PREFIX } from '../schemas/operations.js';
 import { PAYMENT_OPTIONS, bankListOf } from './banks.js';
 import { MockControlError, notFound, refused } from './errors.js';
 import { accountDto, canceledInvoiceDto, invoiceDto, payoutCreatedDto, withdrawalDto, type DtoOptions } from './dto.js';
@@ -14,7 +16,7 @@ import type { Quirks } from './quirks.js';
 import type { Random } from './random.js';
 import { DISPUTE_REASONS, activeDeal, type InvoiceRecord, type MerchantRecord } from './records.js';
 import { drawVariants } from './requisites.js';
-import type { Route } from './routes.js';
+import { operationRoutes, type Handler, type MerchantOperationName, type Route } from './routes.js';
 import type { Store } from './store.js';
 import { amountOf, validateCreateInvoice, validatePayee, validateStartDeal, validateWithdrawal } from './validate.js';
 
@@ -27,6 +29,8 @@ export interface ApiEnv {
   invoiceTtlMs: number;
   amountLimits: Record<string, AmountLimit>;
   cancelWithoutDeal: 'allow' | MockRefusal;
+  /** The hosted page's undocumented public routes exist (`hostedPageRoutes`). */
+  hostedPageRoutes: boolean;
   code2FA: string | undefined;
   withdrawalTxDelayMs: number;
   maxUploadBytes: number;
@@ -185,57 +189,35 @@ const byInternalId = (context: ApiContext, internalId: string): Response => {
   return ok(context.env, invoiceDto(found, context.env.dto));
 };
 
-export const MERCHANT_ROUTES: readonly Route<ApiContext>[] = [
-  { method: 'POST', path: '/invoices', signing: 'json', handle: createInvoice },
-  { method: 'GET', path: '/invoices/internal-id/{internalId}', signing: 'url', handle: (c, p) => byInternalId(c, p.internalId!) },
-  { method: 'GET', path: '/invoices/{id}', signing: 'url', handle: (c, p) => ok(c.env, invoiceDto(ownInvoice(c, p.id!), c.env.dto)) },
-  {
-    method: 'GET',
-    path: '/invoices/{id}/available-payment-variants',
-    signing: 'url',
-    handle: (c, p) => ok(c.env, ownInvoice(c, p.id!).variants.map(({ option, method }) => ({ option, method }))),
+/**
+ * The merchant API: one handler per operation of `OPERATIONS` signed with the shop's keys,
+ * keyed by its name (the type checker names any operation without one); its method, path and
+ * signing are the operation's row.
+ */
+export const MERCHANT_HANDLERS: Record<MerchantOperationName, Handler<ApiContext>> = {
+  createInvoice,
+  getInvoice: (c, p) => ok(c.env, invoiceDto(ownInvoice(c, p.id!), c.env.dto)),
+  getInvoiceByInternalId: (c, p) => byInternalId(c, p.internalId!),
+  listPaymentVariants: (c, p) => ok(c.env, ownInvoice(c, p.id!).variants.map(({ option, method }) => ({ option, method }))),
+  startDeal: (c, p) => startDeal(c, p.id!),
+  confirmTransfer: (c, p) => {
+    const invoice = ownInvoice(c, p.id!);
+    c.env.store.confirmTransfer(invoice, attachmentOf(c, true));
+    return ok(c.env, invoiceDto(invoice, c.env.dto));
   },
-  { method: 'POST', path: '/invoices/{id}/start-deal', signing: 'json', handle: (c, p) => startDeal(c, p.id!) },
-  { method: 'POST', path: '/invoices/{id}/cancel', signing: 'url', handle: (c, p) => cancel(c, p.id!) },
-  {
-    method: 'POST',
-    path: '/invoices/{id}/confirm-transfer',
-    signing: 'multipart',
-    handle: (c, p) => {
-      const invoice = ownInvoice(c, p.id!);
-      c.env.store.confirmTransfer(invoice, attachmentOf(c, true));
-      return ok(c.env, invoiceDto(invoice, c.env.dto));
-    },
+  openDispute: (c, p) => dispute(c, p.id!),
+  cancelInvoice: (c, p) => cancel(c, p.id!),
+  listPaymentMethods: (c) => ok(c.env, bankListOf(c.query.get('currency') ?? undefined)),
+  // Documented: every option in RUB (the store's currency), CROSS_BORDER included.
+  listPaymentOptions: (c) => ok(c.env, PAYMENT_OPTIONS.map(({ code, name }) => ({ code, name, currency: 'RUB' }))),
+  getCurrencyRates: (c) => {
+    const rate = rateOf(c.env, 'RUB');
+    return ok(c.env, { in: { pair: 'USDT/RUB', rate }, out: { pair: 'USDT/RUB', rate } });
   },
-  { method: 'POST', path: '/invoices/{id}/dispute', signing: 'multipart', handle: (c, p) => dispute(c, p.id!) },
-  { method: 'POST', path: '/withdrawals', signing: 'json', handle: createWithdrawal },
-  { method: 'GET', path: '/withdrawals/{id}', signing: 'url', handle: (c, p) => getWithdrawal(c, p.id!) },
-  {
-    method: 'GET',
-    path: '/payment-methods',
-    signing: 'url',
-    handle: (c) => ok(c.env, bankListOf(c.query.get('currency') ?? undefined)),
-  },
-  {
-    method: 'GET',
-    path: '/payment-options',
-    signing: 'url',
-    // Documented: every option in RUB (the store's currency), CROSS_BORDER included.
-    handle: (c) => ok(c.env, PAYMENT_OPTIONS.map(({ code, name }) => ({ code, name, currency: 'RUB' }))),
-  },
-  {
-    method: 'GET',
-    path: '/currency-rates/current',
-    signing: 'url',
-    handle: (c) => {
-      const rate = rateOf(c.env, 'RUB');
-      return ok(c.env, { in: { pair: 'USDT/RUB', rate }, out: { pair: 'USDT/RUB', rate } });
-    },
-  },
-  {
-    method: 'GET',
-    path: '/accounts',
-    signing: 'url',
-    handle: (c) => ok(c.env, [accountDto(c.merchant, c.env.store.frozen(c.merchant))]),
-  },
-];
+  listAccounts: (c) => ok(c.env, [accountDto(c.merchant, c.env.store.frozen(c.merchant))]),
+  createWithdrawal,
+  getWithdrawal: (c, p) => getWithdrawal(c, p.id!),
+};
+
+/** The merchant API's routes under `/api/merchant`, built from {@link MERCHANT_HANDLERS} and the rows of `OPERATIONS`. */
+export const MERCHANT_ROUTES: readonly Route<ApiContext>[] = operationRoutes(MERCHANT_API_PREFIX, MERCHANT_HANDLERS);

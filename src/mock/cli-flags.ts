@@ -65,6 +65,7 @@ export const CLI_FLAGS = [
   { name: 'no-requisites', type: 'string', value: '<codes>', description: 'comma-separated bank codes with no free requisites, * for all' },
   { name: 'payment-method-name', type: 'string', value: '<create|always|never>', description: 'deals with paymentMethodName', default: 'create' },
   { name: 'deal-id-is-invoice-id', type: 'boolean', description: "a first deal takes its invoice's id" },
+  { name: 'no-hosted-page-routes', type: 'boolean', description: "the hosted page's public variants and start-deal routes answer 404" },
   { name: 'notification-format', type: 'string', value: '<documented|legacy>', description: 'the shape of notifications', default: 'documented' },
   { name: 'error-format', type: 'string', value: '<documented|legacy>', description: 'the shape of error answers', default: 'documented' },
   { name: 'notify-attempts', type: 'string', value: '<n>', description: 'notification attempts in all', default: '3' },

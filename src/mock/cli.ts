@@ -73,6 +73,7 @@ const main = async (): Promise<void> => {
     noRequisites: v['no-requisites']?.split(',').filter(Boolean),
     paymentMethodName: oneOf('payment-method-name', v['payment-method-name'], ['create', 'always', 'never'] as const),
     dealIdIsInvoiceId: v['deal-id-is-invoice-id'],
+    hostedPageRoutes: !v['no-hosted-page-routes'],
     notificationFormat: oneOf('notification-format', v['notification-format'], ['documented', 'legacy'] as const),
     errorFormat: oneOf('error-format', v['error-format'], ['documented', 'legacy'] as const),
     notificationRetry: { attempts: integer('notify-attempts', v['notify-attempts']), intervalMs: seconds('notify-interval', v['notify-interval']) },

@@ -110,6 +110,13 @@ export interface MockServiceOptions {
   paymentMethodName?: 'create' | 'always' | 'never';
   /** A new deal takes its invoice's id (a documented quirk; default false). */
   dealIdIsInvoiceId?: boolean;
+  /**
+   * Serve the hosted payment page's undocumented public routes, `GET
+   * /api/public/invoices/{id}/available-payment-variants` and `POST
+   * /api/public/invoices/{id}/start-deal` (default true); false: they answer 404 as a path the
+   * service does not have, as at a brand without them.
+   */
+  hostedPageRoutes?: boolean;
   /** Body of notifications: the documented one, or the mock's older `{event, invoice, previousStatus, sentAt}`. */
   notificationFormat?: 'documented' | 'legacy';
   /** Body of errors: the documented array of `{message}`, or the mock's older `{error: {code, message}}`. */
@@ -153,6 +160,7 @@ export const DEFAULTS = {
   // The reference's transition table makes "has an active deal" the condition of a cancel.
   cancelWithoutDeal: { status: 400, message: 'Invoice has no active deal' },
   paymentMethodName: 'create',
+  hostedPageRoutes: true,
   notificationFormat: 'documented',
   errorFormat: 'documented',
   notificationRetry: { attempts: 3, intervalMs: 60_000, maxDelayMs: 30_000, timeoutMs: 10_000 },

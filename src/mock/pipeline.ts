@@ -8,14 +8,15 @@
  * Imports api, public-api, routes, faults, http, errors, records and the shared signing.
  */
 import type { Context, Hono, MiddlewareHandler } from 'hono';
-import { verifySignature } from '../server/signing.js';
+import { MERCHANT_API_PREFIX, PUBLIC_API_PREFIX, type Signing } from '../schemas/operations.js';
+import { verifySignature } from '../server/client/signing.js';
 import { MERCHANT_ROUTES, type ApiEnv } from './api.js';
 import { MockControlError } from './errors.js';
 import type { Faults } from './faults.js';
 import { mediaType, parseJson, readBody, type FormPart, type RequestBody } from './http.js';
 import { PUBLIC_ROUTES } from './public-api.js';
 import type { MerchantRecord } from './records.js';
-import { honoPath, refuseOtherMethods, type Signing } from './routes.js';
+import { honoPath, refuseOtherMethods } from './routes.js';
 
 /** One API request the mock received, as {@link MockService.requests} lists it. */
 export interface MockRequestRecord {
@@ -53,8 +54,8 @@ export interface MockEnv {
 
 type Middleware = MiddlewareHandler<MockEnv>;
 
-export const MERCHANT_PREFIX = '/api/merchant';
-export const PUBLIC_PREFIX = '/api/public';
+export const MERCHANT_PREFIX = MERCHANT_API_PREFIX;
+export const PUBLIC_PREFIX = PUBLIC_API_PREFIX;
 
 const logRequest =
   (o: PipelineOptions): Middleware =>

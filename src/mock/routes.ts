@@ -1,22 +1,54 @@
 /**
- * Operations declared once: each is one row (method, path, how it is signed, handler); the
- * merchant API and the public API are tables of these rows, registered on Hono by the
- * pipeline. Hono answers no 405 by itself, so `refuseOtherMethods` adds one fallback per path.
- * Imports errors.ts and Hono's types.
+ * Operations declared once: the service's operations are the rows of `OPERATIONS`
+ * (src/schemas/operations.ts); the mock gives each a handler, keyed by the operation's name,
+ * and takes its method, path and signing from the row (`operationRoutes`). The merchant API
+ * and the public API are tables of these routes, registered on Hono by the pipeline. Hono
+ * answers no 405 by itself, so `refuseOtherMethods` adds one fallback per path.
+ * Imports errors.ts, the shared operations and Hono's types.
  */
 import type { Context, Env, Hono } from 'hono';
+import { OPERATION_LIST, type OPERATIONS, type OperationName, type Signing } from '../schemas/operations.js';
 import { MockControlError } from './errors.js';
 
-/** How a request is signed: JSON body, URL only (GET, body-less POST), multipart (URL only), or not at all. */
-export type Signing = 'json' | 'url' | 'multipart' | 'public';
+/** What answers one route: the caller's context and the path's parameters by name. */
+export type Handler<Context> = (context: Context, params: Record<string, string>) => Response | Promise<Response>;
 
 export interface Route<Context> {
+  /** The operation of `OPERATIONS` the route serves; none for the hosted page's undocumented routes. */
+  operation?: OperationName;
   method: 'GET' | 'POST';
   /** Path under the API's prefix, with `{name}` segments. */
   path: string;
   signing: Signing;
-  handle: (context: Context, params: Record<string, string>) => Response | Promise<Response>;
+  handle: Handler<Context>;
 }
+
+/** The operations signed with the shop's keys (under `/api/merchant`). */
+export type MerchantOperationName = {
+  [Name in OperationName]: (typeof OPERATIONS)[Name]['signing'] extends 'public' ? never : Name;
+}[OperationName];
+/** The operations of the public API (under `/api/public`, unsigned). */
+export type PublicOperationName = Exclude<OperationName, MerchantOperationName>;
+
+/**
+ * The routes of the operations `handlers` answers, in the order of `OPERATIONS`: method,
+ * path (under `prefix`) and signing are the row's. `handlers` is a `Record` of every
+ * operation of one API, so the type checker names any that has no handler.
+ */
+export const operationRoutes = <Name extends OperationName, Context>(
+  prefix: string,
+  handlers: Record<Name, Handler<Context>>,
+): Route<Context>[] =>
+  OPERATION_LIST.filter((row) => Object.hasOwn(handlers, row.name)).map((row) => {
+    if (!row.path.startsWith(`${prefix}/`)) throw new TypeError(`${row.name}: ${row.path} is not under ${prefix}`);
+    return {
+      operation: row.name,
+      method: row.method,
+      path: row.path.slice(prefix.length),
+      signing: row.signing,
+      handle: handlers[row.name as Name],
+    };
+  });
 
 /** A row's path as Hono writes it: `{id}` → `:id`. */
 export const honoPath = (path: string): string => path.replace(/\{([^}/]+)\}/g, ':$1');

@@ -203,6 +203,7 @@ export const createMockService = (options: MockServiceOptions): MockService => {
     invoiceTtlMs,
     amountLimits: { ...DEFAULTS.amountLimits, ...options.amountLimits },
     cancelWithoutDeal: options.cancelWithoutDeal ?? DEFAULTS.cancelWithoutDeal,
+    hostedPageRoutes: options.hostedPageRoutes ?? DEFAULTS.hostedPageRoutes,
     code2FA: options.code2FA,
     withdrawalTxDelayMs: options.withdrawalTxDelayMs ?? DEFAULTS.withdrawalTxDelayMs,
     maxUploadBytes,

@@ -11,3 +11,4 @@ export { isRequisitesKind, REQUISITES_KINDS, requisitesKind, type RequisitesKind
 export * from './notification.js';
 export * from './responses.js';
 export * from './service.js';
+export * from './operations.js';

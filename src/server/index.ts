@@ -3,24 +3,28 @@
  * proxy with its allow-listed projections, the notification receiver and the Node adapter. Runs in Node ≥ 20 and
  * any runtime with Web `fetch`, `Request`, `Response` and `crypto`.
  */
-export { signRequest, verifySignature, stringToSign, type SignableRequest } from './signing.js';
+import { nodeDefaultFetch } from './node/fetch.js';
+import { setDefaultFetch } from './runtime-seam.js';
+
+export { signRequest, verifySignature, stringToSign, type SignableRequest } from './client/signing.js';
 export {
-  MerchantClient,
   OPERATIONS,
   OPERATION_LIST,
   MERCHANT_API_PREFIX,
   PUBLIC_API_PREFIX,
+  type OperationRow,
+  type OperationName,
+  type OperationAnswer,
+  type Signing,
+} from '../schemas/operations.js';
+export { MerchantClient, type InvoiceObserver } from './client/merchant-client.js';
+export {
   DEFAULT_TIMEOUT_MS,
   type MerchantClientOptions,
   type RequestOptions,
   type RawRequestBody,
   type OpenDisputeRequest,
-  type OperationRow,
-  type OperationName,
-  type OperationAnswer,
-  type Signing,
-  type InvoiceObserver,
-} from './client.js';
+} from './client/options.js';
 export {
   MerchantClientError,
   MerchantApiError,
@@ -28,7 +32,7 @@ export {
   MerchantResponseError,
   MerchantTimeoutError,
   MerchantNetworkError,
-} from './errors.js';
+} from './client/errors.js';
 export {
   SERVICE_ERROR_CODES,
   classifyServiceError,
@@ -37,7 +41,7 @@ export {
   isServiceErrorCode,
   type ServiceErrorCode,
   type ServiceError,
-} from './service-errors.js';
+} from './client/service-errors.js';
 export type * from '../schemas/index.js';
 export {
   toNodeHandler,
@@ -47,7 +51,7 @@ export {
   DEFAULT_MAX_BODY_BYTES,
   type FetchHandler,
   type NodeHandlerOptions,
-} from './node-adapter.js';
+} from './node/adapter.js';
 export {
   createCheckoutHandler,
   DEFAULT_CHECKOUT_MAX_BODY_BYTES,
@@ -57,9 +61,9 @@ export {
   type ReceiptsOption,
   type DisputeDecision,
   type DisputeContext,
-} from './checkout-handler.js';
-export { DEFAULT_CHECKOUT_MAX_UPLOAD_BYTES, DEFAULT_UPLOAD_TIMEOUT_MS } from './uploads.js';
-export { CheckoutHttpError } from './proxy-http.js';
+} from './proxy/handler.js';
+export { DEFAULT_CHECKOUT_MAX_UPLOAD_BYTES, DEFAULT_UPLOAD_TIMEOUT_MS } from './proxy/uploads.js';
+export { CheckoutHttpError } from './proxy/http.js';
 export {
   createNotificationHandler,
   DEFAULT_NOTIFICATION_HANDLER_TIMEOUT_MS,
@@ -68,7 +72,7 @@ export {
   type NotificationTokenSource,
   type RawNotification,
   type UnconfirmedNotification,
-} from './notifications.js';
+} from './notifications/receiver.js';
 export {
   createCheckoutServer,
   DEFAULT_NOTIFICATIONS_PATH,
@@ -95,14 +99,14 @@ export {
   type ReconcileRequest,
 } from './books/reconciler.js';
 export { DEFAULT_OPEN_INTERVAL_MS, DEFAULT_FINAL_FIRST_MS, DEFAULT_SETTLE_AFTER_MS, type ReconcileSchedule } from './books/schedule.js';
-export { createInvoiceReader, type InvoiceReader, type InvoiceReadOptions, type ReadInvoice } from './invoice-reader.js';
+export { createInvoiceReader, type InvoiceReader, type InvoiceReadOptions, type ReadInvoice } from './client/invoice-reader.js';
 export {
   CHECKOUT_TOKEN_HEADER,
   signCheckoutToken,
   verifyCheckoutToken,
   checkoutTokenAuthorizer,
   type CheckoutTokenRefusal,
-} from './checkout-token.js';
+} from './proxy/checkout-token.js';
 export {
   createWebhookSender,
   signWebhook,
@@ -111,9 +115,9 @@ export {
   type WebhookSender,
   type WebhookSenderOptions,
   type WebhookPayload,
-} from './webhooks.js';
-export { projectInvoice, projectCanceledInvoice, projectDeal, projectVariants, type InvoiceProjectionExtras } from './projection.js';
-export { createNodeFetch, type NodeFetchOptions } from './node-fetch.js';
+} from './notifications/webhooks.js';
+export { projectInvoice, projectCanceledInvoice, projectDeal, projectVariants, type InvoiceProjectionExtras } from './proxy/projection.js';
+export { createNodeFetch, type NodeFetchOptions } from './node/fetch.js';
 export {
   createMemoryStore,
   DEFAULT_MEMORY_STORE_BOOKS,
@@ -136,4 +140,8 @@ export {
   DEFAULT_REFRESH_INTERVAL_MS,
   DEFAULT_RETRY_MS,
   type CheckoutEventsOptions,
-} from './invoice-events.js';
+} from './events/invoice-events.js';
+
+// This entry is built for Node (dist/node/server.js): a client given no `fetch` uses the Node
+// one (runtime-seam.ts); under Deno and Bun, and without an entry that names one, the global `fetch`.
+setDefaultFetch(nodeDefaultFetch);

@@ -6,14 +6,14 @@
  * A shop wires it once and cannot split what must stay together (a receiver with its own
  * store would leave the payers' event streams deaf).
  */
-import type { MerchantClient } from './client.js';
-import { createProxy, validateCheckoutOptions, type CheckoutHandlerOptions } from './checkout-handler.js';
+import type { MerchantClient } from './client/merchant-client.js';
+import { createProxy, validateCheckoutOptions, type CheckoutHandlerOptions } from './proxy/handler.js';
 import { createCore } from './books/core.js';
 import type { InvoiceChange } from './books/ledger.js';
 import { createReconciler, type Reconciler, type ReconcilerOptions } from './books/reconciler.js';
 import type { ReconcileSchedule } from './books/schedule.js';
-import { createReceiver, DEFAULT_NOTIFICATION_HANDLER_TIMEOUT_MS, type NotificationReceiverOptions } from './notifications.js';
-import { errorAnswer } from './proxy-http.js';
+import { createReceiver, DEFAULT_NOTIFICATION_HANDLER_TIMEOUT_MS, type NotificationReceiverOptions } from './notifications/receiver.js';
+import { errorAnswer } from './proxy/http.js';
 import { declareRequestLimits, requestLimitsOf } from './body.js';
 import { createMemoryStore } from './store/memory.js';
 import type { CheckoutStore } from './store/types.js';

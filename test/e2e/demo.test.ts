@@ -19,7 +19,7 @@ import { SCENARIO_SCREEN, SCENARIOS, TRANSFER_CONFIRMED, UNKNOWN_STATUS } from '
 import { ConsoleWatch, launchChromium } from './support/browser.js';
 
 const DOCS = new URL('../../docs/', import.meta.url);
-/** README screenshots are rewritten only on request (they change with every run: times, requisites). */
+/** The screenshots of docs/demo.md are rewritten only on request (they change with every run: times, requisites). */
 const UPDATE_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1';
 
 let server: DemoServer;
@@ -332,7 +332,7 @@ for (const framework of ['React', 'Vue'] as const) {
   });
 }
 
-test('the page is readable on a 360 px phone, and the README screenshots are taken', async () => {
+test('the page is readable on a 360 px phone, and the screenshots of docs/demo.md are taken', async () => {
   const phone = await context.newPage();
   try {
     await phone.setViewportSize({ width: 360, height: 780 });

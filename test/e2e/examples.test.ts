@@ -1,9 +1,9 @@
 /**
- * The examples that open the README (examples/), as an adopter gets them: the built package
+ * The examples that open the README and docs/server.md (examples/), as an adopter gets them: the built package
  * packed with `npm pack`, installed into a scratch app in a temporary directory, the examples
  * copied in, type-checked by `tsc` against the installed package, and every server example run
- * against the mock service of that same installed package. The README must show each example
- * exactly as its file is.
+ * against the mock service of that same installed package. The README and docs/server.md must
+ * show each example exactly as its file is.
  *
  * The install is offline and needs only what `npm ci` put in this repository's node_modules:
  * the tarball is unpacked into the scratch app's node_modules/merchant-checkout (what npm would
@@ -44,17 +44,17 @@ import { scratchApp } from './support/scratch-app.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Every example, by its path under examples/; the README shows each verbatim after a link to it. */
-const SHOWN_IN_README = [
-  'kit.ts',
-  'node-http.ts',
-  'express.ts',
-  'hono.ts',
-  'nextjs/lib/kit.ts',
-  'nextjs/app/checkout-api/[...path]/route.ts',
-  'nextjs/app/payments/notify/route.ts',
-  'cdn.html',
-];
+/** Every example, by its path under examples/, and the document that shows it verbatim after a link to it. */
+const SHOWN_IN: Readonly<Record<string, string>> = {
+  'kit.ts': 'README.md',
+  'node-http.ts': 'README.md',
+  'cdn.html': 'README.md',
+  'express.ts': 'docs/server.md',
+  'hono.ts': 'docs/server.md',
+  'nextjs/lib/kit.ts': 'docs/server.md',
+  'nextjs/app/checkout-api/[...path]/route.ts': 'docs/server.md',
+  'nextjs/app/payments/notify/route.ts': 'docs/server.md',
+};
 /** What the examples import besides merchant-checkout, linked into the scratch app as well. */
 const EXAMPLE_DEPENDENCIES = ['express', 'hono', '@hono/node-server', '@types/express', '@types/node'];
 /** cdn.html's `integrity` until the adopter pastes the value of dist/cdn/integrity.json. */
@@ -391,29 +391,32 @@ test('examples/cdn.html: Chromium runs the element under the integrity of the in
   }
 });
 
-/** The fenced block that follows the first link to `examples/<path>` in the README. */
-const readmeSnippet = (readme: string, path: string): string | undefined => {
-  const target = `](examples/${path.replace(/\[/g, '%5B').replace(/\]/g, '%5D')})`;
-  const at = readme.indexOf(target);
+/** The fenced block that follows the first link to `examples/<path>` in `doc` (a path of the repository). */
+const shownSnippet = (doc: string, path: string): string | undefined => {
+  const text = readFileSync(join(root, doc), 'utf8');
+  const up = '../'.repeat(doc.split('/').length - 1);
+  const target = `](${up}examples/${path.replace(/\[/g, '%5B').replace(/\]/g, '%5D')})`;
+  const at = text.indexOf(target);
   if (at < 0) return undefined;
-  const fence = /^```[a-z]*\n([\s\S]*?)^```$/m.exec(readme.slice(at));
+  const fence = /^```[a-z]*\n([\s\S]*?)^```$/m.exec(text.slice(at));
   return fence?.[1];
 };
 
-test('README opens with the examples exactly as they are in examples/, and no stale integrity', () => {
+test('README and docs/server.md show the examples exactly as they are in examples/, and no stale integrity', () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const mismatched = SHOWN_IN_README.filter((path) => readmeSnippet(readme, path) !== readFileSync(join(root, 'examples', path), 'utf8'));
+  const mismatched = Object.entries(SHOWN_IN)
+    .filter(([path, doc]) => shownSnippet(doc, path) !== readFileSync(join(root, 'examples', path), 'utf8'))
+    .map(([path, doc]) => `${doc}: examples/${path}`);
   assert.deepEqual(mismatched, [], 'each example is linked, and the code block after its link is the file, byte for byte');
   assert.ok(readme.includes('](examples/shop.ts)'), 'README links the stand-in for the shop code');
   assert.equal(readFileSync(join(root, 'examples/nextjs/lib/shop.ts'), 'utf8'), readFileSync(join(root, 'examples/shop.ts'), 'utf8'), 'the Next.js app has the same stand-in');
 
-  const opening = readme.slice(0, readme.indexOf('\n## Quick start'));
-  assert.match(opening, /^npm install merchant-checkout$/m);
+  assert.match(readme, /^npm install merchant-checkout$/m);
   // The adopter's command reads integrity.json where npm installs it; the scratch app has it there.
-  assert.ok(opening.includes('node_modules/merchant-checkout/dist/cdn/integrity.json'));
-  // A hash pasted anywhere in the README must be the one the build wrote: no stale value.
+  assert.ok(readme.includes('node_modules/merchant-checkout/dist/cdn/integrity.json'));
+  // A hash pasted anywhere in the README or the element's guide must be the one the build wrote: no stale value.
   const built = JSON.parse(readFileSync(join(root, 'dist/cdn/integrity.json'), 'utf8')) as Record<string, string>;
-  const pasted = [...readme.matchAll(/sha384-[\w+/=-]+/g)].map((match) => match[0]);
+  const pasted = [readme, readFileSync(join(root, 'docs/element.md'), 'utf8')].flatMap((text) => [...text.matchAll(/sha384-[\w+/=-]+/g)].map((match) => match[0]));
   assert.deepEqual(
     pasted.filter((value) => value !== INTEGRITY_PLACEHOLDER && !Object.values(built).includes(value)),
     [],

@@ -3,7 +3,7 @@
  * `redis` nor any optional peer it does not use (test/e2e/support/scratch-app.ts):
  *
  * - `next build` (Next.js 16, Turbopack) of an app-router app whose route handlers import the
- *   kit from `merchant-checkout/server` (the README's Next.js files) and whose client page
+ *   kit from `merchant-checkout/server` (the Next.js files of docs/server.md) and whose client page
  *   renders the element through `merchant-checkout/react`;
  * - the same build failing, with Next's own message, when a route imports
  *   `merchant-checkout/redis` without `redis` installed: the check above can fail;
@@ -40,7 +40,7 @@ const write = (path: string, text: string) => {
   writeFileSync(path, text);
 };
 
-/** An app-router app: the README's Next.js kit and routes, and a client page with the element. */
+/** An app-router app: the Next.js kit and routes of docs/server.md, and a client page with the element. */
 const nextApp = (app: string) => {
   cpSync(join(root, 'examples/nextjs/lib'), join(app, 'lib'), { recursive: true });
   cpSync(join(root, 'examples/nextjs/app'), join(app, 'app'), { recursive: true });

@@ -59,7 +59,9 @@ const EXPECTED_FILES = `
   dist/esm/element/banks/picker-view.js
   dist/esm/element/banks/sbp.js
   dist/esm/element/controllers/countdown-controller.js
+  dist/esm/element/controllers/focus-controller.js
   dist/esm/element/controllers/lazy-module.js
+  dist/esm/element/controllers/lazy-parts-controller.js
   dist/esm/element/controllers/poll-controller.js
   dist/esm/element/controllers/presence-controller.js
   dist/esm/element/controllers/stream-controller.js
@@ -76,6 +78,7 @@ const EXPECTED_FILES = `
   dist/esm/element/i18n/ko.js
   dist/esm/element/i18n/ky.js
   dist/esm/element/i18n/lang.js
+  dist/esm/element/i18n/languages.js
   dist/esm/element/i18n/locale.js
   dist/esm/element/i18n/ru.js
   dist/esm/element/i18n/tg.js
@@ -93,32 +96,44 @@ const EXPECTED_FILES = `
   dist/esm/element/screen.js
   dist/esm/element/screen.styles.js
   dist/esm/element/session/bank-names.js
+  dist/esm/element/session/cancel-flow.js
+  dist/esm/element/session/controller-hub.js
+  dist/esm/element/session/copy-state.js
   dist/esm/element/session/invoice-session.js
+  dist/esm/element/session/paid-memory.js
+  dist/esm/element/session/payer-forms.js
+  dist/esm/element/session/session-events.js
+  dist/esm/element/session/shop-return.js
   dist/esm/element/sse.js
   dist/esm/element/stream-slots.js
   dist/esm/element/status.js
   dist/esm/element/version.js
+  dist/esm/element/view-deal.js
+  dist/esm/element/view-fields.js
   dist/esm/element/view-loader.js
+  dist/esm/element/view-parts.js
   dist/esm/element/views.js
   dist/esm/index.js
   dist/esm/react.js
   dist/esm/react/events.generated.js
   dist/esm/schemas.js
   dist/esm/schemas/browser.generated.js
+  dist/esm/schemas/checkout-routes.js
   dist/esm/schemas/checkout.js
   dist/esm/schemas/dispute.js
   dist/esm/schemas/headers.js
   dist/esm/schemas/invoice.js
   dist/esm/schemas/json-schema.js
   dist/esm/schemas/notification.js
+  dist/esm/schemas/operations.js
   dist/esm/schemas/patterns.js
   dist/esm/schemas/primitives.js
   dist/esm/schemas/requisites-kind.js
   dist/esm/schemas/responses.js
   dist/esm/schemas/service.js
   dist/esm/schemas/withdrawal.js
-  dist/node/chunks/body.js
   dist/node/chunks/invoice.js
+  dist/node/chunks/operations.js
   dist/node/chunks/server.js
   dist/node/chunks/types.js
   dist/node/cli.js
@@ -128,6 +143,12 @@ const EXPECTED_FILES = `
   dist/node/server.js
   dist/types/cli/args.d.ts
   dist/types/cli/bin.d.ts
+  dist/types/cli/doctor.d.ts
+  dist/types/cli/doctor/calls.d.ts
+  dist/types/cli/doctor/checks.d.ts
+  dist/types/cli/doctor/invoice.d.ts
+  dist/types/cli/doctor/mock-options.d.ts
+  dist/types/cli/doctor/shapes.d.ts
   dist/types/cli/env.d.ts
   dist/types/cli/main.d.ts
   dist/types/cli/reconcile.d.ts
@@ -142,7 +163,9 @@ const EXPECTED_FILES = `
   dist/types/element/banks/sbp.d.ts
   dist/types/element/cdn.d.ts
   dist/types/element/controllers/countdown-controller.d.ts
+  dist/types/element/controllers/focus-controller.d.ts
   dist/types/element/controllers/lazy-module.d.ts
+  dist/types/element/controllers/lazy-parts-controller.d.ts
   dist/types/element/controllers/poll-controller.d.ts
   dist/types/element/controllers/presence-controller.d.ts
   dist/types/element/controllers/stream-controller.d.ts
@@ -160,6 +183,7 @@ const EXPECTED_FILES = `
   dist/types/element/i18n/ko.d.ts
   dist/types/element/i18n/ky.d.ts
   dist/types/element/i18n/lang.d.ts
+  dist/types/element/i18n/languages.d.ts
   dist/types/element/i18n/locale.d.ts
   dist/types/element/i18n/ru.d.ts
   dist/types/element/i18n/tg.d.ts
@@ -176,15 +200,28 @@ const EXPECTED_FILES = `
   dist/types/element/qr-segments.d.ts
   dist/types/element/qr.d.ts
   dist/types/element/register.d.ts
+  dist/types/element/screen-model.d.ts
   dist/types/element/screen.d.ts
   dist/types/element/screen.styles.d.ts
   dist/types/element/session/bank-names.d.ts
+  dist/types/element/session/cancel-flow.d.ts
+  dist/types/element/session/controller-hub.d.ts
+  dist/types/element/session/copy-state.d.ts
   dist/types/element/session/invoice-session.d.ts
+  dist/types/element/session/paid-memory.d.ts
+  dist/types/element/session/payer-forms.d.ts
+  dist/types/element/session/session-events.d.ts
+  dist/types/element/session/session-types.d.ts
+  dist/types/element/session/shop-return.d.ts
   dist/types/element/sse.d.ts
   dist/types/element/stream-slots.d.ts
   dist/types/element/status.d.ts
   dist/types/element/version.d.ts
+  dist/types/element/view-context.d.ts
+  dist/types/element/view-deal.d.ts
+  dist/types/element/view-fields.d.ts
   dist/types/element/view-loader.d.ts
+  dist/types/element/view-parts.d.ts
   dist/types/element/views.d.ts
   dist/types/gateway/app.d.ts
   dist/types/gateway/server.d.ts
@@ -223,6 +260,8 @@ const EXPECTED_FILES = `
   dist/types/react/events.generated.d.ts
   dist/types/react/index.d.ts
   dist/types/schemas/browser.generated.d.ts
+  dist/types/schemas/checkout-route-schemas.d.ts
+  dist/types/schemas/checkout-routes.d.ts
   dist/types/schemas/checkout.d.ts
   dist/types/schemas/dispute.d.ts
   dist/types/schemas/headers.d.ts
@@ -230,50 +269,74 @@ const EXPECTED_FILES = `
   dist/types/schemas/invoice.d.ts
   dist/types/schemas/json-schema.d.ts
   dist/types/schemas/notification.d.ts
+  dist/types/schemas/operations.d.ts
   dist/types/schemas/patterns.d.ts
   dist/types/schemas/primitives.d.ts
   dist/types/schemas/requisites-kind.d.ts
   dist/types/schemas/responses.d.ts
   dist/types/schemas/service.d.ts
   dist/types/schemas/withdrawal.d.ts
-  dist/types/server/bank-names.d.ts
   dist/types/server/body.d.ts
   dist/types/server/books/core.d.ts
   dist/types/server/books/ledger.d.ts
   dist/types/server/books/reconciler.d.ts
   dist/types/server/books/schedule.d.ts
   dist/types/server/books/snapshot.d.ts
-  dist/types/server/checkout-handler.d.ts
-  dist/types/server/checkout-route.d.ts
-  dist/types/server/checkout-token.d.ts
-  dist/types/server/client.d.ts
-  dist/types/server/errors.d.ts
+  dist/types/server/client/answer.d.ts
+  dist/types/server/client/errors.d.ts
+  dist/types/server/client/invoice-reader.d.ts
+  dist/types/server/client/merchant-client.d.ts
+  dist/types/server/client/options.d.ts
+  dist/types/server/client/request.d.ts
+  dist/types/server/client/service-errors.d.ts
+  dist/types/server/client/signing.d.ts
+  dist/types/server/client/transport.d.ts
+  dist/types/server/events/event-stream.d.ts
+  dist/types/server/events/invoice-events.d.ts
   dist/types/server/fingerprint.d.ts
   dist/types/server/handler.d.ts
   dist/types/server/immutable.d.ts
   dist/types/server/index.d.ts
-  dist/types/server/invoice-events.d.ts
-  dist/types/server/invoice-reader.d.ts
   dist/types/server/kit.d.ts
-  dist/types/server/node-adapter.d.ts
-  dist/types/server/node-fetch.d.ts
-  dist/types/server/node-stream.d.ts
-  dist/types/server/notifications.d.ts
-  dist/types/server/projection.d.ts
-  dist/types/server/proxy-http.d.ts
+  dist/types/server/node/adapter.d.ts
+  dist/types/server/node/fetch.d.ts
+  dist/types/server/node/request.d.ts
+  dist/types/server/node/stream.d.ts
+  dist/types/server/notifications/raw-notification.d.ts
+  dist/types/server/notifications/receiver.d.ts
+  dist/types/server/notifications/webhooks.d.ts
+  dist/types/server/proxy/bank-names.d.ts
+  dist/types/server/proxy/checkout-token.d.ts
+  dist/types/server/proxy/context.d.ts
+  dist/types/server/proxy/failures.d.ts
+  dist/types/server/proxy/handler.d.ts
+  dist/types/server/proxy/http.d.ts
+  dist/types/server/proxy/options.d.ts
+  dist/types/server/proxy/projection.d.ts
+  dist/types/server/proxy/route-match.d.ts
+  dist/types/server/proxy/router.d.ts
+  dist/types/server/proxy/routes/banks.d.ts
+  dist/types/server/proxy/routes/cancel.d.ts
+  dist/types/server/proxy/routes/deal.d.ts
+  dist/types/server/proxy/routes/dispute.d.ts
+  dist/types/server/proxy/routes/events.d.ts
+  dist/types/server/proxy/routes/index.d.ts
+  dist/types/server/proxy/routes/invoice.d.ts
+  dist/types/server/proxy/routes/receipt.d.ts
+  dist/types/server/proxy/routes/variants.d.ts
+  dist/types/server/proxy/uploads.d.ts
   dist/types/server/redis.d.ts
   dist/types/server/remember.d.ts
-  dist/types/server/service-errors.d.ts
-  dist/types/server/signing.d.ts
+  dist/types/server/runtime-seam.d.ts
   dist/types/server/single-flight.d.ts
   dist/types/server/store/index.d.ts
   dist/types/server/store/memory.d.ts
+  dist/types/server/store/redis-client.d.ts
+  dist/types/server/store/redis-queues.d.ts
   dist/types/server/store/redis-scripts.d.ts
   dist/types/server/store/redis.d.ts
   dist/types/server/store/types.d.ts
   dist/types/server/telemetry.d.ts
-  dist/types/server/uploads.d.ts
-  dist/types/server/webhooks.d.ts
   dist/types/types/attributes.d.ts
   dist/types/types/events.generated.d.ts
   dist/types/types/jsx.d.ts

@@ -2,7 +2,7 @@
  * `custom-elements.json`, as `npm run build` generated it from the element's JSDoc and Lit
  * decorators: it is the package's `customElements` and it ships; it is exactly what the
  * analyzer reads from the sources now (so test/repo/public-surface.test.ts, which holds the
- * React, JSX and Vue typings and README.md to that analysis, checked what ships); it keeps
+ * React, JSX and Vue typings and docs/element.md to that analysis, checked what ships); it keeps
  * every attribute, property, event, part and custom property the package has documented
  * (docs/ARCHITECTURE.md, "The element"; removing one is a breaking change); and its paths
  * are those of the shipped files. That the parts and custom properties are the ones the

@@ -1,5 +1,5 @@
 /**
- * Money safety under a hostile network (README, "Security model", the element): a cancel is sent
+ * Money safety under a hostile network (docs/security.md, "The element"): a cancel is sent
  * once per confirmation and the screen shows what the service says; text from the service
  * cannot reorder digits or widen the page; a changed amount or place to pay is never swapped
  * silently.

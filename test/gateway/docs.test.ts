@@ -1,6 +1,6 @@
 /**
  * docs/gateway.md states every setting with its default as the code has it
- * (scripts/gen-gateway-docs.ts), and the README's token minting runs in PHP, Python and Java.
+ * (scripts/gen-gateway-docs.ts), and the token minting of docs/server.md runs in PHP, Python and Java.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -18,12 +18,14 @@ test('docs/gateway.md has the settings table the code declares (npm run docs:gat
   for (const setting of Object.values(SETTINGS)) assert.ok(text.includes(`| \`${setting.name}\` |`), setting.name);
 });
 
-/** The fenced `language` block of the README's gateway section. */
+/** The fenced `language` block of the gateway section of docs/server.md. */
 const snippet = (language: string): string => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('### The gateway: a shop on any stack'));
+  const guide = readFileSync(new URL('../../docs/server.md', import.meta.url), 'utf8');
+  const at = guide.indexOf('## The gateway: a shop on any stack');
+  assert.ok(at >= 0, 'docs/server.md has its gateway section');
+  const section = guide.slice(at);
   const match = new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``).exec(section);
-  assert.ok(match, `the README's gateway section has a ${language} block`);
+  assert.ok(match, `the gateway section of docs/server.md has a ${language} block`);
   return match[1]!;
 };
 
@@ -37,7 +39,7 @@ const runs = (command: string, args: string[], input?: string) => {
   return run.stdout.trim();
 };
 
-test("the README's token minting in PHP, Python and Java makes tokens the gateway accepts", async () => {
+test("the token minting of docs/server.md in PHP, Python and Java makes tokens the gateway accepts", async () => {
   const php = runs('php', ['-r', `$invoiceId = '${INVOICE}'; $gatewaySecret = '${SECRET}';\n${snippet('php')}\necho $token;`]);
   const python = runs('python3', ['-c', `import base64, hashlib, hmac, time\ninvoice_id = '${INVOICE}'\ngateway_secret = '${SECRET}'\n${snippet('python')}\nprint(token)`]);
   const dir = mkdtempSync(join(tmpdir(), 'mint-java-'));

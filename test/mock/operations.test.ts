@@ -1,6 +1,6 @@
 /**
  * Every operation of the service's merchant API (the rows of `OPERATIONS`,
- * src/server/client.ts) round-trips through `MerchantClient`, against the mock in-process (its
+ * src/schemas/operations.ts) round-trips through `MerchantClient`, against the mock in-process (its
  * `fetch`) and on a real port (through `@hono/node-server`), including 401s.
  */
 import assert from 'node:assert/strict';

@@ -12,7 +12,7 @@ import { ISO_8601_PATTERN, OPENAPI_FILES, renderCheckout, renderMerchantApi } fr
 import { createMockService, type MockService } from '../../src/mock/index.js';
 import { normalizeTimestamp } from '../../src/schemas/patterns.js';
 import { MerchantClient, createCheckoutHandler } from '../../src/server/index.js';
-import { OPERATIONS } from '../../src/server/client.js';
+import { OPERATIONS } from '../../src/schemas/operations.js';
 import { documentedNotificationVariant, documentedPaidNotification } from '../fixtures/documented.js';
 
 type JsonObject = Record<string, unknown>;

@@ -1,8 +1,9 @@
 /**
- * docs/api is the reference of `merchant-checkout/server` and `merchant-checkout/mock`, written
- * by `npm run docs:api` from the sources' TSDoc. This file regenerates it into a temporary
+ * docs/api is the reference of every entry of the package (package.json `exports`: the element,
+ * define, React, JSX, Vue, CDN, server, Redis, mock and schemas entries), written by
+ * `npm run docs:api` from the sources' TSDoc. This file regenerates it into a temporary
  * directory (TypeDoc fails on any export or option without a comment) and fails when the
- * committed one differs; and it holds the mock's flag list, which the CLI parses and the
+ * committed one differs; it holds every entry to a page that names each of its exports; and it holds the mock's flag list, which the CLI parses and the
  * reference is written from, to the CLI's `--help` and to src/mock/README.md.
  */
 import assert from 'node:assert/strict';
@@ -12,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { API_DOCS_DIR, generateApiDocs, REGENERATE_API_DOCS } from '../../scripts/gen-api-docs.js';
+import ts from 'typescript';
+import { API_DOCS_DIR, API_ENTRIES, generateApiDocs, REGENERATE_API_DOCS } from '../../scripts/gen-api-docs.js';
 import { CLI_FLAGS, flagUsage, parseArgsOptions } from '../../src/mock/cli-flags.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -42,19 +44,37 @@ test(`${API_DOCS_DIR} is what npm run docs:api writes now`, () => {
   }
 });
 
-test('the reference names every export of merchant-checkout/server, merchant-checkout/redis and merchant-checkout/mock', async () => {
-  const server = await import('../../src/server/index.js');
-  const redis = await import('../../src/server/redis.js');
-  const mock = await import('../../src/mock/index.js');
-  for (const [file, module] of [
-    ['server.md', server],
-    ['redis.md', redis],
-    ['mock.md', mock],
-  ] as const) {
-    const text = readFileSync(join(root, API_DOCS_DIR, file), 'utf8');
-    const headings = new Set([...text.matchAll(/^### (?:~~)?([\w$\\]+?)(?:~~)?(?:\(\))?$/gm)].map((match) => match[1]!.replace(/\\/g, '')));
-    const missing = Object.keys(module).filter((name) => !headings.has(name));
-    assert.deepEqual(missing, [], `${API_DOCS_DIR}/${file} has a section for every value export: ${REGENERATE_API_DOCS}`);
+test('the reference has a page for every entry of package.json, naming every export of it (values and types)', () => {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, string | { types?: string }> };
+  const entries = Object.entries(pkg.exports).flatMap(([subpath, target]) => {
+    const types = typeof target === 'object' ? target.types : undefined;
+    return types ? [{ subpath, types }] : [];
+  });
+  assert.deepEqual(
+    entries.map(({ subpath }) => API_ENTRIES[subpath]?.page),
+    entries.map(({ subpath }) => `${subpath === '.' ? 'merchant-checkout' : subpath.slice(2)}.md`),
+    `every entry with types has its page: add it to API_ENTRIES (scripts/gen-api-docs.ts) and typedoc.json`,
+  );
+  for (const { subpath, types } of entries) {
+    const source = types.replace(/^\.\/dist\/types\//, 'src/').replace(/\.d\.ts$/, '.ts');
+    assert.equal(API_ENTRIES[subpath]!.source, source, `${subpath}: its declarations are built from ${source}`);
+  }
+  const program = ts.createProgram(
+    entries.map(({ subpath }) => join(root, API_ENTRIES[subpath]!.source)),
+    { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, jsx: ts.JsxEmit.ReactJSX, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'], types: ['node'], noEmit: true, skipLibCheck: true, experimentalDecorators: true },
+  );
+  const checker = program.getTypeChecker();
+  for (const { subpath } of entries) {
+    const { page, source } = API_ENTRIES[subpath]!;
+    const file = program.getSourceFile(join(root, source));
+    const module = file && checker.getSymbolAtLocation(file);
+    assert.ok(module, `${source} is a module`);
+    const names = checker.getExportsOfModule(module).map((symbol) => symbol.name);
+    assert.ok(names.length > 0, `${source} exports something`);
+    const text = readFileSync(join(root, API_DOCS_DIR, page), 'utf8');
+    const headings = new Set([...text.matchAll(/^#{3,4} (?:~~)?([\w$\\]+?)(?:~~)?(?:\(\))?$/gm)].map((match) => match[1]!.replace(/\\/g, '')));
+    const missing = names.filter((name) => !headings.has(name));
+    assert.deepEqual(missing, [], `${API_DOCS_DIR}/${page} (${subpath}) has a section for every export: ${REGENERATE_API_DOCS}`);
   }
 });
 

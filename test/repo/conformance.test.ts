@@ -22,8 +22,8 @@ import {
   KNOWN_INVOICE_STATUSES,
   KNOWN_PAYMENT_OPTIONS,
 } from '../../src/schemas/index.js';
-import { OPERATION_LIST } from '../../src/server/client.js';
-import { SERVICE_ERROR_CODES } from '../../src/server/service-errors.js';
+import { OPERATION_LIST } from '../../src/schemas/operations.js';
+import { SERVICE_ERROR_CODES } from '../../src/server/client/service-errors.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const PAGE = 'docs/CONFORMANCE.md';

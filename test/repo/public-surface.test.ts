@@ -9,10 +9,10 @@
  * |---|---|
  * | src/react/events.generated.ts (React `onCheckout…` props) | generated, stale → fails |
  * | src/types/events.generated.ts (`MerchantCheckoutEventMap`, mapped by JSX and Vue) | generated, stale → fails |
- * | README.md tables of parts and custom properties | generated, stale → fails |
+ * | docs/element.md tables of parts and custom properties | generated, stale → fails |
  * | `GlobalEventHandlersEventMap`, event classes exported by `merchant-checkout` | checked (types) |
  * | src/types/attributes.ts, jsx.ts, vue.ts; the React component's props | checked (types) |
- * | README.md tables of attributes, events and React event props | checked (rows) |
+ * | docs/element.md tables of attributes, events and React event props | checked (rows) |
  *
  * The types are read with TypeScript's checker from a probe module, so what is checked is what
  * a user's editor sees, however the typings are built.
@@ -214,20 +214,22 @@ describe('the typings follow the manifest', () => {
   });
 });
 
-// ── README ───────────────────────────────────────────────────────────────────────────────
+// ── docs/element.md ───────────────────────────────────────────────────────────────────────────────
 
-/** The first table under a `### heading` of README.md, as rows of cells (header and rule dropped). */
+const GUIDE = 'docs/element.md';
+
+/** The first table under a `## heading` of docs/element.md, as rows of cells (header and rule dropped). */
 const readmeTable = (heading: string): string[][] => {
-  const lines = read('README.md').split('\n');
+  const lines = read(GUIDE).split('\n');
   const start = lines.findIndex((line) => line === heading);
-  assert.ok(start >= 0, `README.md has a "${heading}" section`);
+  assert.ok(start >= 0, `${GUIDE} has a "${heading}" section`);
   const rows: string[][] = [];
   for (const line of lines.slice(start + 1)) {
     if (/^#{1,3} /.test(line)) break;
     if (line.startsWith('|')) rows.push(line.slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim().replace(/\\\|/g, '|')));
     else if (rows.length) break;
   }
-  assert.ok(rows.length > 2, `README.md, "${heading}": a table`);
+  assert.ok(rows.length > 2, `${GUIDE}, "${heading}": a table`);
   return rows.slice(2);
 };
 
@@ -237,13 +239,13 @@ const sameRows = (heading: string, actual: string[], expected: string[], row: (n
   assert.deepEqual(
     { add, drop },
     { add: [], drop: [] },
-    `README.md, "${heading}": ${[...add.map((name) => `add the row \`${row(name)}\``), ...drop.map((name) => `drop the row of ${name}`)].join('; ')}`,
+    `${GUIDE}, "${heading}": ${[...add.map((name) => `add the row \`${row(name)}\``), ...drop.map((name) => `drop the row of ${name}`)].join('; ')}`,
   );
 };
 
-describe('README.md follows the manifest', () => {
+describe('docs/element.md follows the manifest', () => {
   test('"Attributes and properties": one row per attribute and per property without one', () => {
-    const heading = '### Attributes and properties';
+    const heading = '## Attributes and properties';
     const expected = [
       ...(element.attributes ?? []).map((attribute) =>
         attribute.fieldName && attribute.fieldName !== attribute.name ? `\`${attribute.name}\` / \`${attribute.fieldName}\`` : `\`${attribute.name}\``,
@@ -254,12 +256,12 @@ describe('README.md follows the manifest', () => {
   });
 
   test('"Events": one row per event, with the keys of its detail', () => {
-    const heading = '### Events';
+    const heading = '## Events';
     const rows = readmeTable(heading);
     sameRows(heading, rows.map(([first]) => first!), events.map((event) => `\`${event.name}\``), (name) => `| ${name} | \`{ … }\` | when |`);
     for (const event of events) {
       const row = rows.find(([first]) => first === `\`${event.name}\``)!;
-      assert.deepEqual(detailKeys(row[1] ?? ''), detailKeys(event.description), `README.md, "${heading}": the detail of ${event.name}`);
+      assert.deepEqual(detailKeys(row[1] ?? ''), detailKeys(event.description), `${GUIDE}, "${heading}": the detail of ${event.name}`);
     }
   });
 
@@ -269,8 +271,8 @@ describe('README.md follows the manifest', () => {
     sameRows(heading, rows.map(([first]) => first!), events.map((event) => `\`${event.reactProp}\``), (name) => `| ${name} | \`…Event\` | \`{ … }\` |`);
     for (const event of events) {
       const row = rows.find(([first]) => first === `\`${event.reactProp}\``)!;
-      assert.equal(row[1], `\`${event.className}\``, `README.md, "${heading}": the event class of ${event.reactProp}`);
-      assert.deepEqual(detailKeys(row[2] ?? ''), detailKeys(event.description), `README.md, "${heading}": the detail of ${event.reactProp}`);
+      assert.equal(row[1], `\`${event.className}\``, `${GUIDE}, "${heading}": the event class of ${event.reactProp}`);
+      assert.deepEqual(detailKeys(row[2] ?? ''), detailKeys(event.description), `${GUIDE}, "${heading}": the detail of ${event.reactProp}`);
     }
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { basePathSegments, matchCheckoutRoute } from '../../src/server/checkout-route.js';
+import { basePathSegments, matchCheckoutRoute } from '../../src/server/proxy/route-match.js';
 
 const ID = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
 const base = ['checkout-api'];

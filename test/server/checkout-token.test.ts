@@ -1,5 +1,5 @@
 /**
- * Checkout tokens (src/server/checkout-token.ts) and the kit's `authorize` hook made of them:
+ * Checkout tokens (src/server/proxy/checkout-token.ts) and the kit's `authorize` hook made of them:
  * a remembered token still answers for its own invoice only, and only until it expires.
  */
 import assert from 'node:assert/strict';

@@ -13,17 +13,18 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { CreateInvoiceRequestSchema, safeParse } from '../../src/schemas/index.js';
-import { MerchantClient, OPERATIONS, OPERATION_LIST, type OperationName } from '../../src/server/client.js';
+import { OPERATIONS, OPERATION_LIST, type OperationName } from '../../src/schemas/operations.js';
+import { MerchantClient } from '../../src/server/client/merchant-client.js';
 import {
   MerchantApiError,
   MerchantNetworkError,
   MerchantResponseError,
   MerchantTimeoutError,
   MerchantValidationError,
-} from '../../src/server/errors.js';
-import { createNodeFetch } from '../../src/server/node-fetch.js';
-import { SERVICE_ERROR_CODES } from '../../src/server/service-errors.js';
-import { verifySignature } from '../../src/server/signing.js';
+} from '../../src/server/client/errors.js';
+import { createNodeFetch } from '../../src/server/node/fetch.js';
+import { SERVICE_ERROR_CODES } from '../../src/server/client/service-errors.js';
+import { verifySignature } from '../../src/server/client/signing.js';
 import {
   ACCOUNT_ID,
   DEAL_ID,
@@ -772,7 +773,8 @@ describe('timeouts and aborts reach the socket', () => {
     const hung = await startUpstream();
     try {
       hung.reply(() => 'hang');
-      const quick = new MerchantClient({ baseUrl: hung.baseUrl, apiKey: API_KEY, secretKey: SECRET_KEY, timeoutMs: 300, ...options });
+      // Long enough that all 50 reach the upstream before they time out on a loaded machine (300 ms did not, beside a browser suite).
+      const quick = new MerchantClient({ baseUrl: hung.baseUrl, apiKey: API_KEY, secretKey: SECRET_KEY, timeoutMs: 2_000, ...options });
       const results = await Promise.allSettled(Array.from({ length: 50 }, (_, index) => quick.getInvoice(`invoice-${index}`)));
       for (const result of results) {
         assert.ok(result.status === 'rejected' && result.reason instanceof MerchantTimeoutError, String(result.status));

@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
-import { MerchantClient } from '../../src/server/client.js';
-import { MerchantApiError } from '../../src/server/errors.js';
+import { MerchantClient } from '../../src/server/client/merchant-client.js';
+import { MerchantApiError } from '../../src/server/client/errors.js';
 import { validCreateInvoice } from '../fixtures/dto.js';
 
 const SHOP = { apiKey: 'shop-key-1', secretKey: 'shop-secret-Ключ', storeId: 17, storeName: 'Demo Shop' };

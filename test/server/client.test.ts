@@ -9,7 +9,7 @@ import {
   MerchantTimeoutError,
   MerchantValidationError,
 } from '../../src/server/index.js';
-import { OPERATIONS } from '../../src/server/client.js';
+import { OPERATIONS } from '../../src/schemas/operations.js';
 import { safeParse } from '../../src/schemas/index.js';
 import {
   ACCOUNT_ID,

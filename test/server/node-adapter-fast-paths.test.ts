@@ -11,7 +11,8 @@ import { after, describe, test } from 'node:test';
 import { inspect } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { textAnswer, toNodeHandler, type FetchHandler } from '../../src/server/node-adapter.js';
+import { toNodeHandler, type FetchHandler } from '../../src/server/node/adapter.js';
+import { textAnswer } from '../../src/server/runtime-seam.js';
 
 const servers: ReturnType<typeof createServer>[] = [];
 after(async () => {

@@ -3,7 +3,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { describe, test } from 'node:test';
 import { serve } from '../support/node-server.js';
-import { PayloadTooLargeError, toNodeHandler, type FetchHandler } from '../../src/server/node-adapter.js';
+import { PayloadTooLargeError, toNodeHandler, type FetchHandler } from '../../src/server/node/adapter.js';
 
 
 const echo: FetchHandler = async (request) => {

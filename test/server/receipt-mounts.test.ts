@@ -19,7 +19,7 @@ import {
   MerchantClient,
   toNodeHandler,
 } from '../../src/server/index.js';
-import { MAX_UPLOAD_PARTS } from '../../src/server/uploads.js';
+import { MAX_UPLOAD_PARTS } from '../../src/server/proxy/uploads.js';
 import { serve } from '../support/node-server.js';
 
 const MERCHANT = { apiKey: 'mounts-key', secretKey: 'mounts-secret', storeId: 61, storeName: 'Mounts Shop' };

@@ -1,6 +1,6 @@
 /**
  * The proxy's reads of an unchanged invoice: the same answer text is the same frozen invoice
- * (client.ts, SHARED_ANSWER), so its projection and JSON are made once. What a payer sees must
+ * (client/answer.ts, `sharedAnswer`), so its projection and JSON are made once. What a payer sees must
  * not change for it: a changed answer is read afresh, a broken one is still refused, the
  * store gets every state, a failed record is tried again, and a public read of the client is
  * still a fresh object of the caller's own.
@@ -14,7 +14,7 @@ import {
   createNodeFetch,
   type CheckoutStore,
 } from '../../src/server/index.js';
-import { SHARED_ANSWER, type SharedReadOptions } from '../../src/server/client.js';
+import type { SharedReadOptions } from '../../src/server/client/options.js';
 import { INVOICE_ID, exampleLookupInvoice } from '../fixtures/dto.js';
 import { startSigningServer, type SigningServer } from '../helpers/signing-server.js';
 
@@ -28,7 +28,7 @@ before(async () => {
 after(() => server.close());
 
 const clientOf = () => new MerchantClient({ baseUrl: server.baseUrl, apiKey: API_KEY, secretKey: SECRET_KEY, fetch: createNodeFetch() });
-const shared: SharedReadOptions = { [SHARED_ANSWER]: true };
+const shared: SharedReadOptions = { sharedAnswer: true };
 
 describe('the client, for a shared read', () => {
   test('the same text is the same frozen invoice; another text is read afresh; a broken one is refused', async () => {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { CheckoutHttpError } from '../../src/server/index.js';
-import { contentMatches, receiptOf } from '../../src/server/uploads.js';
+import { contentMatches, receiptOf } from '../../src/server/proxy/uploads.js';
 
 const bytes = (...parts: (string | number[])[]): Uint8Array<ArrayBuffer> =>
   Uint8Array.from(parts.flatMap((part) => (typeof part === 'string' ? [...part].map((char) => char.charCodeAt(0)) : part)));

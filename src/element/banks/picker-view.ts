@@ -8,9 +8,9 @@
  * picker again on each `onQuery`.
  */
 import { css, html, nothing, type TemplateResult } from 'lit';
-import { type BankEntry, entryName, searchBanks } from './directory.js';
+import { type BankEntry, type BankOverrides, entryName, mergeBankOverrides, searchBanks } from './directory.js';
 import { bankLogo, logoUrl } from './lettermark.js';
-import { bankAppLink, type InAppBrowser, type Platform } from './sbp.js';
+import { bankAppLink, type InAppBrowser, inAppBrowser, orderForPicker, platform, type Platform } from './sbp.js';
 import type { Language } from '../i18n/lang.js';
 
 /** Every string of the picker, per language. */
@@ -41,8 +41,8 @@ const plural = (language: string, count: number, forms: Partial<Record<Intl.LDML
 
 /**
  * The picker's strings in every language of the element (the element picks by its language).
- * All but English and Russian machine-translated, not yet reviewed by native speakers (README,
- * "Languages"). In Turkic languages, Tajik, Bengali and Korean a noun after a number keeps one form.
+ * All but English and Russian machine-translated, not yet reviewed by native speakers
+ * (docs/element.md, "Languages"). In Turkic languages, Tajik, Bengali and Korean a noun after a number keeps one form.
  */
 export const PICKER_STRINGS: Readonly<Record<Language, BankPickerStrings>> = {
   en: {
@@ -242,6 +242,28 @@ const bankItem = (view: SbpPickerView, bank: BankEntry, plain: string): Template
       <span class="bank-name">${name}</span>
     </a>
   </li>`;
+};
+
+/** What the element gives the picker: the page's banks and the picker's state. */
+export interface PickerPartInput extends Pick<SbpPickerView, 'lang' | 'link' | 'query' | 'logoTemplate' | 'onQuery' | 'onClose'> {
+  /** The merchant's replacements (the `strings` property) over the picker's strings. */
+  readonly localize: (base: BankPickerStrings) => BankPickerStrings;
+  /** The merchant's names and colours (`banks`) over the directory. */
+  readonly banks: BankOverrides | undefined;
+  /** The merchant's SBP bank list (`sbp-banks`) once read; the directory without it. */
+  readonly members: readonly BankEntry[] | undefined;
+}
+
+/** The picker on this device, over the directory, the merchant's banks and bank list. */
+export const pickerPart = ({ localize, banks, members, ...view }: PickerPartInput): TemplateResult => {
+  const merged = mergeBankOverrides(banks);
+  return sbpPicker({
+    ...view,
+    strings: localize(pickerStrings(view.lang)),
+    banks: orderForPicker(members ?? merged, merged, view.lang),
+    platform: platform(navigator.userAgent, navigator.maxTouchPoints),
+    inApp: inAppBrowser(navigator.userAgent),
+  });
 };
 
 /**

@@ -3,7 +3,7 @@ import { copyName, own, timeLeftUnits } from './translation.js';
 import type { RequisitesKind } from '../format.js';
 import { BOOT_STRINGS } from './boot.js';
 
-// Azerbaijani (Latin): machine-translated, not yet reviewed by a native speaker (README, "Languages").
+// Azerbaijani (Latin): machine-translated, not yet reviewed by a native speaker (docs/element.md, "Languages").
 // A noun after a number keeps its singular (5 dəqiqə, 21 saniyə), whatever CLDR's `one`/`other`.
 const { loading, loadFailed, loadFailedReason } = BOOT_STRINGS.az;
 
@@ -95,6 +95,7 @@ const ERRORS: Record<string, string> = {
   cancel_refused: 'Ödənişi ləğv etmək mümkün olmadı: onun vəziyyəti dəyişib.',
 };
 
+/** The screens' strings in Azerbaijani (Latin). */
 export const az: Translation = {
   language: 'az',
   loading,

@@ -3,7 +3,7 @@ import { copyName, own, timeLeftUnits } from './translation.js';
 import type { RequisitesKind } from '../format.js';
 import { BOOT_STRINGS } from './boot.js';
 
-// Bengali: machine-translated, not yet reviewed by a native speaker (README, "Languages").
+// Bengali: machine-translated, not yet reviewed by a native speaker (docs/element.md, "Languages").
 const { loading, loadFailed, loadFailedReason } = BOOT_STRINGS.bn;
 /** Counts in Bengali digits, as `Intl` writes them (৫ মিনিট); a noun after a number has one form. */
 const n = (count: number) => count.toLocaleString('bn');
@@ -96,6 +96,7 @@ const ERRORS: Record<string, string> = {
   cancel_refused: 'পেমেন্ট বাতিল করা যায়নি: এর অবস্থা বদলে গেছে।',
 };
 
+/** The screens' strings in Bengali. */
 export const bn: Translation = {
   language: 'bn',
   loading,

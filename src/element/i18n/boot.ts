@@ -4,7 +4,7 @@
  * the first-render file; each translation takes its loading heading, error heading and
  * connection message from here rather than carrying them twice.
  */
-import type { Language } from './lang.js';
+import type { Language } from './languages.js';
 
 /** What the element says while its strings load, and when they could not be loaded at all. */
 export interface BootStrings {
@@ -12,6 +12,7 @@ export interface BootStrings {
   loading: string;
   /** The error screen when the strings could not be loaded (offline). */
   loadFailed: string;
+  /** Why: no connection, check the internet connection. */
   loadFailedReason: string;
   /** Its one way out. */
   reload: string;

@@ -95,6 +95,7 @@ const ERRORS: Record<string, string> = {
   cancel_refused: 'The payment could not be canceled: its state has changed.',
 };
 
+/** The screens' strings in English. */
 export const en: Translation = {
   language: 'en',
   loading,

@@ -3,7 +3,7 @@ import { copyName, own, plural, timeLeftUnits } from './translation.js';
 import type { RequisitesKind } from '../format.js';
 import { BOOT_STRINGS } from './boot.js';
 
-// Spanish: machine-translated, not yet reviewed by a native speaker (README, "Languages").
+// Spanish: machine-translated, not yet reviewed by a native speaker (docs/element.md, "Languages").
 // "Usted" throughout: neutral from Spain to Argentina, where "tú" and "vos" part ways.
 const { loading, loadFailed, loadFailedReason } = BOOT_STRINGS.es;
 const rules = new Intl.PluralRules('es');
@@ -98,6 +98,7 @@ const ERRORS: Record<string, string> = {
   cancel_refused: 'No se pudo cancelar el pago: su estado ha cambiado.',
 };
 
+/** The screens' strings in Spanish. */
 export const es: Translation = {
   language: 'es',
   loading,

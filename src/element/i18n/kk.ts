@@ -3,7 +3,7 @@ import { copyName, own, timeLeftUnits } from './translation.js';
 import type { RequisitesKind } from '../format.js';
 import { BOOT_STRINGS } from './boot.js';
 
-// Kazakh (Cyrillic): machine-translated, not yet reviewed by a native speaker (README, "Languages").
+// Kazakh (Cyrillic): machine-translated, not yet reviewed by a native speaker (docs/element.md, "Languages").
 // A noun after a number keeps its singular (5 минут, 21 секунд), whatever CLDR's `one`/`other`.
 const { loading, loadFailed, loadFailedReason } = BOOT_STRINGS.kk;
 
@@ -95,6 +95,7 @@ const ERRORS: Record<string, string> = {
   cancel_refused: 'Төлемнен бас тарту мүмкін болмады: оның күйі өзгерді.',
 };
 
+/** The screens' strings in Kazakh (Cyrillic). */
 export const kk: Translation = {
   language: 'kk',
   loading,

@@ -3,7 +3,7 @@ import { copyName, own, timeLeftUnits } from './translation.js';
 import type { RequisitesKind } from '../format.js';
 import { BOOT_STRINGS } from './boot.js';
 
-// Korean: machine-translated, not yet reviewed by a native speaker (README, "Languages").
+// Korean: machine-translated, not yet reviewed by a native speaker (docs/element.md, "Languages").
 // Korean counts have one form (CLDR: `other` only): 5분, 21초.
 const { loading, loadFailed, loadFailedReason } = BOOT_STRINGS.ko;
 
@@ -95,6 +95,7 @@ const ERRORS: Record<string, string> = {
   cancel_refused: '결제 상태가 바뀌어 취소하지 못했습니다.',
 };
 
+/** The screens' strings in Korean. */
 export const ko: Translation = {
   language: 'ko',
   loading,

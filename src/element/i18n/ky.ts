@@ -3,7 +3,7 @@ import { copyName, own, timeLeftUnits } from './translation.js';
 import type { RequisitesKind } from '../format.js';
 import { BOOT_STRINGS } from './boot.js';
 
-// Kyrgyz (Cyrillic): machine-translated, not yet reviewed by a native speaker (README, "Languages").
+// Kyrgyz (Cyrillic): machine-translated, not yet reviewed by a native speaker (docs/element.md, "Languages").
 // A noun after a number keeps its singular (5 мүнөт, 21 секунд), whatever CLDR's `one`/`other`.
 const { loading, loadFailed, loadFailedReason } = BOOT_STRINGS.ky;
 
@@ -95,6 +95,7 @@ const ERRORS: Record<string, string> = {
   cancel_refused: 'Төлөмдү жокко чыгаруу мүмкүн болгон жок: анын абалы өзгөрдү.',
 };
 
+/** The screens' strings in Kyrgyz (Cyrillic). */
 export const ky: Translation = {
   language: 'ky',
   loading,

@@ -4,17 +4,11 @@
  * element loads the one translation it needs on demand (`loadTranslation`), so its
  * first-render file carries none of them.
  */
+import { type Language, LANGUAGES } from './languages.js';
 import type { Translation } from './translation.js';
 
 export { BOOT_STRINGS, type BootStrings } from './boot.js';
-
-/**
- * The languages the element ships: every language of the service's own payment page (`ru`,
- * `en`, `bn`, `uz` in Latin script, `az`, `es`, `ko`) and of its CIS currencies (`kk`, `tg`,
- * `ky`, in Cyrillic).
- */
-export const LANGUAGES = ['en', 'ru', 'bn', 'uz', 'az', 'es', 'ko', 'kk', 'tg', 'ky'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export { LANGUAGES, type Language } from './languages.js';
 
 /** Languages the element does not ship whose readers are better served in Russian than in English. */
 const VIA_RUSSIAN: readonly string[] = ['be', 'tt', 'ba', 'cv', 'ce', 'os', 'sah', 'tk', 'hy'];

@@ -101,6 +101,7 @@ const ERRORS: Record<string, string> = {
   cancel_refused: 'Платёж не удалось отменить: его состояние изменилось.',
 };
 
+/** The screens' strings in Russian. */
 export const ru: Translation = {
   language: 'ru',
   loading,

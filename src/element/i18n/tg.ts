@@ -3,7 +3,7 @@ import { copyName, own, timeLeftUnits } from './translation.js';
 import type { RequisitesKind } from '../format.js';
 import { BOOT_STRINGS } from './boot.js';
 
-// Tajik (Cyrillic): machine-translated, not yet reviewed by a native speaker (README, "Languages").
+// Tajik (Cyrillic): machine-translated, not yet reviewed by a native speaker (docs/element.md, "Languages").
 // A noun after a number keeps its singular (5 дақиқа, 21 сония), whatever CLDR's `one`/`other`.
 const { loading, loadFailed, loadFailedReason } = BOOT_STRINGS.tg;
 
@@ -95,6 +95,7 @@ const ERRORS: Record<string, string> = {
   cancel_refused: 'Пардохтро бекор кардан нашуд: ҳолати он тағйир ёфт.',
 };
 
+/** The screens' strings in Tajik (Cyrillic). */
 export const tg: Translation = {
   language: 'tg',
   loading,

@@ -6,32 +6,19 @@
  */
 import type { KNOWN_PAYMENT_OPTIONS } from '../../schemas/invoice.js';
 import type { RequisitesKind } from '../format.js';
-import type { ReceiptPolicy } from '../screen.js';
+import type { CopyField, ReceiptPolicy, Screen } from '../screen-model.js';
+
+export type { CopyField, Screen } from '../screen-model.js';
 
 /** A payment option of the service's documentation: each translation names every one. */
 export type KnownPaymentOption = (typeof KNOWN_PAYMENT_OPTIONS)[number];
 
-/** The screens the element has; also the value of `data-screen` on its base part. */
-export type Screen =
-  | 'idle'
-  | 'loading'
-  | 'waiting'
-  | 'checking'
-  | 'picker'
-  | 'payout'
-  | 'paid'
-  | 'canceled'
-  | 'expired'
-  | 'dispute'
-  | 'other'
-  | 'error';
 
-/** What a copy button copies: the amount, the requisites, an Indian account's IFSC, or the payment's number to quote to the shop. */
-export type CopyField = 'amount' | 'requisites' | 'ifsc' | 'reference';
-
+/** Every string of the screens in one language; `strings` on the element replaces any of them. */
 export interface Translation {
   /** Primary language subtag of this translation (`en`, `ru`, `kk`, …). */
   readonly language: string;
+  /** The loading screen's text. */
   loading: string;
   /** Heading of each screen. */
   title: (screen: Screen) => string;
@@ -39,6 +26,7 @@ export interface Translation {
   payee: (storeName: string) => string;
   /** The status line: the screen in words, or the service's own status text for `other`. */
   statusLabel: string;
+  /** The status line's text for a screen (`rawStatus`: the service's own status). */
   status: (screen: Screen, rawStatus: string) => string;
   /** The paragraph under the heading of the final and `other` screens. */
   explanation: (screen: Screen, rawStatus: string) => string;
@@ -52,45 +40,67 @@ export interface Translation {
   amountDueNote: (asked: string) => string;
   /** Under a paid amount that differs from the order's (`asked`, formatted): what the service settled after a correction or a dispute. */
   amountSettledNote: (asked: string) => string;
+  /** The row of the bank. */
   bankLabel: string;
+  /** The row of the requisites, named by their kind (card, phone, UPI ID, …). */
   requisitesLabel: (kind: RequisitesKind) => string;
   /** The row of an Indian account's IFSC (`imps` requisites). */
   ifscLabel: string;
+  /** The row of the recipient's name. */
   holderLabel: string;
   /** Guidance for a P2P transfer; `amount` is already formatted. */
   guidance: (amount: string) => string;
+  /** The visible text of a copy button. */
   copy: string;
   /** Accessible name of a copy button; starts with `copy` (the visible text). */
   copyLabel: (field: CopyField, kind: RequisitesKind) => string;
+  /** A copy button's text once it copied. */
   copied: string;
+  /** What screen readers hear once a value was copied. */
   copiedAnnouncement: (field: CopyField, kind: RequisitesKind) => string;
   /** Shown when the Clipboard API is missing or refused and the text was selected instead. */
   copyManually: string;
+  /** Accessible name of the QR code. */
   qrLabel: string;
+  /** Under the QR code: scan it with the bank app. */
   qrHint: string;
+  /** The link that opens the payment in a bank app (touch devices). */
   openInBankApp: string;
+  /** Label of the countdown. */
   timeLeftLabel: string;
   /** Spoken time left, at the steps of `announcementStep` (never every second). */
   timeLeftAnnouncement: (remainingMs: number) => string;
+  /** Heading of the payment variants. */
   variantsLabel: string;
   /** Unfolds the ways to pay beside a running deal (folded, so the deal fits a phone's first screen). */
   changeBank: string;
   /** A payment option (`TO_CARD`, `SBP`, or one this element does not know, shown as written). */
   option: (option: string) => string;
+  /** Marks the variant of the running deal. */
   currentVariant: string;
+  /** While a deal is being started. */
   startingDeal: string;
+  /** The proxy cannot start deals (501). */
   dealUnsupported: string;
+  /** A deal could not be started. */
   dealFailed: string;
   /** The bank picked has no free requisites right now (the picker stays). */
   dealNoRequisites: string;
   /** The service does not offer the picked bank or option for this invoice. */
   dealNotAllowed: string;
+  /** The payment variants could not be read. */
   variantsFailed: string;
+  /** The cancel button. */
   cancel: string;
+  /** The cancel confirmation's question. */
   cancelQuestion: string;
+  /** Confirms the cancel. */
   confirmCancel: string;
+  /** Steps back from the cancel confirmation. */
   keepPaying: string;
+  /** While the cancel is being sent. */
   canceling: string;
+  /** The cancel failed or was refused. */
   cancelFailed: string;
   /**
    * The first line of the notice of what changed while the payer was looking; a line per
@@ -133,6 +143,7 @@ export interface Translation {
   crossBorder: (currency: string | undefined, country: string | undefined) => string;
   /** Message of the error screen for a `checkout-error` code. */
   errorMessage: (code: string) => string;
+  /** The error screen's retry button. */
   retry: string;
   /** Reading the status failed for now; the element keeps trying. */
   connectionTrouble: string;
@@ -141,7 +152,10 @@ export interface Translation {
 }
 
 /** Words for a count by the CLDR plural categories of a language; `other` serves the categories it leaves out. */
-export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
+export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & {
+  /** The form every language has, used when the language's rule names a form not given. */
+  other: string;
+};
 
 /** The form of `forms` for `count` under `rules` (an `Intl.PluralRules` of the translation's language). */
 export const plural = (rules: Intl.PluralRules, count: number, forms: PluralForms): string => forms[rules.select(count)] ?? forms.other;
@@ -171,3 +185,11 @@ export const timeLeftUnits = (remainingMs: number): { unit: 'minute' | 'second';
  */
 export const own = <T>(table: Record<string, T>, key: string): T | undefined =>
   Object.hasOwn(table, key) ? table[key] : undefined;
+
+/** `base` with the merchant's replacements of its own keys (the `strings` property holds every part's). */
+export const withStrings = <T extends object>(base: T, strings: object | undefined): T => {
+  if (!strings) return base;
+  const table: Record<string, unknown> = Object.fromEntries(Object.entries(base));
+  const mine = Object.entries(strings).filter(([key]) => own(table, key) !== undefined);
+  return { ...base, ...Object.fromEntries(mine) };
+};

@@ -4,7 +4,7 @@ import type { RequisitesKind } from '../format.js';
 import { BOOT_STRINGS } from './boot.js';
 
 // Uzbek (Latin script, with ʻ U+02BB in oʻ/gʻ and ʼ U+02BC for the tutuq belgisi): machine-translated,
-// not yet reviewed by a native speaker (README, "Languages"). A noun after a number keeps its
+// not yet reviewed by a native speaker (docs/element.md, "Languages"). A noun after a number keeps its
 // singular (5 daqiqa, 21 soniya), whatever CLDR's `one`/`other`.
 const { loading, loadFailed, loadFailedReason } = BOOT_STRINGS.uz;
 
@@ -96,6 +96,7 @@ const ERRORS: Record<string, string> = {
   cancel_refused: 'Toʻlovni bekor qilib boʻlmadi: uning holati oʻzgardi.',
 };
 
+/** The screens' strings in Uzbek (Latin). */
 export const uz: Translation = {
   language: 'uz',
   loading,

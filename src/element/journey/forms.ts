@@ -6,9 +6,13 @@
  * them again.
  */
 import { css, html, nothing, type TemplateResult } from 'lit';
-import type { FormState } from '../screen.js';
-import type { PaymentReport } from '../session/invoice-session.js';
-import type { JourneyStrings } from './strings.js';
+import type { CheckoutInvoice } from '../../schemas/checkout.js';
+import { formatMoney } from '../format.js';
+import type { Translation } from '../i18n/translation.js';
+import type { FormState } from '../screen-model.js';
+import type { PayerForm, PayerForms } from '../session/payer-forms.js';
+import type { PaymentReport } from '../session/session-types.js';
+import { journeyStrings, type JourneyStrings } from './strings.js';
 
 /** The service's limit for a receipt: 10 MB (a proxy that takes less says so: `receiptMaxBytes`). */
 export const MAX_RECEIPT_BYTES = 10 * 1024 * 1024;
@@ -206,6 +210,65 @@ export const reportForm = (view: ReportFormView): TemplateResult => {
       </div>
     </form>
   `;
+};
+
+/** What the element gives the forms of a screen. */
+export interface FormPartsInput {
+  /** The element's strings, and the `Intl` locale of its numbers. */
+  t: Translation;
+  locale: string;
+  /** The merchant's replacements (the `strings` property) over a table of strings. */
+  localize: <T extends object>(base: T) => T;
+  /** The session's forms: their state and their requests. */
+  forms: PayerForms;
+  invoice: CheckoutInvoice | undefined;
+  /** A form's close button. */
+  close: (form: PayerForm) => void;
+}
+
+/** The receipt and report forms of a screen, wired to the session's forms. */
+export const formParts = ({ t, locale, localize, forms, invoice, close }: FormPartsInput): { receiptForm: () => TemplateResult; reportForm: () => TemplateResult } => {
+  // What this proxy takes (older proxies do not say: the service's 10 MB, never more).
+  const said = invoice?.receiptMaxBytes;
+  const maxBytes = Math.min(MAX_RECEIPT_BYTES, typeof said === 'number' && said >= 1 ? Math.floor(said) : MAX_RECEIPT_BYTES);
+  const size = formatSize(maxBytes, locale);
+  const strings = localize(journeyStrings(t.language));
+  const errorText = (state: FormState) =>
+    state.state !== 'failed' || state.code === undefined
+      ? undefined
+      : state.code === 'receipt_too_large' || state.code === 'payload_too_large'
+        ? strings.receiptTooLarge(size)
+        : ((strings.formErrors as Record<string, string | undefined>)[state.code] ?? t.errorMessage(state.code));
+  const sum = invoice?.sum ?? { amount: '0', currency: '' };
+  return {
+    receiptForm: () =>
+      receiptForm({
+        t: strings,
+        state: forms.receipt,
+        maxBytes,
+        size,
+        error: errorText(forms.receipt),
+        onSubmit: (file) => void forms.sendReceipt(file),
+        onInvalid: (code) => forms.formProblem('receipt', code),
+        onClose: () => close('receipt'),
+      }),
+    reportForm: () =>
+      reportForm({
+        t: strings,
+        state: forms.report,
+        maxBytes,
+        size,
+        error: errorText(forms.report),
+        problem: forms.report.state === 'failed' ? forms.report.code : undefined,
+        amount: formatMoney(sum, locale),
+        decimals: sum.amount.split('.')[1]?.length ?? 0,
+        // The proxy needs the receipt with a report (the service's dispute takes one).
+        attachmentRequired: true,
+        onSubmit: (report) => void forms.sendReport(report),
+        onInvalid: (code) => forms.formProblem('report', code),
+        onClose: () => close('report'),
+      }),
+  };
 };
 
 /** The forms' styles, adopted by the element when this module arrives. */

@@ -1,13 +1,14 @@
 /**
  * The strings of the receipt and report forms in every language of the element, in the forms'
  * chunk (journey/forms.ts). All but English and Russian machine-translated, not yet reviewed by
- * native speakers (README, "Languages"); a merchant overrides any of them through the
+ * native speakers (docs/element.md, "Languages"); a merchant overrides any of them through the
  * element's `strings`.
  */
 import type { Language } from '../i18n/lang.js';
 
 /** The forms' strings; a merchant overrides any of them through the element's `strings`. */
 export interface JourneyStrings {
+  /** The receipt form's heading and its file field's label. */
   receiptLabel: string;
   /** What files the receipt may be; `size` is the proxy's limit, formatted (`10 MB`). */
   receiptHint: (size: string) => string;
@@ -15,18 +16,29 @@ export interface JourneyStrings {
   receiptTooLarge: (size: string) => string;
   /** The file field's button (the browser's own would speak the browser's language). */
   chooseFile: string;
+  /** Beside the file button while no file is chosen. */
   noFile: string;
+  /** Sends the receipt. */
   sendReceipt: string;
+  /** A form's button while it is sending. */
   sending: string;
+  /** Back from a form to the payment. */
   close: string;
+  /** The report form's heading. */
   reportTitle: string;
+  /** The question of what happened with the payment. */
   reasonLabel: string;
   /** `amount` is formatted. */
   reasonExact: (amount: string) => string;
+  /** The answer "I sent another amount". */
   reasonDifferent: string;
+  /** The field of the amount actually sent. */
   amountSentLabel: string;
+  /** Under that field: how many decimals the currency takes. */
   amountHint: (decimals: number) => string;
+  /** The file field of the report (`required`: the receipt must be attached). */
   attachmentLabel: (required: boolean) => string;
+  /** Sends the report. */
   sendReport: string;
   /**
    * The forms' own checks, and what went wrong with a sending, by code: the connection was lost

@@ -7,9 +7,9 @@
  * clients feed it every invoice the shop creates or a payer reads (`observe`).
  */
 import type { Invoice } from '../../schemas/index.js';
-import type { MerchantClient } from '../client.js';
+import type { MerchantClient } from '../client/merchant-client.js';
 import { instant } from '../fingerprint.js';
-import { createInvoiceReader, type InvoiceReader } from '../invoice-reader.js';
+import { createInvoiceReader, type InvoiceReader } from '../client/invoice-reader.js';
 import { remember } from '../remember.js';
 import type { CheckoutStore } from '../store/types.js';
 import { createBooks, type ApplyOptions, type ApplyOutcome, type Books, type InvoiceChange } from './ledger.js';

@@ -13,7 +13,7 @@
  * reconciliation pass delivers the same change again (same `change.id`).
  */
 import type { Invoice } from '../../schemas/index.js';
-import type { RawNotification } from '../notifications.js';
+import type { RawNotification } from '../notifications/raw-notification.js';
 import type { BooksEntry, CheckoutStore } from '../store/types.js';
 import {
   changeKind,

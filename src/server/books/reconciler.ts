@@ -6,8 +6,8 @@
  * to the shop. A shop may also reconcile given invoices at once (`reconcile`), e.g. from cron.
  */
 import type { Invoice } from '../../schemas/index.js';
-import type { MerchantClient } from '../client.js';
-import { MerchantApiError } from '../errors.js';
+import type { MerchantClient } from '../client/merchant-client.js';
+import { MerchantApiError } from '../client/errors.js';
 import type { TrackedInvoice } from '../store/types.js';
 import type { KitCore } from './core.js';
 import type { ApplyOutcome, InvoiceChange } from './ledger.js';

@@ -2,7 +2,7 @@
  * Typed errors of `MerchantClient`. Every one names the operation; none carries the secret
  * key, the signature or the request headers.
  */
-import type { FieldIssue } from '../schemas/index.js';
+import type { FieldIssue } from '../../schemas/index.js';
 import { readServiceError, type ServiceError, type ServiceErrorCode } from './service-errors.js';
 
 const describeIssues = (issues: readonly FieldIssue[]): string =>

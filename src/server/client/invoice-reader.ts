@@ -5,11 +5,12 @@
  * (an invoice is visible only to the API key that created it: the first read asks each
  * terminal in turn and the one that answered is remembered).
  */
-import type { Invoice } from '../schemas/index.js';
-import { SHARED_ANSWER, type MerchantClient, type SharedReadOptions } from './client.js';
+import type { Invoice } from '../../schemas/index.js';
+import type { MerchantClient } from './merchant-client.js';
+import type { SharedReadOptions } from './options.js';
 import { MerchantApiError } from './errors.js';
-import { remember } from './remember.js';
-import { createSingleFlight } from './single-flight.js';
+import { remember } from '../remember.js';
+import { createSingleFlight } from '../single-flight.js';
 
 /** An invoice and the client (terminal) it was read through. */
 export interface ReadInvoice {
@@ -54,8 +55,11 @@ export const createInvoiceReader = (clients: readonly MerchantClient[]): Invoice
 
   const readFrom = async (client: MerchantClient, id: string, signal: AbortSignal | undefined): Promise<Invoice | undefined> => {
     try {
-      // Shared: the same answer as last time is the same frozen invoice (client.ts, SHARED_ANSWER).
-      return await flight(client, id, signal, (shared) => client.getInvoice(id, { signal: shared, [SHARED_ANSWER]: true } as SharedReadOptions));
+      // Shared: the same answer as last time is the same frozen invoice (client/answer.ts, `sharedAnswer`).
+      return await flight(client, id, signal, (shared) => {
+        const options: SharedReadOptions = { signal: shared, sharedAnswer: true };
+        return client.getInvoice(id, options);
+      });
     } catch (error) {
       if (error instanceof MerchantApiError && error.status === 404) return undefined;
       throw error;

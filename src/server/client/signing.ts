@@ -5,7 +5,7 @@
  * Web Crypto, so the same code runs in Node ≥ 20, Deno, Bun and edge runtimes; where the
  * runtime offers `node:crypto` (Node ≥ 20.16, Deno, Bun) its HMAC computes the same digest.
  */
-import { remember } from './remember.js';
+import { remember } from '../remember.js';
 
 /**
  * A request to sign for the merchant API: `X-Signature = base64(HMAC-SHA1(secretKey, METHOD +

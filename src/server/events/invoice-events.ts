@@ -15,7 +15,7 @@
  * tells `EventSource` to stop.
  *
  * Each stream is one `ReadableStream` with a high-water mark of 0 whose source is the stream's
- * state: when the reader asks, the newest state not yet sent goes, else a due heartbeat, else
+ * state (event-stream.ts): when the reader asks, the newest state not yet sent goes, else a due heartbeat, else
  * the next of either as it comes. A slow payer gets the newest state, never a queue of old
  * ones. One heartbeat timer serves every stream of the handler; an event's bytes are made once
  * per state for all its streams. Hono's `streamSSE` was the helper before: an idle stream cost
@@ -25,11 +25,11 @@
  * Hono's `writeSSE` (test/server/invoice-events-sse.test.ts).
  */
 import type { Context } from 'hono';
-import type { Invoice } from '../schemas/index.js';
-import type { MerchantClient } from './client.js';
-import { projectInvoice } from './projection.js';
-import { jsonText } from './immutable.js';
-import { baseHeaders } from './proxy-http.js';
+import type { Invoice } from '../../schemas/index.js';
+import type { MerchantClient } from '../client/merchant-client.js';
+import { projectInvoice } from '../proxy/projection.js';
+import { jsonText } from '../immutable.js';
+import { baseHeaders } from '../proxy/http.js';
 import {
   fingerprint,
   isStale,
@@ -40,7 +40,8 @@ import {
   type InvoiceMark,
   type InvoiceUpdate,
   type StoreSubscription,
-} from './store/types.js';
+} from '../store/types.js';
+import { EventStream, Heartbeats, type State, type StreamHost, type Watch } from './event-stream.js';
 
 /** The proxy's `events` option. */
 export interface CheckoutEventsOptions {
@@ -100,29 +101,6 @@ export const sseComment = (text: string): string => {
 };
 
 const encoder = new TextEncoder();
-
-interface State {
-  invoice: Invoice;
-  mark: InvoiceMark;
-  eventId: string;
-  terminal: boolean;
-  /** The whole `invoice` event (the projection with bank names), made once per state for every stream. */
-  event?: Promise<Uint8Array>;
-}
-
-/** What a watch tells of each new state: an open stream. */
-interface Listener {
-  notify(): void;
-}
-
-interface Watch {
-  id: string;
-  client: MerchantClient;
-  state: State;
-  listeners: Set<Listener>;
-  timer: ReturnType<typeof setTimeout> | undefined;
-  refreshing: boolean;
-}
 
 export interface InvoiceEventsDeps {
   store: CheckoutStore;
@@ -185,6 +163,17 @@ export interface InvoiceEvents {
   stats(): { watches: number; streams: number };
 }
 
+/** `report`, at most once per `ms`. */
+const throttled = (report: (error: unknown) => void, ms: number) => {
+  let last = 0;
+  return (error: unknown): void => {
+    const now = Date.now();
+    if (now - last < ms) return;
+    last = now;
+    report(error);
+  };
+};
+
 export const createInvoiceEvents = (deps: InvoiceEventsDeps, options: CheckoutEventsOptions = {}): InvoiceEvents => {
   const heartbeatMs = positive(options.heartbeatMs, DEFAULT_HEARTBEAT_MS, 'heartbeatMs');
   const refreshIntervalMs = positive(options.refreshIntervalMs, DEFAULT_REFRESH_INTERVAL_MS, 'refreshIntervalMs');
@@ -192,17 +181,10 @@ export const createInvoiceEvents = (deps: InvoiceEventsDeps, options: CheckoutEv
   const heartbeatBytes = encoder.encode(sseComment(`heartbeat ${Math.round(heartbeatMs)}`));
   const { store } = deps;
   const watches = new Map<string, Watch>();
-  let streams = 0;
   let subscription: Promise<StoreSubscription | undefined> | undefined;
 
   /** Store failures are reported at most once per 5 s: during an outage every read would tell it again. */
-  let lastStoreReport = 0;
-  const storeFailed = (error: unknown) => {
-    const now = Date.now();
-    if (now - lastStoreReport < 5000) return;
-    lastStoreReport = now;
-    deps.report(error);
-  };
+  const storeFailed = throttled(deps.report, 5000);
 
   const stateOf = (invoice: Invoice, last: InvoiceMark | undefined): State => {
     const mark = nextMark(markOf(invoice), last);
@@ -307,138 +289,8 @@ export const createInvoiceEvents = (deps: InvoiceEventsDeps, options: CheckoutEv
     watches.delete(watch.id);
   };
 
-  /**
-   * One heartbeat timer for every stream of this handler. The streams are dealt into buckets
-   * and each tick beats one bucket, so that 10,000 streams do not all write in the same turn
-   * of the event loop; each still gets a heartbeat every `heartbeatMs`.
-   */
-  const buckets: Set<EventStream>[] = Array.from({ length: Math.min(16, Math.max(1, Math.floor(heartbeatMs / 250))) }, () => new Set());
-  let dealt = 0;
-  let ticks = 0;
-  let heartbeat: ReturnType<typeof setInterval> | undefined;
-  const beat = () => {
-    for (const stream of buckets[ticks++ % buckets.length]!) stream.heartbeat();
-  };
-  const opened = (): Set<EventStream> => {
-    if (streams++ === 0) {
-      heartbeat = setInterval(beat, heartbeatMs / buckets.length);
-      // The process may end while streams are open; their sockets keep it alive otherwise.
-      heartbeat.unref?.();
-    }
-    return buckets[dealt++ % buckets.length]!;
-  };
-  const closed = (bucket: Set<EventStream>, stream: EventStream) => {
-    bucket.delete(stream);
-    if (--streams === 0) {
-      clearInterval(heartbeat);
-      heartbeat = undefined;
-    }
-  };
-
-  /**
-   * One payer's stream, its own underlying source: a few fields, no closure and no pending
-   * promise while it is idle. The reader asks (`pull`), and the newest state not yet sent, else
-   * a due heartbeat, is enqueued at once or as soon as there is one. It holds the request's
-   * signal, not the request (nor Hono's context).
-   */
-  class EventStream {
-    #sent: string | null;
-    #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
-    /** The reader waits for a chunk. */
-    #wanted = false;
-    /** Due at once: the first heartbeat tells the element the period to expect. */
-    #heartbeatDue = true;
-    /** An event's data is being made (bank names). */
-    #making = false;
-    #ended = false;
-    #bucket: Set<EventStream> | undefined;
-    readonly #watch: Watch;
-    readonly #signal: AbortSignal;
-
-    constructor(watch: Watch, lastEventId: string | null, signal: AbortSignal) {
-      this.#watch = watch;
-      this.#sent = lastEventId;
-      this.#signal = signal;
-    }
-
-    start(controller: ReadableStreamDefaultController<Uint8Array>): void {
-      this.#controller = controller;
-      this.#bucket = opened();
-      this.#bucket.add(this);
-      this.#watch.listeners.add(this);
-      if (this.#signal.aborted) this.end();
-      else this.#signal.addEventListener('abort', this, { once: true });
-    }
-
-    pull(): void {
-      this.#wanted = true;
-      this.#flush();
-    }
-
-    cancel(): void {
-      this.end();
-    }
-
-    /** The request's signal aborted: the payer is gone. */
-    handleEvent(): void {
-      this.end();
-    }
-
-    /** The watch has a new state. */
-    notify(): void {
-      this.#flush();
-    }
-
-    heartbeat(): void {
-      this.#heartbeatDue = true;
-      this.#flush();
-    }
-
-    #flush(): void {
-      if (!this.#wanted || this.#making || this.#ended) return;
-      const state = this.#watch.state;
-      if (state.eventId !== this.#sent) {
-        this.#making = true;
-        eventOf(this.#watch, state).then(
-          (event) => {
-            this.#making = false;
-            if (this.#ended) return;
-            // A newer state came meanwhile: that one is sent instead.
-            if (state !== this.#watch.state) return this.#flush();
-            this.#enqueue(event);
-            deps.sent?.();
-            this.#sent = state.eventId;
-            if (state.terminal) this.end();
-          },
-          () => this.end(),
-        );
-      } else if (this.#heartbeatDue) {
-        this.#heartbeatDue = false;
-        this.#enqueue(heartbeatBytes);
-      }
-    }
-
-    #enqueue(chunk: Uint8Array): void {
-      this.#wanted = false;
-      // A copy each: the bytes are shared by every stream, and a runtime may take (transfer) what it writes.
-      this.#controller!.enqueue(chunk.slice());
-    }
-
-    end(): void {
-      if (this.#ended) return;
-      this.#ended = true;
-      if (this.#bucket) closed(this.#bucket, this);
-      this.#watch.listeners.delete(this);
-      this.#signal.removeEventListener('abort', this);
-      release(this.#watch);
-      try {
-        // After what was enqueued, the reader sees the end.
-        this.#controller?.close();
-      } catch {
-        // The runtime canceled the stream: it is closed already.
-      }
-    }
-  }
+  const heartbeats = new Heartbeats(heartbeatMs);
+  const host: StreamHost = { heartbeats, heartbeatBytes, eventOf, release, sent: () => deps.sent?.() };
 
   const respond = (c: Context, id: string, invoice: Invoice, client: MerchantClient, request: Request): Response => {
     const watch = openWatch(id, invoice, client);
@@ -450,7 +302,7 @@ export const createInvoiceEvents = (deps: InvoiceEventsDeps, options: CheckoutEv
     }
     // A high-water mark of 0: nothing is made before the runtime asks for it, so a payer who
     // reads slowly gets the newest state when it can take it.
-    const body = new ReadableStream<Uint8Array>(new EventStream(watch, lastEventId, request.signal), { highWaterMark: 0 });
+    const body = new ReadableStream<Uint8Array>(new EventStream(host, watch, lastEventId, request.signal), { highWaterMark: 0 });
     // The runtime frames the body itself (no Transfer-Encoding, no Connection: HTTP/2 forbids
     // them); nothing may cache or buffer it.
     return c.body(body, 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
@@ -467,6 +319,6 @@ export const createInvoiceEvents = (deps: InvoiceEventsDeps, options: CheckoutEv
       return { invoice: watch.state.invoice, client: watch.client };
     },
     respond,
-    stats: () => ({ watches: watches.size, streams }),
+    stats: () => ({ watches: watches.size, streams: heartbeats.streams }),
   };
 };

@@ -25,32 +25,21 @@ import {
   safeParse,
   type Invoice,
   type NotifiedInvoice,
-} from '../schemas/index.js';
-import type { MerchantClient } from './client.js';
-import { MerchantApiError, MerchantTimeoutError } from './errors.js';
-import { createCore, type KitCore } from './books/core.js';
-import { contradictions, snapshotOf, type FieldChange, type InvoiceSnapshot, type SnapshotClaim } from './books/snapshot.js';
-import type { ApplyOutcome, InvoiceChange } from './books/ledger.js';
-import { createMemoryStore } from './store/memory.js';
-import type { CheckoutStore } from './store/types.js';
-import { CheckoutHttpError, baseHeaders, errorAnswer, jsonAnswer, readBodyLimited, secretMatcher, secretsEqual } from './proxy-http.js';
-import { notificationSpan, type NotificationOutcome } from './telemetry.js';
+} from '../../schemas/index.js';
+import type { MerchantClient } from '../client/merchant-client.js';
+import { MerchantApiError, MerchantTimeoutError } from '../client/errors.js';
+import { createCore, type KitCore } from '../books/core.js';
+import { contradictions, snapshotOf, type FieldChange, type InvoiceSnapshot, type SnapshotClaim } from '../books/snapshot.js';
+import type { ApplyOutcome, InvoiceChange } from '../books/ledger.js';
+import { createMemoryStore } from '../store/memory.js';
+import type { CheckoutStore } from '../store/types.js';
+import { CheckoutHttpError, baseHeaders, errorAnswer, jsonAnswer, readBodyLimited, secretMatcher, secretsEqual } from '../proxy/http.js';
+import { notificationSpan, type NotificationOutcome } from '../telemetry.js';
+import type { RawNotification } from './raw-notification.js';
+
+export type { RawNotification } from './raw-notification.js';
 
 type Outcome = (value: NotificationOutcome, kind?: string) => void;
-
-/**
- * A notification exactly as it arrived (the parsed JSON body): the documented
- * `{ notificationType, notificationDate, invoice }`, or whatever else the service sends.
- */
-export interface RawNotification {
-  /** `invoice` today. */
-  notificationType?: unknown;
-  /** When the service made the notification (ISO 8601). */
-  notificationDate?: unknown;
-  /** The invoice as the service wrote it (one `deal`, not `deals`). */
-  invoice?: unknown;
-  [field: string]: unknown;
-}
 
 /**
  * Where the presented token is read from: a request header (default

@@ -7,9 +7,9 @@
  * retried with growing delays for more than a day (not the payment service's two minutes), and
  * then listed as failed for a redelivery by hand.
  */
-import type { InvoiceChange } from './books/ledger.js';
-import type { CheckoutStore, OutboxMessage } from './store/types.js';
-import { withoutSecrets } from './store/types.js';
+import type { InvoiceChange } from '../books/ledger.js';
+import type { CheckoutStore, OutboxMessage } from '../store/types.js';
+import { withoutSecrets } from '../store/types.js';
 
 /** Delays between attempts, in ms: about 32 hours in all before a change is given up. */
 export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [5_000, 30_000, 120_000, 300_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000, 28_800_000, 28_800_000];

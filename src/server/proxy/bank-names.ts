@@ -7,10 +7,11 @@
  * the client's own timeout, not a caller's signal (a payer who leaves must not fail the others'
  * read). A failed read is forgotten at once; the names never fail an answer.
  */
-import type { Invoice } from '../schemas/index.js';
-import { abortable } from './body.js';
-import { deepFreeze } from './immutable.js';
-import type { MerchantClient, RequestOptions } from './client.js';
+import type { Invoice } from '../../schemas/index.js';
+import { abortable } from '../body.js';
+import { deepFreeze } from '../immutable.js';
+import type { MerchantClient } from '../client/merchant-client.js';
+import type { RequestOptions } from '../client/options.js';
 
 /** How long the list of one terminal and currency is kept: an hour. */
 export const DEFAULT_BANK_NAMES_TTL_MS = 60 * 60 * 1000;

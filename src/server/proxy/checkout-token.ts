@@ -10,8 +10,8 @@
  * compared in constant time. Web Crypto only.
  */
 
-import { CHECKOUT_TOKEN_HEADER } from '../schemas/headers.js';
-import { nodeCrypto } from './signing.js';
+import { CHECKOUT_TOKEN_HEADER } from '../../schemas/headers.js';
+import { nodeCrypto } from '../client/signing.js';
 
 export { CHECKOUT_TOKEN_HEADER };
 

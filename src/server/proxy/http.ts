@@ -3,10 +3,10 @@
  * headers every answer carries, the typed error a merchant's hook may throw, a size-capped
  * body reader, a deadline, and a constant-time secret comparison. Web APIs only.
  */
-import { CHECKOUT_ERROR_STATUS, type CheckoutProxyErrorCode } from '../schemas/index.js';
-import { BodyTooLargeError, abortable, declaredLength, readTextLimited } from './body.js';
-import { jsonText } from './immutable.js';
-import { textAnswer } from './node-adapter.js';
+import { CHECKOUT_ERROR_STATUS, type CheckoutProxyErrorCode } from '../../schemas/index.js';
+import { BodyTooLargeError, abortable, declaredLength, readTextLimited } from '../body.js';
+import { jsonText } from '../immutable.js';
+import { textAnswer } from '../runtime-seam.js';
 
 /**
  * Thrown by a merchant's hook (`resolveInternalId`, `startDeal`, `onNotification`) to answer
@@ -60,8 +60,8 @@ const httpDate = (): string => {
 
 /**
  * A JSON answer with the {@link baseHeaders}; `body: null` for an answer without one. Given
- * the `request` it answers, an answer to a request of `toNodeHandler` is written without a
- * body stream (node-adapter.ts, `textAnswer`).
+ * the `request` it answers, an answer to a request a runtime adapter made is written without a
+ * body stream (runtime-seam.ts, `textAnswer`).
  */
 export const jsonAnswer = (status: number, body: unknown, headers: Headers = baseHeaders(), request?: Request): Response => {
   if (body === null) return new Response(null, { status, headers });

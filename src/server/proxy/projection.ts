@@ -15,8 +15,8 @@ import {
   type Invoice,
   type Money,
   type PaymentVariant,
-} from '../schemas/index.js';
-import { deepFreeze } from './immutable.js';
+} from '../../schemas/index.js';
+import { deepFreeze } from '../immutable.js';
 
 /** Copies the keys whose value is defined: `undefined` never becomes a key of an answer. */
 const defined = <T extends object>(value: T): T =>

@@ -1,50 +1,25 @@
 /**
- * Path matching of the checkout protocol: the one place that decides which of its routes a
- * request path names (`/banks`, and the invoice routes `/invoices/{id}[/operation]`). It works on the decoded segments of the (already
- * WHATWG-normalised) path, decodes exactly once, and refuses what could mean something else
- * to another layer: encoded slashes or backslashes, dot segments, control characters,
- * malformed percent-encoding. Empty segments (`//`, a trailing `/`) match nothing.
+ * Path matching of the checkout protocol: the one place that decides which of its routes
+ * (`CHECKOUT_ROUTES`, src/schemas/checkout-routes.ts) a request path names. It works on the
+ * decoded segments of the (already WHATWG-normalised) path, decodes exactly once, and refuses
+ * what could mean something else to another layer: encoded slashes or backslashes, dot
+ * segments, control characters, malformed percent-encoding. Empty segments (`//`, a trailing
+ * `/`) match nothing.
  */
-import { UUID_PATTERN } from '../schemas/index.js';
+import { UUID_PATTERN } from '../../schemas/patterns.js';
+import { CHECKOUT_ROUTES, CHECKOUT_ROUTE_NAMES, type CheckoutRouteName } from '../../schemas/checkout-routes.js';
 
 /** A route of the checkout protocol; all but `banks` name an invoice. */
-export type CheckoutRoute = 'invoice' | 'variants' | 'cancel' | 'deal' | 'events' | 'receipt' | 'dispute' | 'banks';
-
-/** The one method each route answers (besides `OPTIONS`, which never reaches upstream). */
-export const ROUTE_METHOD: Readonly<Record<CheckoutRoute, 'GET' | 'POST'>> = {
-  invoice: 'GET',
-  variants: 'GET',
-  cancel: 'POST',
-  deal: 'POST',
-  events: 'GET',
-  receipt: 'POST',
-  dispute: 'POST',
-  banks: 'GET',
-};
-
-/** Each route's path template under the mount (what traces and metrics name it by). */
-export const ROUTE_TEMPLATE: Readonly<Record<CheckoutRoute, string>> = {
-  invoice: '/invoices/{id}',
-  variants: '/invoices/{id}/available-payment-variants',
-  cancel: '/invoices/{id}/cancel',
-  deal: '/invoices/{id}/deal',
-  events: '/invoices/{id}/events',
-  receipt: '/invoices/{id}/receipt',
-  dispute: '/invoices/{id}/dispute',
-  banks: '/banks',
-};
+export type CheckoutRoute = CheckoutRouteName;
 
 /** The routes whose body is a multipart upload (a receipt): their own size cap and read deadline. */
-export const UPLOAD_ROUTES: ReadonlySet<CheckoutRoute> = new Set(['receipt', 'dispute']);
+export const UPLOAD_ROUTES: ReadonlySet<CheckoutRoute> = new Set(CHECKOUT_ROUTE_NAMES.filter((name) => CHECKOUT_ROUTES[name].body === 'multipart'));
 
-const OPERATION_SEGMENTS: ReadonlyMap<string, CheckoutRoute> = new Map([
-  ['available-payment-variants', 'variants'],
-  ['cancel', 'cancel'],
-  ['deal', 'deal'],
-  ['events', 'events'],
-  ['receipt', 'receipt'],
-  ['dispute', 'dispute'],
-]);
+/** Each route's path template as segments: `'/invoices/{id}/deal'` → `['invoices', '{id}', 'deal']`. */
+const TEMPLATES: readonly { route: CheckoutRoute; segments: readonly string[] }[] = CHECKOUT_ROUTE_NAMES.map((route) => ({
+  route,
+  segments: CHECKOUT_ROUTES[route].path.split('/').slice(1),
+}));
 
 /** No path of the protocol comes close; longer ones are not even decoded. */
 const MAX_PATH_CHARS = 1024;
@@ -100,15 +75,27 @@ export const matchCheckoutRoute = (pathname: string, base: readonly string[]): R
     if (typeof decoded !== 'string') return { kind: 'malformed', message: decoded.malformed };
     segments.push(decoded);
   }
-  if (segments.length === base.length + 1 && segments[base.length] === 'banks' && base.every((segment, index) => segments[index] === segment)) {
-    return { kind: 'route', route: 'banks', id: '' };
+  if (segments.length <= base.length || base.some((segment, index) => segments[index] !== segment)) return { kind: 'unknown' };
+  // Plain loops: this runs for every request (bench/profile.ts).
+  const length = segments.length - base.length;
+  for (const template of TEMPLATES) {
+    if (template.segments.length !== length) continue;
+    let id: string | undefined;
+    let fits = true;
+    for (let index = 0; index < length && fits; index++) {
+      const part = template.segments[index]!;
+      const given = segments[base.length + index]!;
+      if (part === '{id}') {
+        id = given;
+        fits = given !== '';
+      } else {
+        fits = given === part;
+      }
+    }
+    if (!fits) continue;
+    if (id === undefined) return { kind: 'route', route: template.route, id: '' };
+    if (!UUID_PATTERN.test(id)) return { kind: 'bad_id', route: template.route, id };
+    return { kind: 'route', route: template.route, id: id.toLowerCase() };
   }
-  if (segments.length < base.length + 2 || segments.length > base.length + 3) return { kind: 'unknown' };
-  if (base.some((segment, index) => segments[index] !== segment)) return { kind: 'unknown' };
-  const [collection, id, operation] = segments.slice(base.length);
-  if (collection !== 'invoices' || !id) return { kind: 'unknown' };
-  const route = operation === undefined ? 'invoice' : OPERATION_SEGMENTS.get(operation);
-  if (!route) return { kind: 'unknown' };
-  if (!UUID_PATTERN.test(id)) return { kind: 'bad_id', route, id };
-  return { kind: 'route', route, id: id.toLowerCase() };
+  return { kind: 'unknown' };
 };

@@ -5,9 +5,9 @@
  * {@link RECEIPT_MEDIA_TYPES} and its leading bytes must be that type's. Web APIs only.
  */
 import { MaxPartsExceededError, MultipartParseError, MultipartParser, type MultipartPart } from '@remix-run/multipart-parser';
-import { MAX_RECEIPT_BYTES, RECEIPT_MEDIA_TYPES, type ReceiptMediaType } from '../schemas/index.js';
-import { BodyTooLargeError, readChunks } from './body.js';
-import { CheckoutHttpError } from './proxy-http.js';
+import { MAX_RECEIPT_BYTES, RECEIPT_MEDIA_TYPES, type ReceiptMediaType } from '../../schemas/index.js';
+import { BodyTooLargeError, readChunks } from '../body.js';
+import { CheckoutHttpError } from './http.js';
 
 /** The default upload cap of the proxy: a 10 MiB receipt and 64 KiB of multipart framing and text fields. */
 export const DEFAULT_CHECKOUT_MAX_UPLOAD_BYTES = MAX_RECEIPT_BYTES + 64 * 1024;

@@ -45,60 +45,65 @@ const positiveInteger = (value: number, name: string): number => {
   return value;
 };
 
+/** The outbox of the shop's webhooks: messages pending or failed by id, and the ids delivered (the newest `maxDelivered` remembered). */
+const memoryOutbox = (maxDelivered: number) => {
+  const outbox = new Map<string, OutboxMessage & { state: 'pending' | 'failed' }>();
+  const delivered = new Map<string, true>();
+  const copy = ({ state: _state, ...message }: OutboxMessage & { state: 'pending' | 'failed' }): OutboxMessage => ({ ...message });
+  return {
+    outboxAdd: (message, dueAt) => {
+      if (outbox.has(message.id) || delivered.has(message.id)) return Promise.resolve(false);
+      outbox.set(message.id, { ...message, attempts: 0, at: dueAt, state: 'pending' });
+      return Promise.resolve(true);
+    },
+    outboxClaim: (now, count, leaseMs) => {
+      const due = [...outbox.values()].filter((message) => message.state === 'pending' && message.at <= now).sort((a, b) => a.at - b.at);
+      const claimed = due.slice(0, Math.max(0, count));
+      for (const message of claimed) message.at = now + leaseMs;
+      return Promise.resolve(claimed.map(copy));
+    },
+    outboxSettle: (id, outcome, now) => {
+      const message = outbox.get(id);
+      if (!message) return Promise.resolve();
+      message.attempts++;
+      if (outcome.delivered) {
+        outbox.delete(id);
+        remember(delivered, id, true, maxDelivered);
+      } else {
+        message.lastError = outcome.error;
+        if (outcome.nextAt === undefined) Object.assign(message, { state: 'failed', at: now });
+        else message.at = outcome.nextAt;
+      }
+      return Promise.resolve();
+    },
+    outboxList: (state, count) =>
+      Promise.resolve(
+        [...outbox.values()]
+          .filter((message) => message.state === state)
+          .sort((a, b) => a.createdAt - b.createdAt)
+          .slice(0, count)
+          .map(copy),
+      ),
+    outboxRedeliver: (id, now) => {
+      const message = outbox.get(id);
+      if (!message) return Promise.resolve(false);
+      Object.assign(message, { state: 'pending', at: now });
+      return Promise.resolve(true);
+    },
+  } satisfies Partial<CheckoutStore>;
+};
+
 /**
- * The store of one process (the default): the merchant's books, the invoices the reconciler
- * tracks, the last state of each invoice and its subscribers, the refresh turns and dispute
- * claims, in memory.
+ * The merchant's books and the invoices the reconciler tracks: past `maxBooks`, the oldest
+ * books of invoices no longer tracked (nor held) are forgotten.
  */
-export const createMemoryStore = (options: MemoryStoreOptions = {}): CheckoutStore => {
-  const limit = positiveInteger(options.maxEntries ?? DEFAULT_MEMORY_STORE_ENTRIES, 'maxEntries');
-  const maxBooks = positiveInteger(options.maxBooks ?? DEFAULT_MEMORY_STORE_BOOKS, 'maxBooks');
-  const latest = new Map<string, InvoiceMark & { print: string }>();
-  const refreshes = new Map<string, number>();
-  /** Disputes by invoice: made (`kept`), or claimed until a time (ms) with the claim's token. */
-  const disputes = new Map<string, { state: 'kept' } | { state: 'held'; until: number; token: symbol }>();
+const memoryBooks = (maxBooks: number) => {
   const books = new Map<string, BooksEntry>();
   /** Who holds an invoice's books, until when (ms). */
   const booksHeld = new Map<string, { token: symbol; until: number }>();
   /** Invoices the reconciler reads again, by id: their terminal and when they are due (ms). */
   const tracked = new Map<string, { terminal: string | undefined; dueAt: number }>();
-  const listeners = new Set<StoreListener>();
-  /** The outbox: messages pending or failed by id, and the ids delivered (the newest remembered). */
-  const outbox = new Map<string, OutboxMessage & { state: 'pending' | 'failed' }>();
-  const delivered = new Map<string, true>();
 
-  const outboxClaim = (now: number, count: number, leaseMs: number): Promise<OutboxMessage[]> => {
-    const due = [...outbox.values()].filter((message) => message.state === 'pending' && message.at <= now).sort((a, b) => a.at - b.at);
-    const claimed = due.slice(0, Math.max(0, count));
-    for (const message of claimed) message.at = now + leaseMs;
-    return Promise.resolve(claimed.map(({ state: _state, ...message }) => ({ ...message })));
-  };
-
-  const outboxList = (state: 'pending' | 'failed', count: number): Promise<OutboxMessage[]> =>
-    Promise.resolve(
-      [...outbox.values()]
-        .filter((message) => message.state === state)
-        .sort((a, b) => a.createdAt - b.createdAt)
-        .slice(0, count)
-        .map(({ state: _state, ...message }) => ({ ...message })),
-    );
-
-  const claimDispute = (id: string, holdMs: number): Promise<DisputeClaim | undefined> => {
-    const current = disputes.get(id);
-    if (current && (current.state === 'kept' || current.until > Date.now())) return Promise.resolve(undefined);
-    const token = Symbol(id);
-    remember(disputes, id, { state: 'held', until: Date.now() + holdMs, token }, limit);
-    return Promise.resolve({
-      settle: (outcome) => {
-        const now = disputes.get(id);
-        if (outcome === 'kept') remember(disputes, id, { state: 'kept' }, limit);
-        else if (now?.state === 'held' && now.token === token) disputes.delete(id);
-        return Promise.resolve();
-      },
-    });
-  };
-
-  /** Past `maxBooks`, the oldest books of invoices no longer tracked are forgotten. */
   const forgetSettledBooks = () => {
     if (books.size <= maxBooks) return;
     for (const id of books.keys()) {
@@ -145,6 +150,57 @@ export const createMemoryStore = (options: MemoryStoreOptions = {}): CheckoutSto
     return Promise.resolve(claimed.map(({ id, terminal }) => ({ id, terminal })));
   };
 
+  return {
+    claimBooks,
+    track: (id, terminal, dueAt) => {
+      const current = tracked.get(id);
+      tracked.set(id, { terminal: terminal ?? current?.terminal, dueAt });
+      return Promise.resolve();
+    },
+    reschedule: (id, dueAt) => {
+      const current = tracked.get(id);
+      if (current) current.dueAt = dueAt;
+      return Promise.resolve();
+    },
+    untrack: (id) => {
+      tracked.delete(id);
+      forgetSettledBooks();
+      return Promise.resolve();
+    },
+    claimDue,
+    trackedCount: () => Promise.resolve(tracked.size),
+  } satisfies Partial<CheckoutStore>;
+};
+
+/**
+ * The store of one process (the default): the merchant's books, the invoices the reconciler
+ * tracks, the last state of each invoice and its subscribers, the refresh turns and dispute
+ * claims, in memory.
+ */
+export const createMemoryStore = (options: MemoryStoreOptions = {}): CheckoutStore => {
+  const limit = positiveInteger(options.maxEntries ?? DEFAULT_MEMORY_STORE_ENTRIES, 'maxEntries');
+  const maxBooks = positiveInteger(options.maxBooks ?? DEFAULT_MEMORY_STORE_BOOKS, 'maxBooks');
+  const latest = new Map<string, InvoiceMark & { print: string }>();
+  const refreshes = new Map<string, number>();
+  /** Disputes by invoice: made (`kept`), or claimed until a time (ms) with the claim's token. */
+  const disputes = new Map<string, { state: 'kept' } | { state: 'held'; until: number; token: symbol }>();
+  const listeners = new Set<StoreListener>();
+
+  const claimDispute = (id: string, holdMs: number): Promise<DisputeClaim | undefined> => {
+    const current = disputes.get(id);
+    if (current && (current.state === 'kept' || current.until > Date.now())) return Promise.resolve(undefined);
+    const token = Symbol(id);
+    remember(disputes, id, { state: 'held', until: Date.now() + holdMs, token }, limit);
+    return Promise.resolve({
+      settle: (outcome) => {
+        const now = disputes.get(id);
+        if (outcome === 'kept') remember(disputes, id, { state: 'kept' }, limit);
+        else if (now?.state === 'held' && now.token === token) disputes.delete(id);
+        return Promise.resolve();
+      },
+    });
+  };
+
   const record = (update: InvoiceUpdate): Promise<boolean> => {
     const invoice = withoutSecrets(update.invoice);
     const mark = markOf(invoice);
@@ -186,51 +242,8 @@ export const createMemoryStore = (options: MemoryStoreOptions = {}): CheckoutSto
       return Promise.resolve(true);
     },
     claimDispute,
-    claimBooks,
-    track: (id, terminal, dueAt) => {
-      const current = tracked.get(id);
-      tracked.set(id, { terminal: terminal ?? current?.terminal, dueAt });
-      return Promise.resolve();
-    },
-    reschedule: (id, dueAt) => {
-      const current = tracked.get(id);
-      if (current) current.dueAt = dueAt;
-      return Promise.resolve();
-    },
-    untrack: (id) => {
-      tracked.delete(id);
-      forgetSettledBooks();
-      return Promise.resolve();
-    },
-    claimDue,
-    trackedCount: () => Promise.resolve(tracked.size),
-    outboxAdd: (message, dueAt) => {
-      if (outbox.has(message.id) || delivered.has(message.id)) return Promise.resolve(false);
-      outbox.set(message.id, { ...message, attempts: 0, at: dueAt, state: 'pending' });
-      return Promise.resolve(true);
-    },
-    outboxClaim,
-    outboxSettle: (id, outcome, now) => {
-      const message = outbox.get(id);
-      if (!message) return Promise.resolve();
-      message.attempts++;
-      if (outcome.delivered) {
-        outbox.delete(id);
-        remember(delivered, id, true, maxBooks);
-      } else {
-        message.lastError = outcome.error;
-        if (outcome.nextAt === undefined) Object.assign(message, { state: 'failed', at: now });
-        else message.at = outcome.nextAt;
-      }
-      return Promise.resolve();
-    },
-    outboxList,
-    outboxRedeliver: (id, now) => {
-      const message = outbox.get(id);
-      if (!message) return Promise.resolve(false);
-      Object.assign(message, { state: 'pending', at: now });
-      return Promise.resolve(true);
-    },
+    ...memoryBooks(maxBooks),
+    ...memoryOutbox(maxBooks),
     close: () => {
       listeners.clear();
       return Promise.resolve();

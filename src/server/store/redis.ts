@@ -17,7 +17,8 @@
  * Recording is one Lua script (compare, write, publish), so no two instances can move an
  * invoice backwards between them. Commands fail fast while Redis is away (no offline queue,
  * a command timeout): the proxy then serves reads and polls by itself, and the receiver
- * answers 5xx so that the service delivers again.
+ * answers 5xx so that the service delivers again. The connections are redis-client.ts, the
+ * books, the tracked invoices and the outbox redis-queues.ts, the Lua steps redis-scripts.ts.
  */
 import { InvoiceSchema, safeParse } from '../../schemas/index.js';
 import {
@@ -25,27 +26,15 @@ import {
   isTerminal,
   markOf,
   withoutSecrets,
-  type BooksClaim,
-  type BooksEntry,
   type CheckoutStore,
   type DisputeClaim,
   type InvoiceMark,
   type InvoiceUpdate,
-  type OutboxMessage,
-  type OutboxOutcome,
   type StoreListener,
-  type TrackedInvoice,
 } from './types.js';
-import {
-  CLAIM_DUE_SCRIPT,
-  COMMIT_BOOKS_SCRIPT,
-  OUTBOX_ADD_SCRIPT,
-  OUTBOX_CLAIM_SCRIPT,
-  OUTBOX_SETTLE_SCRIPT,
-  RECORD_SCRIPT,
-  RELEASE_SCRIPT,
-  TRACK_SCRIPT,
-} from './redis-scripts.js';
+import { commandWith, shut, type RedisClientLike } from './redis-client.js';
+import { redisBooks, redisOutbox } from './redis-queues.js';
+import { RECORD_SCRIPT, RELEASE_SCRIPT } from './redis-scripts.js';
 
 /** Options of `createRedisStore`: where Redis is, and the keys' prefix and expiry. */
 export interface RedisStoreOptions {
@@ -75,27 +64,74 @@ export interface RedisStoreOptions {
 export const DEFAULT_REDIS_PREFIX = 'merchant-checkout:';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The part of a node-redis client the store uses. */
-interface RedisClientLike {
-  readonly isOpen: boolean;
-  readonly isReady: boolean;
-  connect(): Promise<unknown>;
-  duplicate(): RedisClientLike;
-  on(event: string, listener: (...args: unknown[]) => void): unknown;
-  set(key: string, value: string, options?: { condition?: 'NX'; expiration?: { type: 'PX'; value: number } }): Promise<string | null>;
-  get(key: string): Promise<string | null>;
-  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
-  unsubscribe(channel: string): Promise<unknown>;
-  close?(): Promise<unknown>;
-  quit?(): Promise<unknown>;
-  destroy?(): void;
-}
-
 const positive = (value: number | undefined, fallback: number, name: string): number => {
   const chosen = value ?? fallback;
   if (!(chosen > 0 && Number.isFinite(chosen))) throw new TypeError(`createRedisStore: ${name} must be a positive number of milliseconds`);
   return chosen;
+};
+
+/** Hands a state another instance recorded (a message of the channel) to this instance's listeners. */
+const deliverTo =
+  (listeners: Set<StoreListener>) =>
+  (message: string): void => {
+    let update: InvoiceUpdate;
+    try {
+      const parsed = JSON.parse(message) as { source?: unknown; invoice?: unknown };
+      const invoice = safeParse(InvoiceSchema, parsed.invoice);
+      if (!invoice.success || (parsed.source !== 'notification' && parsed.source !== 'read')) return;
+      update = { invoice: invoice.data, source: parsed.source };
+    } catch {
+      return;
+    }
+    for (const listener of listeners) {
+      try {
+        listener.update(update);
+      } catch {
+        // One listener's failure is its own.
+      }
+    }
+  };
+
+/** Commands on one connection, subscriptions on another (a subscribed connection takes no commands). */
+const connect = async (
+  options: RedisStoreOptions,
+  channel: string,
+  listeners: Set<StoreListener>,
+  report: (error: unknown) => void,
+  isClosed: () => boolean,
+) => {
+  const ownClient = options.client === undefined;
+  let client: RedisClientLike;
+  if (ownClient) {
+    const { createClient } = await import('redis');
+    client = createClient({
+      url: options.url!,
+      disableOfflineQueue: true,
+      socket: { reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1000), connectTimeout: 2000 },
+    });
+  } else {
+    client = options.client as RedisClientLike;
+  }
+  client.on('error', report);
+  const subscriber = client.duplicate();
+  subscriber.on('error', report);
+  let readyOnce = false;
+  subscriber.on('ready', () => {
+    if (!readyOnce) {
+      readyOnce = true;
+      return;
+    }
+    for (const listener of listeners) listener.resumed?.();
+  });
+  // In the background: until Redis answers, commands fail and the handlers degrade.
+  if (!client.isOpen) client.connect().catch(report);
+  const subscribed = subscriber
+    .connect()
+    .then(() => subscriber.subscribe(channel, deliverTo(listeners)))
+    .catch((error: unknown) => {
+      if (!isClosed()) report(error);
+    });
+  return { client, subscriber, ownClient, subscribed };
 };
 
 /**
@@ -128,211 +164,10 @@ export const createRedisStore = (options: RedisStoreOptions = {}): CheckoutStore
     }
   };
   let closed = false;
-
-  const onMessage = (message: string) => {
-    let update: InvoiceUpdate;
-    try {
-      const parsed = JSON.parse(message) as { source?: unknown; invoice?: unknown };
-      const invoice = safeParse(InvoiceSchema, parsed.invoice);
-      if (!invoice.success || (parsed.source !== 'notification' && parsed.source !== 'read')) return;
-      update = { invoice: invoice.data, source: parsed.source };
-    } catch {
-      return;
-    }
-    for (const listener of listeners) {
-      try {
-        listener.update(update);
-      } catch {
-        // One listener's failure is its own.
-      }
-    }
-  };
-
-  /** Commands on one connection, subscriptions on another (a subscribed connection takes no commands). */
-  const connected = (async () => {
-    const ownClient = options.client === undefined;
-    let client: RedisClientLike;
-    if (ownClient) {
-      const { createClient } = await import('redis');
-      client = createClient({
-        url: options.url!,
-        disableOfflineQueue: true,
-        socket: { reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1000), connectTimeout: 2000 },
-      });
-    } else {
-      client = options.client as RedisClientLike;
-    }
-    client.on('error', report);
-    const subscriber = client.duplicate();
-    subscriber.on('error', report);
-    let readyOnce = false;
-    subscriber.on('ready', () => {
-      if (!readyOnce) {
-        readyOnce = true;
-        return;
-      }
-      for (const listener of listeners) listener.resumed?.();
-    });
-    // In the background: until Redis answers, commands fail and the handlers degrade.
-    if (!client.isOpen) client.connect().catch(report);
-    const subscribed = subscriber
-      .connect()
-      .then(() => subscriber.subscribe(channel, onMessage))
-      .catch((error: unknown) => {
-        if (!closed) report(error);
-      });
-    return { client, subscriber, ownClient, subscribed };
-  })();
+  const connected = connect(options, channel, listeners, report, () => closed);
   // A missing `redis` package is reported once here and by every command.
   connected.catch(report);
-
-  /** One command, failing after `commandTimeoutMs`. */
-  const command = async <T>(run: (client: RedisClientLike) => Promise<T>): Promise<T> => {
-    const { client } = await connected;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const work = run(client);
-    try {
-      return await Promise.race([
-        work,
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`redis: no answer within ${commandTimeoutMs} ms`)), commandTimeoutMs);
-        }),
-      ]);
-    } finally {
-      clearTimeout(timer);
-      work.catch(() => undefined);
-    }
-  };
-
-  const claimBooks = async (id: string, holdMs: number): Promise<BooksClaim> => {
-    const key = `${prefix}b:${id}`;
-    const lock = `${prefix}bl:${id}`;
-    const token = `claim:${crypto.randomUUID()}`;
-    const set = await command((client) => client.set(lock, token, { condition: 'NX', expiration: { type: 'PX', value: Math.max(1, Math.ceil(holdMs)) } }));
-    if (set !== 'OK') return { state: 'busy' };
-    let last: BooksEntry | undefined;
-    try {
-      const text = await command((client) => client.get(key));
-      last = text === null ? undefined : (JSON.parse(text) as BooksEntry);
-    } catch (error) {
-      await command((client) => client.eval(RELEASE_SCRIPT, { keys: [lock], arguments: [token] })).catch(() => undefined);
-      throw error;
-    }
-    return {
-      state: 'claimed',
-      last,
-      commit: async (entry) =>
-        Number(await command((client) => client.eval(COMMIT_BOOKS_SCRIPT, { keys: [key, lock], arguments: [token, JSON.stringify(entry), String(booksTtlMs)] }))) === 1,
-      release: async () => {
-        await command((client) => client.eval(RELEASE_SCRIPT, { keys: [lock], arguments: [token] }));
-      },
-    };
-  };
-
-  const dueKey = `${prefix}due`;
-  const termKey = `${prefix}term`;
-
-  const track = async (id: string, terminal: string | undefined, dueAt: number): Promise<void> => {
-    await command((client) => client.eval(TRACK_SCRIPT, { keys: [dueKey, termKey], arguments: [id, String(Math.floor(dueAt)), terminal ?? ''] }));
-  };
-
-  const reschedule = async (id: string, dueAt: number): Promise<void> => {
-    // XX: only an invoice still tracked (another instance may have settled it meanwhile).
-    await command((client) => client.eval("return redis.call('ZADD', KEYS[1], 'XX', ARGV[1], ARGV[2])", { keys: [dueKey], arguments: [String(Math.floor(dueAt)), id] }));
-  };
-
-  const untrack = async (id: string): Promise<void> => {
-    await command((client) => client.eval("redis.call('ZREM', KEYS[1], ARGV[1]); return redis.call('HDEL', KEYS[2], ARGV[1])", { keys: [dueKey, termKey], arguments: [id] }));
-  };
-
-  const claimDue = async (now: number, count: number, leaseMs: number): Promise<TrackedInvoice[]> => {
-    const flat = (await command((client) =>
-      client.eval(CLAIM_DUE_SCRIPT, { keys: [dueKey, termKey], arguments: [String(Math.floor(now)), String(Math.max(0, Math.floor(count))), String(Math.floor(now + leaseMs))] }),
-    )) as string[];
-    const claimed: TrackedInvoice[] = [];
-    for (let index = 0; index + 1 < flat.length; index += 2) claimed.push({ id: flat[index]!, terminal: flat[index + 1] || undefined });
-    return claimed;
-  };
-
-  const outboxKeys = (id: string) => ({ message: `${prefix}wm:${id}`, delivered: `${prefix}wd:${id}` });
-  const pendingKey = `${prefix}wq`;
-  const failedKey = `${prefix}wf`;
-
-  const outboxAdd = async (message: { id: string; body: string; createdAt: number }, dueAt: number): Promise<boolean> => {
-    const keys = outboxKeys(message.id);
-    const added = await command((client) =>
-      client.eval(OUTBOX_ADD_SCRIPT, { keys: [keys.message, keys.delivered, pendingKey], arguments: [message.id, message.body, String(message.createdAt), String(Math.floor(dueAt))] }),
-    );
-    return Number(added) === 1;
-  };
-
-  const outboxClaim = async (now: number, count: number, leaseMs: number): Promise<OutboxMessage[]> => {
-    const flat = (await command((client) =>
-      client.eval(OUTBOX_CLAIM_SCRIPT, {
-        keys: [pendingKey],
-        arguments: [String(Math.floor(now)), String(Math.max(0, Math.floor(count))), String(Math.floor(now + leaseMs)), `${prefix}wm:`],
-      }),
-    )) as string[];
-    const claimed: OutboxMessage[] = [];
-    for (let index = 0; index + 4 < flat.length; index += 5) {
-      const [id, body, createdAt, attempts, lastError] = flat.slice(index, index + 5) as [string, string, string, string, string];
-      claimed.push({ id, body, createdAt: Number(createdAt), attempts: Number(attempts), lastError: lastError || undefined, at: now + leaseMs });
-    }
-    return claimed;
-  };
-
-  const outboxSettle = async (id: string, outcome: OutboxOutcome, now: number): Promise<void> => {
-    const keys = outboxKeys(id);
-    const next = outcome.delivered || outcome.nextAt === undefined ? '' : String(Math.floor(outcome.nextAt));
-    await command((client) =>
-      client.eval(OUTBOX_SETTLE_SCRIPT, {
-        keys: [keys.message, keys.delivered, pendingKey, failedKey],
-        arguments: [id, outcome.delivered ? '1' : '0', outcome.delivered ? '' : outcome.error, next, String(Math.floor(now)), String(booksTtlMs)],
-      }),
-    );
-  };
-
-  const outboxList = async (state: 'pending' | 'failed', count: number): Promise<OutboxMessage[]> => {
-    const flat = (await command((client) =>
-      client.eval(
-        `local ids = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
-local out = {}
-for i = 1, #ids, 2 do
-  local fields = redis.call('HMGET', ARGV[2] .. ids[i], 'body', 'createdAt', 'attempts', 'lastError')
-  out[#out + 1] = ids[i]
-  out[#out + 1] = fields[1] or ''
-  out[#out + 1] = fields[2] or '0'
-  out[#out + 1] = fields[3] or '0'
-  out[#out + 1] = fields[4] or ''
-  out[#out + 1] = ids[i + 1]
-end
-return out`,
-        { keys: [state === 'pending' ? pendingKey : failedKey], arguments: [String(Math.max(1, Math.floor(count))), `${prefix}wm:`] },
-      ),
-    )) as string[];
-    const listed: OutboxMessage[] = [];
-    for (let index = 0; index + 5 < flat.length; index += 6) {
-      const [id, body, createdAt, attempts, lastError, at] = flat.slice(index, index + 6) as [string, string, string, string, string, string];
-      listed.push({ id, body, createdAt: Number(createdAt), attempts: Number(attempts), lastError: lastError || undefined, at: Number(at) });
-    }
-    return listed;
-  };
-
-  const outboxRedeliver = async (id: string, now: number): Promise<boolean> =>
-    Number(
-      await command((client) =>
-        client.eval(
-          `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('ZREM', KEYS[3], ARGV[1])
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
-return 1`,
-          { keys: [outboxKeys(id).message, pendingKey, failedKey], arguments: [id, String(Math.floor(now))] },
-        ),
-      ),
-    ) === 1;
-
-  const trackedCount = async (): Promise<number> =>
-    Number(await command((client) => client.eval("return redis.call('ZCARD', KEYS[1])", { keys: [dueKey], arguments: [] })));
+  const command = commandWith(connected, commandTimeoutMs);
 
   const lastSeen = async (id: string): Promise<InvoiceMark | undefined> => {
     const [status, updatedAt] = (await command((client) =>
@@ -365,12 +200,16 @@ return 1`,
   };
 
   const claimRefresh = async (id: string, intervalMs: number): Promise<boolean> =>
-    (await command((client) => client.set(`${prefix}r:${id}`, '1', { condition: 'NX', expiration: { type: 'PX', value: Math.max(1, Math.floor(intervalMs)) } }))) === 'OK';
+    (await command((client) =>
+      client.set(`${prefix}r:${id}`, '1', { condition: 'NX', expiration: { type: 'PX', value: Math.max(1, Math.floor(intervalMs)) } }),
+    )) === 'OK';
 
   const claimDispute = async (id: string, holdMs: number): Promise<DisputeClaim | undefined> => {
     const key = `${prefix}d:${id}`;
     const token = `claim:${crypto.randomUUID()}`;
-    const set = await command((client) => client.set(key, token, { condition: 'NX', expiration: { type: 'PX', value: Math.max(1, Math.ceil(holdMs)) } }));
+    const set = await command((client) =>
+      client.set(key, token, { condition: 'NX', expiration: { type: 'PX', value: Math.max(1, Math.ceil(holdMs)) } }),
+    );
     if (set !== 'OK') return undefined;
     return {
       settle: async (outcome) => {
@@ -380,32 +219,9 @@ return 1`,
     };
   };
 
-  /** Closes a connection: politely when Redis answers, at once when it does not. */
-  const shut = async (client: RedisClientLike) => {
-    if (!client.isReady) {
-      if (client.isOpen) client.destroy?.();
-      return;
-    }
-    try {
-      if (client.close) await client.close();
-      else await client.quit?.();
-    } catch {
-      client.destroy?.();
-    }
-  };
-
   return {
-    claimBooks,
-    track,
-    reschedule,
-    untrack,
-    claimDue,
-    trackedCount,
-    outboxAdd,
-    outboxClaim,
-    outboxSettle,
-    outboxList,
-    outboxRedeliver,
+    ...redisBooks(command, prefix, booksTtlMs),
+    ...redisOutbox(command, prefix, booksTtlMs),
     lastSeen,
     record,
     subscribe: (listener) => {

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs what this repository's tests and demo need and a fresh machine lacks, and nothing
+# else: the Debian packages below when one is missing, and node_modules (`npm ci`) when it is
+# missing or older than package-lock.json. Safe to run again: a second run installs nothing.
+#
+#   scripts/setup.sh && npm test       the README's test command (.ci/run runs exactly that)
+#   scripts/setup.sh && npm run demo   the README's demo command
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+# Debian's Chromium drives the browser and end-to-end suites; no npm package downloads one here.
+# Debian's redis-server backs the multi-instance tests (test/server/redis-cluster.test.ts).
+# Noto's fonts draw Bengali (core) and Korean (CJK): every screen is checked in every language.
+MISSING=""
+[ -x /usr/bin/chromium ] || MISSING="$MISSING chromium fonts-dejavu-core"
+[ -x /usr/bin/redis-server ] || MISSING="$MISSING redis-server"
+# PHP, Python and Java run the any-stack examples and the gateway's token snippets (test/gateway).
+command -v php >/dev/null 2>&1 || MISSING="$MISSING php-cli"
+command -v python3 >/dev/null 2>&1 || MISSING="$MISSING python3"
+command -v java >/dev/null 2>&1 || MISSING="$MISSING default-jre-headless"
+dpkg -s fonts-noto-core >/dev/null 2>&1 || MISSING="$MISSING fonts-noto-core"
+dpkg -s fonts-noto-cjk >/dev/null 2>&1 || MISSING="$MISSING fonts-noto-cjk"
+if [ -n "$MISSING" ] && ! command -v apt-get >/dev/null 2>&1; then
+  echo "setup: no apt-get here; install these (or their equivalents) and run again:$MISSING" >&2
+  exit 1
+fi
+if [ -n "$MISSING" ]; then
+  echo "setup: installing$MISSING"
+  $SUDO apt-get update
+  # shellcheck disable=SC2086 # a list of package names
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends $MISSING
+fi
+
+# npm writes node_modules/.package-lock.json on every install: older than package-lock.json
+# (or absent) means node_modules is not what the lock file says.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: npm ci"
+  npm ci --no-audit --no-fund
+fi

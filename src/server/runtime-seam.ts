@@ -1,0 +1,102 @@
+/**
+ * The one seam between the runtime-neutral kit (proxy, receiver, client) and a runtime's
+ * adapter (docs/ARCHITECTURE.md, "The server kit", Adapters): the neutral code speaks Web
+ * `Request`/`Response` and asks only what is declared here; `src/server/node/` implements it
+ * for `node:http` and only Node entry points import that folder. A runtime without an adapter
+ * gets the plain Web behaviour of each function.
+ *
+ * - The requests an adapter makes may extend {@link AdapterRequest}: the path it parsed already
+ *   ({@link requestPath}) and a text answer it writes without a body stream ({@link textAnswer}).
+ * - The client's upstream `fetch` may be a {@link TextFetch}: a direct entry that sends a JSON or
+ *   empty call and reads the answer whole into text, with no `Request` or `Response`
+ *   ({@link textEntryOf}); and a Node entry point names the client's default `fetch` once
+ *   ({@link setDefaultFetch}).
+ */
+
+/**
+ * A request made by a runtime adapter (the Node adapter's GET and HEAD requests), which behaves
+ * as a `Request` (`instanceof Request` holds) and answers two questions for less than a real one
+ * costs (bench/profile.ts).
+ */
+export abstract class AdapterRequest {
+  /** The path of the request's URL, as the adapter parsed it. */
+  abstract pathname(): string;
+  /** An answer of `text` that behaves as `new Response(text, { status, headers })` and that the adapter writes as it is. */
+  abstract textAnswer(text: string, status: number, headers: Headers): Response;
+}
+// Adapters' requests are `Request`s: their members a subclass does not define come from one.
+Object.setPrototypeOf(AdapterRequest.prototype, Request.prototype);
+
+/** The path of `request`'s URL; for an {@link AdapterRequest}, without parsing its URL again. */
+export const requestPath = (request: Request): string =>
+  request instanceof AdapterRequest ? request.pathname() : new URL(request.url).pathname;
+
+/**
+ * `new Response(text, { status, headers })`, or for a request an adapter made, its own answer
+ * that behaves as one and that it writes without a body stream.
+ */
+export const textAnswer = (request: Request | undefined, text: string, status: number, headers: Headers): Response =>
+  request instanceof AdapterRequest ? request.textAnswer(text, status, headers) : new Response(text, { status, headers });
+
+/** A `fetch` as `MerchantClient` takes one. */
+export type UpstreamFetch = (request: Request) => Promise<Response>;
+
+/** One JSON or empty call as a {@link TextFetch} sends it directly, without a `Request`. */
+export interface TextCall {
+  method: string;
+  headers: Headers | Record<string, string>;
+  body?: string | Uint8Array | undefined;
+  signal?: AbortSignal | undefined;
+  /** Milliseconds the call may take, its answer read to the end included. */
+  timeoutMs?: number | undefined;
+}
+
+/** An answer read whole by {@link TextFetch.sendText}: its status, its headers by lower-case name, its body as text. */
+export interface TextAnswer {
+  status: number;
+  header: (name: string) => string | undefined;
+  text: string;
+}
+
+/** The rejection of a {@link TextFetch.sendText} call past its `timeoutMs` (its connection is closed). */
+export class UpstreamDeadlineError extends Error {
+  override name = 'UpstreamDeadlineError';
+  constructor(ms: number) {
+    super(`no complete answer within ${ms} ms`);
+  }
+}
+
+/**
+ * A `fetch` with a direct entry for a caller that has no `Request` to build and wants the
+ * answer's text: `MerchantClient`'s JSON and empty calls (bench/profile.ts: the `Request`, the
+ * `Response` and the body stream of each upstream call were a tenth of the proxy's CPU).
+ * `createNodeFetch()` is one.
+ */
+export interface TextFetch extends UpstreamFetch {
+  /**
+   * Sends `call` to `url` and reads the answer whole into text, at most `maxBytes` bytes (more
+   * rejects with a `BodyTooLargeError` carrying the status). Past `call.timeoutMs` it rejects
+   * with an {@link UpstreamDeadlineError}; when `call.signal` aborts, with its reason.
+   */
+  readonly sendText: (url: string | URL, call: TextCall, maxBytes: number) => Promise<TextAnswer>;
+}
+
+/** The direct text entry of `fetch`, when it is a {@link TextFetch}. */
+export const textEntryOf = (fetch: UpstreamFetch): TextFetch['sendText'] | undefined =>
+  isTextFetch(fetch) ? fetch.sendText : undefined;
+
+const isTextFetch = (fetch: UpstreamFetch): fetch is TextFetch => 'sendText' in fetch && typeof fetch.sendText === 'function';
+
+let platformFetch: (() => UpstreamFetch | undefined) | undefined;
+
+/**
+ * Names the `fetch` a `MerchantClient` uses when given none, once, from a runtime's entry point
+ * (the Node entry `merchant-checkout/server` names `createNodeFetch`'s; Stripe's SDK picks its
+ * `HttpClient` the same way). Without one, the global `fetch`.
+ */
+export const setDefaultFetch = (make: () => UpstreamFetch | undefined): void => {
+  platformFetch = make;
+};
+
+/** The `fetch` a client uses when given none (see {@link setDefaultFetch}); undefined: the global one. */
+export const defaultFetch = (): UpstreamFetch | undefined => platformFetch?.();

@@ -97,7 +97,13 @@ const packageView = () => ({
     }
     for (const module of customElementsManifest.modules) {
       for (const declaration of module.declarations) {
-        for (const list of [declaration.members, declaration.attributes, declaration.events, declaration.cssParts, declaration.cssProperties]) {
+        for (const list of [
+          declaration.members,
+          declaration.attributes,
+          declaration.events,
+          declaration.cssParts,
+          declaration.cssProperties,
+        ]) {
           for (const item of list ?? []) {
             if (item.inheritedFrom?.module) item.inheritedFrom.module = shipped(item.inheritedFrom.module);
           }

@@ -28,7 +28,11 @@ export default tseslint.config(
         'error',
         {
           allowForKnownSafeCalls: [
-            { from: 'package', name: ['describe', 'test', 'it', 'suite', 'before', 'after', 'beforeEach', 'afterEach'], package: 'node:test' },
+            {
+              from: 'package',
+              name: ['describe', 'test', 'it', 'suite', 'before', 'after', 'beforeEach', 'afterEach'],
+              package: 'node:test',
+            },
             { from: 'package', name: ['it', 'describe'], package: 'mocha' },
           ],
         },
@@ -96,7 +100,10 @@ export default tseslint.config(
               message: 'Node-only code (src/server/node/) is imported by Node entry points only; use src/server/runtime-seam.ts.',
             },
             { regex: '^node:', message: 'Node built-ins belong in src/server/node/ (imported by Node entry points only).' },
-            { regex: '^@hono/node-server(/|$)', message: 'The Node server belongs in src/server/node/ (imported by Node entry points only).' },
+            {
+              regex: '^@hono/node-server(/|$)',
+              message: 'The Node server belongs in src/server/node/ (imported by Node entry points only).',
+            },
           ],
         },
       ],

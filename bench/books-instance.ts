@@ -71,7 +71,9 @@ const kit = createCheckoutServer({
 
 const server = createServer(toNodeHandler(kit.fetch));
 server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => process.send?.({ type: 'listening', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
+server.listen(0, '127.0.0.1', () =>
+  process.send?.({ type: 'listening', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+);
 
 process.on('message', (message: { type: string; now?: number; count?: number; amount?: string; notifyUrl?: string }) => {
   if (message.type === 'now') {

@@ -159,13 +159,16 @@ export const runBooks = async (count = BOOKS_INVOICES): Promise<BooksResult> => 
         },
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
-      child.on('message', (message: { type: string; id?: string; invoiceId?: string; kind?: string; status?: string; at?: number; source?: string }) => {
-        if (message.type !== 'change') return;
-        ledger.set(message.id!, (ledger.get(message.id!) ?? 0) + 1);
-        const list = credits.get(message.invoiceId!) ?? [];
-        list.push({ kind: message.kind!, status: message.status!, at: message.at!, source: message.source! });
-        credits.set(message.invoiceId!, list);
-      });
+      child.on(
+        'message',
+        (message: { type: string; id?: string; invoiceId?: string; kind?: string; status?: string; at?: number; source?: string }) => {
+          if (message.type !== 'change') return;
+          ledger.set(message.id!, (ledger.get(message.id!) ?? 0) + 1);
+          const list = credits.get(message.invoiceId!) ?? [];
+          list.push({ kind: message.kind!, status: message.status!, at: message.at!, source: message.source! });
+          credits.set(message.invoiceId!, list);
+        },
+      );
       const { url } = await waitMessage<{ url: string }>(child, 'listening');
       return { child, url };
     }),
@@ -245,8 +248,14 @@ export const runBooks = async (count = BOOKS_INVOICES): Promise<BooksResult> => 
           plan.lastChange = plan.createdAt + HOUR;
           if (plan.forged) {
             schedule(plan.createdAt + 5 * MINUTE, () => {
-              const body = JSON.stringify({ notificationType: 'invoice', notificationDate: new Date(simNow).toISOString(), invoice: { id, status: 'paid', updatedAt: new Date(simNow).toISOString() } });
-              pending.push(forward(body, { 'content-type': 'application/json', 'x-notification-token': TOKEN }).then((answer) => answer.text()));
+              const body = JSON.stringify({
+                notificationType: 'invoice',
+                notificationDate: new Date(simNow).toISOString(),
+                invoice: { id, status: 'paid', updatedAt: new Date(simNow).toISOString() },
+              });
+              pending.push(
+                forward(body, { 'content-type': 'application/json', 'x-notification-token': TOKEN }).then((answer) => answer.text()),
+              );
             });
           }
         }

@@ -138,7 +138,10 @@ export const runTimeToRequisites = async (browser: Browser, server: CheckoutServ
         requisites,
         qr,
         ready: median(times.map((time) => time.ready ?? Number.NaN)),
-        requisitesP90: percentile(times.map((time) => time.requisites), 0.9),
+        requisitesP90: percentile(
+          times.map((time) => time.requisites),
+          0.9,
+        ),
         requisitesRoundTrips: requisites / roundTrip,
         qrRoundTrips: qr / roundTrip,
       });
@@ -237,7 +240,9 @@ export const runLeaks = async (browser: Browser, server: CheckoutServer, mounts 
     const serverInFlight = server.inFlight();
     const heapAfter = await heapAfterGc(cdp);
     const instancesAlive = await liveInstances(cdp);
-    log(`leaks: ${mounts} mounts in ${seconds.toFixed(1)} s, heap ${((heapAfter - heapBefore) / 1000).toFixed(0)} kB growth, ${instancesAlive} instances alive`);
+    log(
+      `leaks: ${mounts} mounts in ${seconds.toFixed(1)} s, heap ${((heapAfter - heapBefore) / 1000).toFixed(0)} kB growth, ${instancesAlive} instances alive`,
+    );
     return {
       mounts,
       midFlight,

@@ -56,21 +56,26 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
 
 /** When the element loads each lazy chunk (`merchant-checkout-<name>.js`). */
 const CHUNK_ROLES: Record<string, string> = {
-  ...Object.fromEntries(LANGUAGES.map((language) => [language, `${LANGUAGE_NAMES[language]} strings (the payer's language: one of ${LANGUAGES.length})`])),
-  views: 'the screens\' templates: every invoice screen, loaded with the language',
+  ...Object.fromEntries(
+    LANGUAGES.map((language) => [language, `${LANGUAGE_NAMES[language]} strings (the payer's language: one of ${LANGUAGES.length})`]),
+  ),
+  views: "the screens' templates: every invoice screen, loaded with the language",
   'qr-matrix': 'QR encoder: a deal with a QR code',
-  lettermark: 'bank lettermarks: the waiting screen\'s bank',
+  lettermark: "bank lettermarks: the waiting screen's bank",
   directory: 'bank directory (names, apps, ranks): bank names on the waiting screen, the picker',
   'picker-view': 'SBP bank picker (phone)',
   sbp: 'SBP links to bank apps (phone)',
   forms: 'receipt and dispute forms: the checking screen, a missing payment',
-  sse: 'the event stream reader and the tabs\' shared streams: after the first read of an invoice that can still change',
+  sse: "the event stream reader and the tabs' shared streams: after the first read of an invoice that can still change",
 };
 
 /** What a payer downloads for each typical screen: the first-render file, the language, these chunks. */
 const SCREENS: { screen: string; chunks: string[] }[] = [
   { screen: 'waiting screen (requisites, QR code, bank)', chunks: ['views', 'qr-matrix', 'lettermark', 'directory', 'sse'] },
-  { screen: 'bank picker on a phone (after the waiting screen)', chunks: ['views', 'qr-matrix', 'lettermark', 'directory', 'sse', 'picker-view', 'sbp'] },
+  {
+    screen: 'bank picker on a phone (after the waiting screen)',
+    chunks: ['views', 'qr-matrix', 'lettermark', 'directory', 'sse', 'picker-view', 'sbp'],
+  },
   { screen: 'checking screen (after the waiting screen)', chunks: ['views', 'qr-matrix', 'lettermark', 'directory', 'sse', 'forms'] },
 ];
 /** The languages of the per-screen totals. */
@@ -98,7 +103,10 @@ const qrSegments: Plugin = {
  * `cdn: true` adds the rest of the CDN build's options (entry name, `preserveEntrySignatures:
  * 'allow-extension'`, chunk names), so that the entry chunk is the first-render file.
  */
-export const bundle = async (entry: { file: string } | { code: string }, options: { stubs?: Stubs; cdn?: boolean } = {}): Promise<Rolldown.OutputChunk[]> => {
+export const bundle = async (
+  entry: { file: string } | { code: string },
+  options: { stubs?: Stubs; cdn?: boolean } = {},
+): Promise<Rolldown.OutputChunk[]> => {
   const stubs = options.stubs ?? {};
   const entryId = 'code' in entry ? 'bench-entry' : entry.file;
   const plugin: Plugin = {
@@ -141,7 +149,9 @@ export const bundle = async (entry: { file: string } | { code: string }, options
     },
   });
   const results = Array.isArray(output) ? output : [output];
-  return results.flatMap((result) => ('output' in result ? result.output : [])).filter((item): item is Rolldown.OutputChunk => item.type === 'chunk');
+  return results
+    .flatMap((result) => ('output' in result ? result.output : []))
+    .filter((item): item is Rolldown.OutputChunk => item.type === 'chunk');
 };
 
 /** The entry chunk and every chunk it imports statically: what a page loads before the first render. */
@@ -170,7 +180,11 @@ const entryCode = (chunks: Rolldown.OutputChunk[]): string => {
 };
 
 const sum = (list: Sizes[]): Sizes =>
-  list.reduce<Sizes>((total, s) => ({ raw: total.raw + s.raw, gzip: total.gzip + s.gzip, brotli: total.brotli + s.brotli }), { raw: 0, gzip: 0, brotli: 0 });
+  list.reduce<Sizes>((total, s) => ({ raw: total.raw + s.raw, gzip: total.gzip + s.gzip, brotli: total.brotli + s.brotli }), {
+    raw: 0,
+    gzip: 0,
+    brotli: 0,
+  });
 const minus = (a: Sizes, b: Sizes): Sizes => ({ raw: a.raw - b.raw, gzip: a.gzip - b.gzip, brotli: a.brotli - b.brotli });
 
 const LIT_ELEMENT = `
@@ -214,7 +228,10 @@ const LEAVE_OUT: { part: string; stubs: Stubs }[] = [
   {
     part: 'answer validation (generated JSON Schemas + validator)',
     stubs: {
-      'schemas/browser.generated.ts': (source) => exportedConsts(source).map((name) => `export const ${name} = {};`).join('\n'),
+      'schemas/browser.generated.ts': (source) =>
+        exportedConsts(source)
+          .map((name) => `export const ${name} = {};`)
+          .join('\n'),
       'schemas/json-schema.ts': () => 'export const validateJson = (schema, value) => ({ success: true, data: value });',
     },
   },
@@ -296,8 +313,16 @@ const measureBefore = async (): Promise<BeforeResult> => {
     const untar = spawnSync('tar', ['-x', '-C', dir], { input: archive.stdout, maxBuffer: 16 * 1024 * 1024 });
     if (untar.status !== 0) throw new Error(`tar: ${untar.stderr.toString().trim() || `exit ${untar.status}`}`);
     await symlink(`${root}node_modules`, join(dir, 'node_modules'), 'dir');
-    const built = spawnSync(process.execPath, ['scripts/build.js'], { cwd: dir, encoding: 'utf8', timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
-    if (built.status !== 0) throw new Error(`its scripts/build.js: ${(built.stderr || built.stdout).trim().split('\n').slice(-3).join(' ') || `exit ${built.status}`}`);
+    const built = spawnSync(process.execPath, ['scripts/build.js'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    if (built.status !== 0)
+      throw new Error(
+        `its scripts/build.js: ${(built.stderr || built.stdout).trim().split('\n').slice(-3).join(' ') || `exit ${built.status}`}`,
+      );
     return { commit: BEFORE_COMMIT, sizes: sizesOf(await readFile(join(dir, 'dist/cdn/merchant-checkout.js'))), built: true };
   } catch (error) {
     return { commit: BEFORE_COMMIT, sizes: BEFORE_RECORDED, built: false, failure: error instanceof Error ? error.message : String(error) };
@@ -316,7 +341,12 @@ export const runBundle = async (): Promise<BundleResult> => {
   for (const file of (await readdir(CDN_DIR)).filter((name) => /^merchant-checkout-[\w-]+\.js$/.test(name)).sort()) {
     const bytes = await readFile(`${CDN_DIR}${file}`);
     const name = file.slice('merchant-checkout-'.length, -'.js'.length);
-    chunks.push({ name, role: CHUNK_ROLES[name] ?? '(not described in bench/bundle.ts)', sizes: sizesOf(bytes), integrity: integrityList[file] === (await sha384(bytes)) });
+    chunks.push({
+      name,
+      role: CHUNK_ROLES[name] ?? '(not described in bench/bundle.ts)',
+      sizes: sizesOf(bytes),
+      integrity: integrityList[file] === (await sha384(bytes)),
+    });
   }
   const chunkSizes = (name: string): Sizes => {
     const found = chunks.find((chunk) => chunk.name === name);
@@ -334,11 +364,21 @@ export const runBundle = async (): Promise<BundleResult> => {
   const mainChunk = rebuilt.find((chunk) => chunk.isEntry)!;
   const mainModules = Object.entries(mainChunk.modules)
     .filter(([, info]) => info.renderedLength > 0)
-    .map(([id, info]) => ({ id: id.replace(root, '').replace(/^.*node_modules\//, '').replace(/\0/g, ''), length: info.renderedLength }))
+    .map(([id, info]) => ({
+      id: id
+        .replace(root, '')
+        .replace(/^.*node_modules\//, '')
+        .replace(/\0/g, ''),
+      length: info.renderedLength,
+    }))
     .sort((a, b) => b.length - a.length);
 
   const esm = await bundle({ file: `${root}dist/esm/define.js` });
-  const esmDefine = { firstRender: sum(firstRender(esm).map((chunk) => sizesOf(chunk.code))), all: sum(esm.map((chunk) => sizesOf(chunk.code))), chunks: esm.length };
+  const esmDefine = {
+    firstRender: sum(firstRender(esm).map((chunk) => sizesOf(chunk.code))),
+    all: sum(esm.map((chunk) => sizesOf(chunk.code))),
+    chunks: esm.length,
+  };
   const litBaseline = sizesOf(entryCode(await bundle({ code: LIT_ELEMENT })));
   const litTask = sizesOf(entryCode(await bundle({ code: LIT_TASK_ELEMENT })));
 
@@ -351,7 +391,9 @@ export const runBundle = async (): Promise<BundleResult> => {
     contributions.push({ part, how: 'first render − first render without it', sizes: minus(full, without) });
   }
   const rest = minus(full, sum(contributions.map((item) => item.sizes)));
-  const alone: Contribution[] = [{ part: 'answer validation', how: 'built alone', sizes: sizesOf(entryCode(await bundle({ code: await VALIDATION_ALONE() }))) }];
+  const alone: Contribution[] = [
+    { part: 'answer validation', how: 'built alone', sizes: sizesOf(entryCode(await bundle({ code: await VALIDATION_ALONE() }))) },
+  ];
 
   const before = await measureBefore();
   return {

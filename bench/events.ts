@@ -54,7 +54,16 @@ export interface LatencyFigures {
 }
 
 export interface EventsResult {
-  upstream: { payers: number; invoices: number; seconds: number; pollIntervalMs: number; refreshIntervalMs: number; polling: UpstreamPhase; streaming: UpstreamPhase; ratio: number };
+  upstream: {
+    payers: number;
+    invoices: number;
+    seconds: number;
+    pollIntervalMs: number;
+    refreshIntervalMs: number;
+    polling: UpstreamPhase;
+    streaming: UpstreamPhase;
+    ratio: number;
+  };
   latency: { single: LatencyFigures; cluster: LatencyFigures };
   idle: IdleFigures & {
     /** The same streams held by a bare node:http server (bench/stream-holder.ts, `floor`): what Node itself costs. */
@@ -77,7 +86,9 @@ export interface IdleFigures {
 /** The soft limit of open files of this process (the instances inherit it), from /proc. */
 const fileLimit = (): number | undefined => {
   try {
-    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((each) => each.startsWith('Max open files'));
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((each) => each.startsWith('Max open files'));
     const soft = line?.split(/\s{2,}/)[1];
     return soft === undefined || soft === 'unlimited' ? undefined : Number(soft);
   } catch {
@@ -85,7 +96,8 @@ const fileLimit = (): number | undefined => {
   }
 };
 
-const stats = async (instance: { url: string }) => (await (await fetch(`${instance.url}/stats`)).json()) as { upstreamCalls: number; rss: number; heapUsed: number };
+const stats = async (instance: { url: string }) =>
+  (await (await fetch(`${instance.url}/stats`)).json()) as { upstreamCalls: number; rss: number; heapUsed: number };
 
 const HOLDER = fileURLToPath(new URL('./stream-holder.ts', import.meta.url));
 
@@ -96,7 +108,15 @@ export const startHolder = async (mock: MockServer, kind: 'kit' | 'floor' = 'kit
   return new Promise((resolve, reject) => {
     const child = fork(HOLDER, [], {
       execArgv: ['--import', 'tsx', '--expose-gc'],
-      env: { ...process.env, MOCK_URL: mock.url, API_KEY: MERCHANT.apiKey, SECRET_KEY: MERCHANT.secretKey, NOTIFICATION_TOKEN: TOKEN, HOLDER_KIND: kind, BENCH_KIT: kit },
+      env: {
+        ...process.env,
+        MOCK_URL: mock.url,
+        API_KEY: MERCHANT.apiKey,
+        SECRET_KEY: MERCHANT.secretKey,
+        NOTIFICATION_TOKEN: TOKEN,
+        HOLDER_KIND: kind,
+        BENCH_KIT: kit,
+      },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const stop = () =>
@@ -207,7 +227,9 @@ const latency = async (instances: Instance[], ids: string[], rounds: number): Pr
   try {
     for (const [index, id] of ids.entries()) {
       const controller = new AbortController();
-      const response = await fetch(`${instances[index % instances.length]!.url}/checkout-api/invoices/${id}/events`, { signal: controller.signal });
+      const response = await fetch(`${instances[index % instances.length]!.url}/checkout-api/invoices/${id}/events`, {
+        signal: controller.signal,
+      });
       const reader = readSse(response.body!);
       await reader.nextEvent();
       streams.push({ reader, controller });
@@ -252,7 +274,9 @@ export const openIdle = (url: URL, id: string, headers = ''): Promise<Socket> =>
     };
     socket.setTimeout(20_000, () => fail(new Error('no first event within 20 s')));
     socket.once('error', fail);
-    socket.once('connect', () => socket.write(`GET /checkout-api/invoices/${id}/events HTTP/1.1\r\nHost: ${url.host}\r\nAccept: text/event-stream\r\n${headers}\r\n`));
+    socket.once('connect', () =>
+      socket.write(`GET /checkout-api/invoices/${id}/events HTTP/1.1\r\nHost: ${url.host}\r\nAccept: text/event-stream\r\n${headers}\r\n`),
+    );
     const onData = (chunk: Buffer) => {
       text += chunk.toString('latin1');
       if (text.includes('event: invoice')) {
@@ -268,7 +292,12 @@ export const openIdle = (url: URL, id: string, headers = ''): Promise<Socket> =>
     socket.on('data', onData);
   });
 
-const idle = async (instance: { url: string }, ids: string[], want = IDLE_STREAMS_GOAL, snapshots?: { before: string; after: string }): Promise<IdleFigures> => {
+const idle = async (
+  instance: { url: string },
+  ids: string[],
+  want = IDLE_STREAMS_GOAL,
+  snapshots?: { before: string; after: string },
+): Promise<IdleFigures> => {
   const limit = fileLimit();
   // This process and the instance each need a descriptor per stream, plus a few hundred of their own.
   const asked = limit === undefined ? want : Math.min(want, limit - 300);
@@ -280,7 +309,7 @@ const idle = async (instance: { url: string }, ids: string[], want = IDLE_STREAM
     const before = await stats(instance);
     if (snapshots) await fetch(`${instance.url}/snapshot?file=${encodeURIComponent(snapshots.before)}`);
     const started = Date.now();
-    for (let opened = sockets.length; opened < asked; ) {
+    for (let opened = sockets.length; opened < asked;) {
       const batch = Math.min(200, asked - opened);
       sockets.push(...(await Promise.all(Array.from({ length: batch }, (_, index) => openIdle(url, ids[(opened + index) % ids.length]!)))));
       opened += batch;
@@ -307,11 +336,19 @@ const idle = async (instance: { url: string }, ids: string[], want = IDLE_STREAM
 };
 
 /** `count` idle streams held by a fresh holder process of `kind`; optionally heap snapshots before and after. */
-const holdIdle = async (mock: MockServer, ids: string[], kind: 'kit' | 'floor', count = IDLE_STREAMS_GOAL, snapshots?: { before: string; after: string }) => {
+const holdIdle = async (
+  mock: MockServer,
+  ids: string[],
+  kind: 'kit' | 'floor',
+  count = IDLE_STREAMS_GOAL,
+  snapshots?: { before: string; after: string },
+) => {
   const holder = await startHolder(mock, kind);
   try {
     const held = await idle(holder, ids, count, snapshots);
-    log(`events: ${kind === 'floor' ? 'bare node:http floor, ' : ''}${held.opened} idle streams, ${((held.rssAfter - held.rssBefore) / 1e6).toFixed(1)} MB more RSS (${(held.perStream / 1000).toFixed(1)} KB each), heap ${((held.heapAfter - held.heapBefore) / 1e6).toFixed(1)} MB (${((held.heapAfter - held.heapBefore) / (held.opened - ids.length) / 1000).toFixed(1)} KB each)`);
+    log(
+      `events: ${kind === 'floor' ? 'bare node:http floor, ' : ''}${held.opened} idle streams, ${((held.rssAfter - held.rssBefore) / 1e6).toFixed(1)} MB more RSS (${(held.perStream / 1000).toFixed(1)} KB each), heap ${((held.heapAfter - held.heapBefore) / 1e6).toFixed(1)} MB (${((held.heapAfter - held.heapBefore) / (held.opened - ids.length) / 1000).toFixed(1)} KB each)`,
+    );
     return held;
   } finally {
     await holder.stop();
@@ -324,13 +361,17 @@ const holdIdle = async (mock: MockServer, ids: string[], kind: 'kit' | 'floor', 
  * snapshots before and after in bench/.out/idle-{kit,floor}-{before,after}.heapsnapshot
  * (compare them with bench/heap-breakdown.ts).
  */
-export const runIdleOnly = async (count = IDLE_STREAMS_GOAL, options: { floor?: boolean; snapshot?: boolean; only?: 'kit' | 'floor' } = {}) => {
+export const runIdleOnly = async (
+  count = IDLE_STREAMS_GOAL,
+  options: { floor?: boolean; snapshot?: boolean; only?: 'kit' | 'floor' } = {},
+) => {
   const mock = await startMockServer({ merchants: [MERCHANT], controls: false, port: 0 });
   const client = new MerchantClient({ baseUrl: mock.url, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey });
   try {
     const ids = await createInvoices(client, INVOICES);
     const out = fileURLToPath(new URL('./.out/', import.meta.url));
-    const snapshots = (kind: string) => (options.snapshot ? { before: `${out}idle-${kind}-before.heapsnapshot`, after: `${out}idle-${kind}-after.heapsnapshot` } : undefined);
+    const snapshots = (kind: string) =>
+      options.snapshot ? { before: `${out}idle-${kind}-before.heapsnapshot`, after: `${out}idle-${kind}-after.heapsnapshot` } : undefined;
     const kit = options.only === 'floor' ? undefined : await holdIdle(mock, ids, 'kit', count, snapshots('kit'));
     const floor = options.floor || options.only === 'floor' ? await holdIdle(mock, ids, 'floor', count, snapshots('floor')) : undefined;
     return { kit, floor };
@@ -399,7 +440,11 @@ export const runEvents = async (): Promise<EventsResult> => {
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))) {
   if (process.argv[2] === 'idle') {
     const count = Number(process.argv.find((each) => /^\d+$/.test(each)) ?? IDLE_STREAMS_GOAL);
-    const options = { floor: process.argv.includes('--floor'), snapshot: process.argv.includes('--snapshot'), ...(process.argv.includes('--only-floor') ? { only: 'floor' as const } : {}) };
+    const options = {
+      floor: process.argv.includes('--floor'),
+      snapshot: process.argv.includes('--snapshot'),
+      ...(process.argv.includes('--only-floor') ? { only: 'floor' as const } : {}),
+    };
     console.log(JSON.stringify(await runIdleOnly(count, options), null, 2));
   } else {
     console.log(JSON.stringify(await runEvents(), null, 2));

@@ -48,7 +48,9 @@ export interface GatewayResult {
 }
 
 const rssOf = (pid: number): number => {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((each) => each.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((each) => each.startsWith('VmRSS:'));
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) * 1024;
 };
 
@@ -182,7 +184,9 @@ export const runGateway = async (): Promise<GatewayResult> => {
       if (index >= 10 && Number.isFinite(at)) samples.push(at - started);
     }
     samples.sort((a, b) => a - b);
-    log(`gateway: webhook p50 ${percentile(samples, 0.5).toFixed(1)} ms, p99 ${percentile(samples, 0.99).toFixed(1)} ms over ${samples.length}`);
+    log(
+      `gateway: webhook p50 ${percentile(samples, 0.5).toFixed(1)} ms, p99 ${percentile(samples, 0.99).toFixed(1)} ms over ${samples.length}`,
+    );
 
     // 3. Idle streams on 100 open invoices of the gateway.
     const open = await Promise.all(Array.from({ length: 100 }, () => create()));
@@ -195,11 +199,23 @@ export const runGateway = async (): Promise<GatewayResult> => {
       while (sockets.length < IDLE_STREAMS) {
         const batch = Math.min(200, IDLE_STREAMS - sockets.length);
         const from = sockets.length;
-        sockets.push(...(await Promise.all(Array.from({ length: batch }, (_, index) => open[(from + index) % open.length]!).map((each) => openIdle(url, each.invoice.id, each.checkoutToken)))));
+        sockets.push(
+          ...(await Promise.all(
+            Array.from({ length: batch }, (_, index) => open[(from + index) % open.length]!).map((each) =>
+              openIdle(url, each.invoice.id, each.checkoutToken),
+            ),
+          )),
+        );
       }
       await sleep(1000);
       const rssAfter = rssOf(gateway.child.pid!);
-      idle = { asked: IDLE_STREAMS, opened: sockets.length, rssBefore, rssAfter, perStream: (rssAfter - rssBefore) / (sockets.length - open.length) };
+      idle = {
+        asked: IDLE_STREAMS,
+        opened: sockets.length,
+        rssBefore,
+        rssAfter,
+        perStream: (rssAfter - rssBefore) / (sockets.length - open.length),
+      };
       log(`gateway: ${sockets.length} idle streams, ${((rssAfter - rssBefore) / 1e6).toFixed(1)} MB more RSS`);
     } finally {
       for (const socket of sockets) socket.destroy();

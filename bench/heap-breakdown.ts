@@ -30,7 +30,8 @@ export const kinds = (snapshot: Snapshot): Map<string, { count: number; bytes: n
     const type = types[snapshot.nodes[index + typeAt]!]!;
     const rawName = snapshot.strings[snapshot.nodes[index + nameAt]!] ?? '';
     // Strings and numbers are told apart by type only; closures and objects by their name.
-    const name = type === 'string' || type === 'concatenated string' || type === 'sliced string' || type === 'number' ? '' : rawName.slice(0, 60);
+    const name =
+      type === 'string' || type === 'concatenated string' || type === 'sliced string' || type === 'number' ? '' : rawName.slice(0, 60);
     const key = `${type}${name ? ` ${name}` : ''}`;
     const entry = result.get(key) ?? { count: 0, bytes: 0 };
     entry.count++;
@@ -72,7 +73,9 @@ interface FullSnapshot extends Snapshot {
 export const retainedBy = (before: FullSnapshot, after: FullSnapshot): Map<string, { count: number; bytes: number }> => {
   const fields = after.snapshot.meta.node_fields;
   const width = fields.length;
-  const [typeAt, nameAt, idAt, sizeAt, edgeCountAt] = ['type', 'name', 'id', 'self_size', 'edge_count'].map((field) => fields.indexOf(field)) as [number, number, number, number, number];
+  const [typeAt, nameAt, idAt, sizeAt, edgeCountAt] = ['type', 'name', 'id', 'self_size', 'edge_count'].map((field) =>
+    fields.indexOf(field),
+  ) as [number, number, number, number, number];
   const types = after.snapshot.meta.node_types[0];
   const edgeFields = after.snapshot.meta.edge_fields;
   const edgeWidth = edgeFields.length;
@@ -115,7 +118,13 @@ export const retainedBy = (before: FullSnapshot, after: FullSnapshot): Map<strin
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/')) && process.argv.includes('--by-holder')) {
   const [beforeFile, afterFile, unitsText = '1'] = process.argv.slice(2).filter((each) => !each.startsWith('--'));
   const units = Number(unitsText);
-  const rows = [...retainedBy(JSON.parse(await readFile(beforeFile!, 'utf8')) as FullSnapshot, JSON.parse(await readFile(afterFile!, 'utf8')) as FullSnapshot)];
+  const rows = [
+    ...retainedBy(
+      JSON.parse(await readFile(beforeFile!, 'utf8')) as FullSnapshot,
+      JSON.parse(await readFile(afterFile!, 'utf8')) as FullSnapshot,
+    ),
+  ];
   rows.sort((a, b) => b[1].bytes - a[1].bytes);
-  for (const [key, { count, bytes }] of rows.slice(0, 80)) process.stdout.write(`${(bytes / units).toFixed(0).padStart(7)} ${(count / units).toFixed(2).padStart(6)}  ${key}\n`);
+  for (const [key, { count, bytes }] of rows.slice(0, 80))
+    process.stdout.write(`${(bytes / units).toFixed(0).padStart(7)} ${(count / units).toFixed(2).padStart(6)}  ${key}\n`);
 }

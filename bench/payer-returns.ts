@@ -59,7 +59,12 @@ export const runPayerReturns = async (): Promise<PayerReturnsResult> => {
     const returns: number[] = [];
     for (let run = 0; run < RETURNS; run++) {
       const { id, page, cdp } = await open();
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: LATENCY_MS, downloadThroughput: -1, uploadThroughput: -1 });
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: LATENCY_MS,
+        downloadThroughput: -1,
+        uploadThroughput: -1,
+      });
       await leave(page, cdp, 'frozen');
       await paid(id);
       await sleep(200);

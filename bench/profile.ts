@@ -122,7 +122,10 @@ export const allocationLines = (profile: HeapProfile, answers: number): string[]
   return [
     `allocation profile: bench/.out/profiles/proxy.heapprofile; ${perAnswer(total).trim()} B allocated per answer (${answers} answers; sampled every 4 KiB)`,
     '',
-    ...[...sites].sort((a, b) => b[1] - a[1]).slice(0, 30).map(([site, bytes]) => `  ${perAnswer(bytes)} B  ${site}`),
+    ...[...sites]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 30)
+      .map(([site, bytes]) => `  ${perAnswer(bytes)} B  ${site}`),
   ];
 };
 
@@ -151,20 +154,28 @@ const main = async () => {
     if (alloc) await proxy.allocStop(`${dir}proxy.heapprofile`);
     else await proxy.profileStop(`${dir}proxy.cpuprofile`);
     answers = result.ok;
-    log(`${Math.round(result.okPerSecond)} req/s, ${Math.round((cpuAfter - cpuBefore) / result.ok)} µs CPU per answer, ${result.errors} errors`);
+    log(
+      `${Math.round(result.okPerSecond)} req/s, ${Math.round((cpuAfter - cpuBefore) / result.ok)} µs CPU per answer, ${result.errors} errors`,
+    );
   } finally {
     await stopChild(proxy);
     await stopChild(mock);
   }
   if (alloc) {
-    process.stdout.write(`${allocationLines(JSON.parse(await readFile(`${dir}proxy.heapprofile`, 'utf8')) as HeapProfile, answers).join('\n')}\n`);
+    process.stdout.write(
+      `${allocationLines(JSON.parse(await readFile(`${dir}proxy.heapprofile`, 'utf8')) as HeapProfile, answers).join('\n')}\n`,
+    );
     return;
   }
   const file = (await readdir(dir)).find((name) => name.endsWith('.cpuprofile'));
   if (!file) throw new Error('no .cpuprofile written');
   const summary = summarize(JSON.parse(await readFile(`${dir}${file}`, 'utf8')) as Profile);
   const pct = (ms: number) => `${((ms / summary.totalMs) * 100).toFixed(1).padStart(5)} %`;
-  const lines = [`profile: bench/.out/profiles/${file}; ${summary.totalMs.toFixed(0)} ms busy, ${answers} answers under load`, '', 'by module (self):'];
+  const lines = [
+    `profile: bench/.out/profiles/${file}; ${summary.totalMs.toFixed(0)} ms busy, ${answers} answers under load`,
+    '',
+    'by module (self):',
+  ];
   for (const { module, ms } of summary.modules.slice(0, 25)) lines.push(`  ${pct(ms)}  ${module}`);
   lines.push('', 'by function (self):');
   for (const { name, module, ms } of summary.functions.slice(0, 40)) lines.push(`  ${pct(ms)}  ${name}  (${module})`);

@@ -26,7 +26,6 @@ import { MerchantClient, signRequest } from '../src/server/index.js';
 import type * as ServerKit from '../src/server/index.js';
 import { MERCHANT, createBenchInvoice } from './fixtures.js';
 
-
 /** One invoice of the mock and its lookup as the proxy makes it upstream, pre-signed (for the passthrough and the direct load). */
 export interface BenchInvoice {
   id: string;
@@ -67,7 +66,11 @@ const startMock = async (): Promise<{ info: MockInfo; close: () => Promise<void>
     // What the proxy sends upstream for `GET /invoices/{id}`: the read by id.
     const lookupPath = `/api/merchant/invoices/${invoice.id}`;
     const signature = await signRequest({ method: 'GET', url: `${mock.url}${lookupPath}` }, MERCHANT.secretKey);
-    invoices.push({ id: invoice.id, lookupPath, lookupHeaders: { accept: 'application/json', 'x-identity': MERCHANT.apiKey, 'x-signature': signature } });
+    invoices.push({
+      id: invoice.id,
+      lookupPath,
+      lookupHeaders: { accept: 'application/json', 'x-identity': MERCHANT.apiKey, 'x-signature': signature },
+    });
   }
   const [first] = invoices as [BenchInvoice];
   return {
@@ -106,7 +109,9 @@ const startProxy = async (mock: MockInfo, kitFile?: string): Promise<Started> =>
   // listener instead of toNodeHandler, for comparison (`hono-globals` lets it swap the global
   // Request and Response for its lighter ones).
   const listener = process.env.BENCH_PROXY_LISTENER;
-  const hono = listener?.startsWith('hono') ? getRequestListener(handler, { overrideGlobalObjects: listener === 'hono-globals' }) : undefined;
+  const hono = listener?.startsWith('hono')
+    ? getRequestListener(handler, { overrideGlobalObjects: listener === 'hono-globals' })
+    : undefined;
   const server = hono
     ? createServer({ headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1000 }, (req, res) => void hono(req, res))
     : kit.createNodeServer(handler);
@@ -124,7 +129,8 @@ const installTelemetry = async () => {
   const { context, metrics, trace } = await import('@opentelemetry/api');
   const { AsyncLocalStorage } = await import('node:async_hooks');
   const { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
-  const { InMemoryMetricExporter, AggregationTemporality, MeterProvider, PeriodicExportingMetricReader } = await import('@opentelemetry/sdk-metrics');
+  const { InMemoryMetricExporter, AggregationTemporality, MeterProvider, PeriodicExportingMetricReader } =
+    await import('@opentelemetry/sdk-metrics');
   const storage = new AsyncLocalStorage<ReturnType<typeof context.active>>();
   const root = context.active();
   context.setGlobalContextManager({
@@ -146,9 +152,18 @@ const installTelemetry = async () => {
     },
     shutdown: () => Promise.resolve(),
   };
-  trace.setGlobalTracerProvider(new BasicTracerProvider({ sampler: new AlwaysOnSampler(), spanProcessors: [new BatchSpanProcessor(exporter)] }));
+  trace.setGlobalTracerProvider(
+    new BasicTracerProvider({ sampler: new AlwaysOnSampler(), spanProcessors: [new BatchSpanProcessor(exporter)] }),
+  );
   metrics.setGlobalMeterProvider(
-    new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE), exportIntervalMillis: 10_000 })] }),
+    new MeterProvider({
+      readers: [
+        new PeriodicExportingMetricReader({
+          exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE),
+          exportIntervalMillis: 10_000,
+        }),
+      ],
+    }),
   );
   process.on('exit', () => process.stderr.write(`[kit] spans exported: ${exported}\n`));
 };
@@ -339,8 +354,7 @@ const main = async () => {
       // With --expose-gc: what stays, not what awaits collection.
       (globalThis as { gc?: () => void }).gc?.();
       reply(process.memoryUsage());
-    }
-    else if (line === 'report') reply(trace.report());
+    } else if (line === 'report') reply(trace.report());
     else if (line === 'profile') {
       session.connect();
       void post('Profiler.enable')
@@ -351,7 +365,13 @@ const main = async () => {
       // Sampling of what allocates (one sample per 4 KiB on average), kept until `alloc-stop`.
       session.connect();
       void post('HeapProfiler.enable')
-        .then(() => post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true }))
+        .then(() =>
+          post('HeapProfiler.startSampling', {
+            samplingInterval: 4096,
+            includeObjectsCollectedByMajorGC: true,
+            includeObjectsCollectedByMinorGC: true,
+          }),
+        )
         .then(() => reply({ ok: true }));
     } else if (line.startsWith('alloc-stop ')) {
       void post('HeapProfiler.stopSampling').then(async (result) => {

@@ -140,17 +140,27 @@ export interface Child {
  * A server of bench/proxy-servers.ts in its own process. A `proxy` runs the kit bundled as it
  * ships (bench/kit.ts: this repository's, or `env.BENCH_KIT`'s), not the sources through tsx.
  */
-export const startChild = async (role: string, config?: MockInfo, execArgv: string[] = [], env: Record<string, string> = {}): Promise<Child> => {
-  const kit: Record<string, string> = (role === 'proxy' || role === 'kit') && env.BENCH_KIT === undefined ? { BENCH_KIT: await kitOf() } : {};
+export const startChild = async (
+  role: string,
+  config?: MockInfo,
+  execArgv: string[] = [],
+  env: Record<string, string> = {},
+): Promise<Child> => {
+  const kit: Record<string, string> =
+    (role === 'proxy' || role === 'kit') && env.BENCH_KIT === undefined ? { BENCH_KIT: await kitOf() } : {};
   return spawnChild(role, config, execArgv, { ...env, ...kit });
 };
 
 const spawnChild = (role: string, config: MockInfo | undefined, execArgv: string[], env: Record<string, string>): Promise<Child> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--trace-uncaught', ...execArgv, '--import', 'tsx', SERVERS, role, JSON.stringify(config ?? {})], {
-      stdio: ['pipe', 'pipe', 'inherit'],
-      env: { ...process.env, ...env },
-    });
+    const child = spawn(
+      process.execPath,
+      ['--trace-uncaught', ...execArgv, '--import', 'tsx', SERVERS, role, JSON.stringify(config ?? {})],
+      {
+        stdio: ['pipe', 'pipe', 'inherit'],
+        env: { ...process.env, ...env },
+      },
+    );
     const lines = createInterface({ input: child.stdout });
     const waiting: ((line: string) => void)[] = [];
     lines.on('line', (line) => waiting.shift()?.(line));
@@ -200,7 +210,13 @@ interface Load {
 }
 
 /** autocannon on `url` (or on several: connection `i` loads `url[i % url.length]`). */
-export const load = (url: string | string[], headers: Record<string, string>, seconds: number, connections: number, rate?: number): Promise<Load> =>
+export const load = (
+  url: string | string[],
+  headers: Record<string, string>,
+  seconds: number,
+  connections: number,
+  rate?: number,
+): Promise<Load> =>
   new Promise((resolve, reject) => {
     const responseTimes: number[] = [];
     let ok = 0;
@@ -246,7 +262,10 @@ export const runProxy = async (options: ProxyOptions = DEFAULT_PROXY_OPTIONS): P
       fetchPassthrough: () => startChild('fetch-passthrough', info, gc),
       proxy: async () => startChild('proxy', info, gc, { BENCH_KIT: await kitOf(process.env.BENCH_PROXY_TREE || undefined) }),
       baseline: async () =>
-        startChild('proxy', info, gc, { BENCH_KIT: await kitOf(baselineRoot), BENCH_PROXY_LISTENER: process.env.BENCH_BASELINE_LISTENER ?? '' }),
+        startChild('proxy', info, gc, {
+          BENCH_KIT: await kitOf(baselineRoot),
+          BENCH_PROXY_LISTENER: process.env.BENCH_BASELINE_LISTENER ?? '',
+        }),
     };
     const server = { direct: mock } as Record<Target, Child>;
     await Promise.all(
@@ -272,7 +291,12 @@ export const runProxy = async (options: ProxyOptions = DEFAULT_PROXY_OPTIONS): P
     const saturate = async (target: Target, shared: boolean, seconds: number, connections: number): Promise<Load> => {
       const each = endpoints(target, shared);
       if (target !== 'direct' || each.length === 1) {
-        return load(each.flatMap((endpoint) => endpoint.urls), each[0]!.headers, seconds, connections);
+        return load(
+          each.flatMap((endpoint) => endpoint.urls),
+          each[0]!.headers,
+          seconds,
+          connections,
+        );
       }
       const perInstance = Math.max(1, Math.floor(connections / each.length));
       const loads = await Promise.all(each.map((endpoint) => load(endpoint.urls, endpoint.headers, seconds, perInstance)));
@@ -290,7 +314,12 @@ export const runProxy = async (options: ProxyOptions = DEFAULT_PROXY_OPTIONS): P
       { target, shared: false },
       ...(SHARED_TARGETS.includes(target) ? [{ target, shared: true }] : []),
     ]);
-    const measured = new Map(runs.map((run) => [`${run.target}/${run.shared}`, { rates: [] as number[], cpu: [] as number[], mockCpu: [] as number[], errors: 0 }]));
+    const measured = new Map(
+      runs.map((run) => [
+        `${run.target}/${run.shared}`,
+        { rates: [] as number[], cpu: [] as number[], mockCpu: [] as number[], errors: 0 },
+      ]),
+    );
     for (let round = 0; round < options.rounds; round++) {
       // A different order each round, so that no target always follows the same one.
       const order = round % 2 ? [...runs].reverse() : runs;
@@ -307,10 +336,19 @@ export const runProxy = async (options: ProxyOptions = DEFAULT_PROXY_OPTIONS): P
     }
     const throughput = (target: Target, shared: boolean): Throughput => {
       const entry = measured.get(`${target}/${shared}`)!;
-      return { requestsPerSecond: median(entry.rates), rounds: entry.rates, cpuPerRequest: median(entry.cpu), mockCpuPerRequest: median(entry.mockCpu) };
+      return {
+        requestsPerSecond: median(entry.rates),
+        rounds: entry.rates,
+        cpuPerRequest: median(entry.cpu),
+        mockCpuPerRequest: median(entry.mockCpu),
+      };
     };
-    log(`throughput (req/s): ${runs.map(({ target, shared }) => `${target}${shared ? ' (one invoice)' : ''} ${Math.round(throughput(target, shared).requestsPerSecond)}`).join(', ')}`);
-    log(`CPU per request (µs): ${runs.map(({ target, shared }) => `${target}${shared ? ' (one invoice)' : ''} ${Math.round(throughput(target, shared).cpuPerRequest)}`).join(', ')}`);
+    log(
+      `throughput (req/s): ${runs.map(({ target, shared }) => `${target}${shared ? ' (one invoice)' : ''} ${Math.round(throughput(target, shared).requestsPerSecond)}`).join(', ')}`,
+    );
+    log(
+      `CPU per request (µs): ${runs.map(({ target, shared }) => `${target}${shared ? ' (one invoice)' : ''} ${Math.round(throughput(target, shared).cpuPerRequest)}`).join(', ')}`,
+    );
 
     // The saturation phase leaves each server's old generation full of what its requests in
     // flight had promoted; collected during the latency rounds, it made the first rounds'
@@ -331,7 +369,11 @@ export const runProxy = async (options: ProxyOptions = DEFAULT_PROXY_OPTIONS): P
         // The direct target's signatures differ per invoice: its connections all read the first.
         const result =
           target === 'direct'
-            ? await paced(each[0]!.urls, each[0]!.headers, { rate, seconds: options.latencySeconds, connections: options.latencyConnections })
+            ? await paced(each[0]!.urls, each[0]!.headers, {
+                rate,
+                seconds: options.latencySeconds,
+                connections: options.latencyConnections,
+              })
             : await paced(
                 each.flatMap((endpoint) => endpoint.urls),
                 accept,
@@ -346,7 +388,12 @@ export const runProxy = async (options: ProxyOptions = DEFAULT_PROXY_OPTIONS): P
     }
     /** The traces of the rounds as one: percentiles as the median of the rounds', counts summed, maxima the largest. */
     // A server that timed no request answers null (JSON has no NaN).
-    const merge = (reports: TraceReport[]): TraceReport => merged(reports.map((each) => Object.fromEntries(Object.entries(each).map(([key, value]) => [key, value ?? Number.NaN])) as unknown as TraceReport));
+    const merge = (reports: TraceReport[]): TraceReport =>
+      merged(
+        reports.map(
+          (each) => Object.fromEntries(Object.entries(each).map(([key, value]) => [key, value ?? Number.NaN])) as unknown as TraceReport,
+        ),
+      );
     const merged = (reports: TraceReport[]): TraceReport => ({
       requests: reports.reduce((sum, each) => sum + each.requests, 0),
       serverP50: median(reports.map((each) => each.serverP50)),
@@ -377,7 +424,9 @@ export const runProxy = async (options: ProxyOptions = DEFAULT_PROXY_OPTIONS): P
         } satisfies TargetResult,
       ]),
     ) as ProxyResult['targets'];
-    log(`latency at ${rate} req/s, paced (p50/p99 ms): ${targets.map((target) => `${target} ${results[target]!.p50.toFixed(2)}/${results[target]!.p99.toFixed(2)}`).join(', ')}`);
+    log(
+      `latency at ${rate} req/s, paced (p50/p99 ms): ${targets.map((target) => `${target} ${results[target]!.p50.toFixed(2)}/${results[target]!.p99.toFixed(2)}`).join(', ')}`,
+    );
     log(
       `inside the servers (own p50/p99 ms; GC pauses, longest): ${targets
         .map((target) => {

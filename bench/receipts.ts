@@ -17,10 +17,14 @@ const MERCHANT = { apiKey: 'bench-receipts', secretKey: 'bench-receipts-secret' 
 
 /** The mock's CLI in its own process; its base URL and a way to stop it. */
 const startMockProcess = async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/mock/cli.ts', '--port', '0', '--api-key', MERCHANT.apiKey, '--secret-key', MERCHANT.secretKey], {
-    cwd: new URL('..', import.meta.url),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/mock/cli.ts', '--port', '0', '--api-key', MERCHANT.apiKey, '--secret-key', MERCHANT.secretKey],
+    {
+      cwd: new URL('..', import.meta.url),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let text = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -48,8 +52,10 @@ export interface ReceiptsResult {
 
 const manyPartsBody = (boundary: string): Buffer =>
   Buffer.from(
-    Array.from({ length: PARTS }, (_, index) => `--${boundary}\r\nContent-Disposition: form-data; name="f${index}"\r\n\r\n${'a'.repeat(100)}\r\n`).join('') +
-      `--${boundary}--\r\n`,
+    Array.from(
+      { length: PARTS },
+      (_, index) => `--${boundary}\r\nContent-Disposition: form-data; name="f${index}"\r\n\r\n${'a'.repeat(100)}\r\n`,
+    ).join('') + `--${boundary}--\r\n`,
   );
 
 const receiptBody = (boundary: string): Buffer => {
@@ -105,14 +111,41 @@ export const runReceipts = async (): Promise<ReceiptsResult> => {
     const wholeParseMs = performance.now() - parseStart;
 
     const measure = async (body: Buffer) => {
-      const id = (await client.createInvoice({ type: 'in', amount: '1500', currency: 'RUB', notificationUrl: 'https://shop.example/n', notificationToken: 't', startDeal: true })).id;
-      const other = (await client.createInvoice({ type: 'in', amount: '1500', currency: 'RUB', notificationUrl: 'https://shop.example/n', notificationToken: 't' })).id;
+      const id = (
+        await client.createInvoice({
+          type: 'in',
+          amount: '1500',
+          currency: 'RUB',
+          notificationUrl: 'https://shop.example/n',
+          notificationToken: 't',
+          startDeal: true,
+        })
+      ).id;
+      const other = (
+        await client.createInvoice({
+          type: 'in',
+          amount: '1500',
+          currency: 'RUB',
+          notificationUrl: 'https://shop.example/n',
+          notificationToken: 't',
+        })
+      ).id;
       await (await fetch(`${base}/invoices/${other}`)).arrayBuffer();
       const upload = post(`${base}/invoices/${id}/receipt`, boundary, body);
       const times = await readWhile(`${base}/invoices/${other}`, upload);
-      return { status: await upload, maxReadMs: Math.round(Math.max(...times)), p99ReadMs: Math.round(percentile(times, 99)), reads: times.length };
+      return {
+        status: await upload,
+        maxReadMs: Math.round(Math.max(...times)),
+        p99ReadMs: Math.round(percentile(times, 99)),
+        reads: times.length,
+      };
     };
-    return { bytes: many.length, wholeParseMs: Math.round(wholeParseMs), manyParts: await measure(many), bigReceipt: await measure(receiptBody(boundary)) };
+    return {
+      bytes: many.length,
+      wholeParseMs: Math.round(wholeParseMs),
+      manyParts: await measure(many),
+      bigReceipt: await measure(receiptBody(boundary)),
+    };
   } finally {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));

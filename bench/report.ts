@@ -4,13 +4,7 @@ import { HEAP_GROWTH_GOAL, MOUNTS, RUNS, TTR_GOAL_ROUND_TRIPS, type LeakResult, 
 import { fixed, int, type Machine } from './lib.js';
 import { ADDED_P99_GOAL_MS, THROUGHPUT_GOAL_RATIO, type ProxyResult } from './proxy.js';
 import { SLOW_CONNECTIONS, SLOW_P99_GOAL_MS, type SlowClientsResult } from './slow-clients.js';
-import {
-  IDLE_MEMORY_GOAL_BYTES,
-  IDLE_STREAMS_GOAL,
-  LATENCY_P99_GOAL_MS,
-  UPSTREAM_GOAL_RATIO,
-  type EventsResult,
-} from './events.js';
+import { IDLE_MEMORY_GOAL_BYTES, IDLE_STREAMS_GOAL, LATENCY_P99_GOAL_MS, UPSTREAM_GOAL_RATIO, type EventsResult } from './events.js';
 import { AWAY_MS, DEAD_GOAL_MS, DEAD_TABS, RETURN_GOAL_MS, RETURNS, type PayerReturnsResult } from './payer-returns.js';
 import { PARTS, STALL_GOAL_MS } from './receipts.js';
 import { BOOKS_INVOICES, FOUND_GOAL_MS, type BooksResult } from './books.js';
@@ -50,12 +44,14 @@ const IMPROVEMENTS: { change: string; before: string; after: string }[] = [
   {
     change:
       '`signRequest`/`verifySignature`: `node:crypto` HMAC where the runtime has it (`process.getBuiltinModule`), Web Crypto elsewhere; same signatures (property test on both paths)',
-    before: '`signRequest` 18,902/s one by one, 93,215/s 64 at a time; proxy 1,383 req/s (0.26× the bare passthrough), p99 19.47 ms (+12.21 ms over the mock)',
-    after: '`signRequest` 285,308/s one by one, 419,406/s 64 at a time; proxy 1,496 req/s (0.27×: the mock verifies faster too, direct 5,098 → 5,635 req/s), p99 9.09 ms (+3.26 ms)',
+    before:
+      '`signRequest` 18,902/s one by one, 93,215/s 64 at a time; proxy 1,383 req/s (0.26× the bare passthrough), p99 19.47 ms (+12.21 ms over the mock)',
+    after:
+      '`signRequest` 285,308/s one by one, 419,406/s 64 at a time; proxy 1,496 req/s (0.27×: the mock verifies faster too, direct 5,098 → 5,635 req/s), p99 9.09 ms (+3.26 ms)',
   },
   {
     change:
-      'CDN build: QR texts split by `src/element/qr-segments.ts` (one pass of dynamic programming) instead of `qrcode`\'s Dijkstra splitter with its Kanji tables and `dijkstrajs`; never more bits (test), same QR code version on payment links, read back by `zbarimg` from a screenshot',
+      "CDN build: QR texts split by `src/element/qr-segments.ts` (one pass of dynamic programming) instead of `qrcode`'s Dijkstra splitter with its Kanji tables and `dijkstrajs`; never more bits (test), same QR code version on payment links, read back by `zbarimg` from a screenshot",
     before: 'CDN 82,188 B raw, 28,411 B gzip, **24,738 B brotli**',
     after: 'CDN 78,682 B raw, 27,301 B gzip, **23,834 B brotli**',
   },
@@ -71,38 +67,42 @@ const IMPROVEMENTS: { change: string; before: string; after: string }[] = [
     after: 'proxy 491 µs CPU per answer, 2,022 req/s (0.36×)',
   },
   {
-    change: 'The mock on Hono (routes as rows on one app, faults as middleware) instead of its hand-written matcher (10 s autocannon on `GET /api/merchant/invoices/{id}`, median of 3, old and new alternating)',
+    change:
+      'The mock on Hono (routes as rows on one app, faults as middleware) instead of its hand-written matcher (10 s autocannon on `GET /api/merchant/invoices/{id}`, median of 3, old and new alternating)',
     before: '8,193 req/s',
     after: '10,793 req/s',
   },
   {
     change:
       'This round, proxy as a whole: reads by id on Hono, allow-list projection, tolerant schemas, one shared `createNodeFetch()` by default taking JSON calls without a `Request`, concurrent reads of one invoice sharing one upstream call (single flight), the store record',
-    before: 'last round\'s BENCHMARKS.md: 460 µs CPU per answer, 0.28× the bare passthrough (1,992 vs 7,097 req/s)',
-    after: 'this run: 202 µs CPU per answer, 0.50× (see section 3; under this load 10 connections reading one invoice share upstream calls)',
+    before: "last round's BENCHMARKS.md: 460 µs CPU per answer, 0.28× the bare passthrough (1,992 vs 7,097 req/s)",
+    after:
+      'this run: 202 µs CPU per answer, 0.50× (see section 3; under this load 10 connections reading one invoice share upstream calls)',
   },
   {
     change:
       'Proxy, this round (bench/profile.ts first): `toNodeHandler` hands a GET a light `Request` (undici made a second, following `AbortSignal` and a finalization-registry entry per request) and writes an answer made from text or bytes whole with its `Content-Length` (no reader, no chunked framing); `createNodeFetch` reads the upstream answer through events instead of its async iterator; single flight puts one listener per caller on its signal instead of two; the callers one read answered record it in the store once (measured in one run, interleaved with the previous code built the same way: `BENCH_PROXY_ROOT`)',
-    before: 'CPU per answer 328 µs, 3,122 req/s, 0.30× the bare passthrough (one invoice per connection); 125 µs, 8,481 req/s, 0.79× (all on one invoice)',
+    before:
+      'CPU per answer 328 µs, 3,122 req/s, 0.30× the bare passthrough (one invoice per connection); 125 µs, 8,481 req/s, 0.79× (all on one invoice)',
     after: 'CPU per answer 280 µs, 3,593 req/s, 0.34×; 94 µs, 10,814 req/s, 1.01×',
   },
   {
     change:
-      'Proxy, this session (bench/profile.ts, then its new `alloc` mode): an unchanged invoice read again is the same frozen invoice, projection and JSON text (the client\'s internal `SHARED_ANSWER` read: zod, projection and `JSON.stringify` were a sixth of the CPU); `createNodeFetch` reads the upstream answer as text without `Response`, web stream or `AbortController`, and watches the caller\'s signal itself; answers to `toNodeHandler` requests are written without a body stream; a GET\'s headers and path are read as Node parsed them; bodyless calls\' signatures are kept (measured in one run, interleaved with the previous round\'s last commit built the same way: `BENCH_PROXY_ROOT`)',
-    before: 'CPU per answer 275 µs, 3,734 req/s, 0.34× the bare passthrough (one invoice per connection); 92 µs, 11,182 req/s (all on one invoice); p99 at 200 req/s 2.64 ms',
+      "Proxy, this session (bench/profile.ts, then its new `alloc` mode): an unchanged invoice read again is the same frozen invoice, projection and JSON text (the client's internal `SHARED_ANSWER` read: zod, projection and `JSON.stringify` were a sixth of the CPU); `createNodeFetch` reads the upstream answer as text without `Response`, web stream or `AbortController`, and watches the caller's signal itself; answers to `toNodeHandler` requests are written without a body stream; a GET's headers and path are read as Node parsed them; bodyless calls' signatures are kept (measured in one run, interleaved with the previous round's last commit built the same way: `BENCH_PROXY_ROOT`)",
+    before:
+      'CPU per answer 275 µs, 3,734 req/s, 0.34× the bare passthrough (one invoice per connection); 92 µs, 11,182 req/s (all on one invoice); p99 at 200 req/s 2.64 ms',
     after: 'CPU per answer 108 µs, 7,327 req/s, 0.66×; 43 µs, 21,507 req/s; p99 2.11 ms (the bare passthrough: 1.91 ms)',
   },
   {
     change:
-      'Event streams without Hono\'s `streamSSE`: one `ReadableStream` per stream (high-water mark 0) whose source is the stream\'s state, SSE framing of our own with the same bytes as `writeSSE` (tested against it), one heartbeat timer per handler in 16 buckets instead of one timer per stream, nothing alive during a stream that holds its request, Hono context or answer (bench/heap-breakdown.ts on heap snapshots of 2,000 streams)',
+      "Event streams without Hono's `streamSSE`: one `ReadableStream` per stream (high-water mark 0) whose source is the stream's state, SSE framing of our own with the same bytes as `writeSSE` (tested against it), one heartbeat timer per handler in 16 buckets instead of one timer per stream, nothing alive during a stream that holds its request, Hono context or answer (bench/heap-breakdown.ts on heap snapshots of 2,000 streams)",
     before: '10,000 idle streams: 340.2 MB more RSS, 34.4 KB each (27.9 KB of it JS heap); the kit bundled as it ships',
     after: '178.8 MB, 18.1 KB each (10.5 KB JS heap; a bare node:http server holding as many: 10.6 KB each)',
   },
   {
     change:
       "CDN build: the invoice screens' styles (`src/element/screen.styles.ts`) come with the screens' templates in the `views` chunk and are adopted after the element's own; the first-render file keeps the card, the loading skeleton, the boot error and the buttons (`npm run bench -- --only bundle`)",
-    before: 'first-render file 78,215 B raw, 26,355 B gzip, **23,291 B brotli** (over issue 28\'s 22,960 B)',
+    before: "first-render file 78,215 B raw, 26,355 B gzip, **23,291 B brotli** (over issue 28's 22,960 B)",
     after: '75,265 B raw, 25,671 B gzip, **22,643 B brotli**; `views` 11,993 → 15,294 B raw',
   },
   {
@@ -114,8 +114,10 @@ const IMPROVEMENTS: { change: string; before: string; after: string }[] = [
   {
     change:
       "Gateway (bench/profile.ts's method on the built bin): the protocol and the notifications reach the kit without Hono's router in front, the request log is one write per turn of the event loop, paths are read without parsing the URL, a verified checkout token is remembered (its invoice and expiry still checked each time); the baseline is now the kit object as the README runs it (`createCheckoutServer` on `createNodeServer(kit.fetch)`), no longer the bare checkout handler without a store, and both are warmed up",
-    before: 'gateway 1,321 req/s median against the bare handler\'s 1,724 (0.77×); CPU per read under the profiler 957 µs, the bare handler 512 µs',
-    after: 'gateway 1,717 req/s against the kit object\'s 1,834 (0.94×, 5 rounds); against the bare handler it was still 1,581 vs 2,308 (0.69×) before the token was remembered, not measured since',
+    before:
+      "gateway 1,321 req/s median against the bare handler's 1,724 (0.77×); CPU per read under the profiler 957 µs, the bare handler 512 µs",
+    after:
+      "gateway 1,717 req/s against the kit object's 1,834 (0.94×, 5 rounds); against the bare handler it was still 1,581 vs 2,308 (0.69×) before the token was remembered, not measured since",
   },
 ];
 
@@ -144,7 +146,9 @@ const goals = (results: Results): Goal[] => {
     goal: `≤ ${kb(BROTLI_BEFORE_LANGUAGES)}`,
     met: bundle ? bundle.cdn.brotli <= BROTLI_BEFORE_LANGUAGES : undefined,
   });
-  const languages = bundle?.chunks.filter((chunk) => Object.hasOwn(LANGUAGE_NAMES, chunk.name)).sort((a, b) => b.sizes.brotli - a.sizes.brotli);
+  const languages = bundle?.chunks
+    .filter((chunk) => Object.hasOwn(LANGUAGE_NAMES, chunk.name))
+    .sort((a, b) => b.sizes.brotli - a.sizes.brotli);
   const largest = languages?.[0];
   list.push({
     what: `Each language's chunk, brotli (${languages?.length ?? 0} languages; the largest)`,
@@ -175,7 +179,7 @@ const goals = (results: Results): Goal[] => {
     met: proxy ? proxy.throughputRatio >= THROUGHPUT_GOAL_RATIO : undefined,
   });
   list.push({
-    what: 'Proxy p99 latency added (proxy − mock direct, same fixed rate, evenly paced; a bare passthrough\'s in brackets)',
+    what: "Proxy p99 latency added (proxy − mock direct, same fixed rate, evenly paced; a bare passthrough's in brackets)",
     figure: proxy ? `${fixed(proxy.addedP99VsDirect, 2)} ms (${fixed(proxy.passthroughAddedP99, 2)} ms)` : 'not measured',
     goal: `≤ ${ADDED_P99_GOAL_MS} ms`,
     // A hop that takes time away is noise on the machine, not a measurement.
@@ -184,7 +188,9 @@ const goals = (results: Results): Goal[] => {
   const slow = results.slow?.ok ? results.slow.value : undefined;
   list.push({
     what: `Normal requests while ${int(SLOW_CONNECTIONS)} connections trickle their headers: p99, errors`,
-    figure: slow ? `${fixed(slow.attack.p99, 2)} ms (${fixed(slow.baseline.p99, 2)} ms without them), ${slow.attack.errors} errors` : 'not measured',
+    figure: slow
+      ? `${fixed(slow.attack.p99, 2)} ms (${fixed(slow.baseline.p99, 2)} ms without them), ${slow.attack.errors} errors`
+      : 'not measured',
     goal: `≤ ${SLOW_P99_GOAL_MS} ms, 0 errors`,
     met: slow ? slow.attack.p99 <= SLOW_P99_GOAL_MS && slow.attack.errors === 0 : undefined,
   });
@@ -198,9 +204,24 @@ const goals = (results: Results): Goal[] => {
   const timers = leaks ? leaks.after.timeouts + leaks.after.intervals + leaks.after.animationFrames : undefined;
   const requests = leaks ? leaks.after.fetchPending + leaks.after.bodiesUnread + leaks.serverInFlight : undefined;
   const listeners = leaks ? leaks.after.listeners.window + leaks.after.listeners.document + leaks.after.listeners.element : undefined;
-  list.push({ what: `Live timers after ${MOUNTS} mounts`, figure: timers === undefined ? 'not measured' : String(timers), goal: '0', met: timers === undefined ? undefined : timers === 0 });
-  list.push({ what: 'Pending requests', figure: requests === undefined ? 'not measured' : String(requests), goal: '0', met: requests === undefined ? undefined : requests === 0 });
-  list.push({ what: 'Event listeners left', figure: listeners === undefined ? 'not measured' : String(listeners), goal: '0', met: listeners === undefined ? undefined : listeners === 0 });
+  list.push({
+    what: `Live timers after ${MOUNTS} mounts`,
+    figure: timers === undefined ? 'not measured' : String(timers),
+    goal: '0',
+    met: timers === undefined ? undefined : timers === 0,
+  });
+  list.push({
+    what: 'Pending requests',
+    figure: requests === undefined ? 'not measured' : String(requests),
+    goal: '0',
+    met: requests === undefined ? undefined : requests === 0,
+  });
+  list.push({
+    what: 'Event listeners left',
+    figure: listeners === undefined ? 'not measured' : String(listeners),
+    goal: '0',
+    met: listeners === undefined ? undefined : listeners === 0,
+  });
   list.push({
     what: 'JS heap growth after GC',
     figure: leaks ? kb(leaks.heapGrowth) : 'not measured',
@@ -225,7 +246,10 @@ const goals = (results: Results): Goal[] => {
   const added = events ? events.idle.rssAfter - events.idle.rssBefore : undefined;
   list.push({
     what: `${int(IDLE_STREAMS_GOAL)} idle streams in one process: memory they add (RSS)`,
-    figure: events && added !== undefined ? `${int(events.idle.opened)} streams, ${fixed(added / 1e6, 1)} MB (${fixed(events.idle.perStream / 1000, 1)} KB each)` : 'not measured',
+    figure:
+      events && added !== undefined
+        ? `${int(events.idle.opened)} streams, ${fixed(added / 1e6, 1)} MB (${fixed(events.idle.perStream / 1000, 1)} KB each)`
+        : 'not measured',
     goal: `≥ ${int(IDLE_STREAMS_GOAL)} in < ${int(IDLE_MEMORY_GOAL_BYTES / 1e6)} MB`,
     met: events && added !== undefined ? events.idle.opened >= IDLE_STREAMS_GOAL && added < IDLE_MEMORY_GOAL_BYTES : undefined,
   });
@@ -309,7 +333,9 @@ const gatewayGoals = (outcome: Outcome<GatewayResult> | undefined): Goal[] => {
     },
     {
       what: `${int(IDLE_STREAMS)} idle event streams in one gateway process: memory they add (RSS)`,
-      figure: g ? `${int(g.idle.opened)} streams, ${fixed((g.idle.rssAfter - g.idle.rssBefore) / 1e6, 1)} MB (${fixed(g.idle.perStream / 1000, 1)} KB each)` : none,
+      figure: g
+        ? `${int(g.idle.opened)} streams, ${fixed((g.idle.rssAfter - g.idle.rssBefore) / 1e6, 1)} MB (${fixed(g.idle.perStream / 1000, 1)} KB each)`
+        : none,
       goal: `≥ ${int(IDLE_STREAMS)} in < ${int(IDLE_MEMORY_GOAL_BYTES / 1e6)} MB`,
       met: g ? g.idle.opened >= IDLE_STREAMS && g.idle.rssAfter - g.idle.rssBefore < IDLE_MEMORY_GOAL_BYTES : undefined,
     },
@@ -317,7 +343,11 @@ const gatewayGoals = (outcome: Outcome<GatewayResult> | undefined): Goal[] => {
 };
 
 const goalTable = (goals: Goal[]): string =>
-  ['| figure | this run | goal | |', '|---|---|---|---|', ...goals.map((g) => `| ${g.what} | ${g.figure} | ${g.goal} | ${g.met === undefined ? 'not measured' : mark(g.met)} |`)].join('\n');
+  [
+    '| figure | this run | goal | |',
+    '|---|---|---|---|',
+    ...goals.map((g) => `| ${g.what} | ${g.figure} | ${g.goal} | ${g.met === undefined ? 'not measured' : mark(g.met)} |`),
+  ].join('\n');
 
 /** Section 8: the books under a hostile notification channel. */
 export const booksSection = (outcome: Outcome<BooksResult> | undefined): string => {
@@ -446,7 +476,10 @@ const bundleSection = (outcome: Outcome<BundleResult> | undefined): string => {
     '| file | raw B | gzip -9 B | brotli -q11 B |',
     '|---|---:|---:|---:|',
     row('**`dist/cdn/merchant-checkout.js` (first render, as built)**', b.cdn),
-    row(`\`merchant-checkout/define\` (ESM entry) bundled with its dependencies, minified: first render (entry chunk and its static imports; the npm entry exports every translation, so all ten are in it: a page's bundler drops those it does not import)`, b.esmDefine.firstRender),
+    row(
+      `\`merchant-checkout/define\` (ESM entry) bundled with its dependencies, minified: first render (entry chunk and its static imports; the npm entry exports every translation, so all ten are in it: a page's bundler drops those it does not import)`,
+      b.esmDefine.firstRender,
+    ),
     row(`… all ${b.esmDefine.chunks} of its chunks`, b.esmDefine.all),
     row('baseline: Lit alone with an empty element', b.litBaseline),
     '',
@@ -456,11 +489,14 @@ const bundleSection = (outcome: Outcome<BundleResult> | undefined): string => {
     '|---|---|---:|---:|---:|---|',
     ...b.chunks.map((c) => `| \`${c.name}\` | ${c.role} | ${cells(c.sizes)} | ${c.integrity ? 'matches' : '**does not match**'} |`),
     '',
-    '**What a payer downloads per screen**: the first-render file, the language (`en` or `ru` here; the others are in the table above) and the chunks the screen loads (`views`, the screens\' templates, with the language), each file compressed on its own as a CDN serves it; English / Russian payer.',
+    "**What a payer downloads per screen**: the first-render file, the language (`en` or `ru` here; the others are in the table above) and the chunks the screen loads (`views`, the screens' templates, with the language), each file compressed on its own as a CDN serves it; English / Russian payer.",
     '',
     '| screen | chunks besides the first render and the language | raw B | gzip -9 B | brotli -q11 B |',
     '|---|---|---:|---:|---:|',
-    ...b.screens.map((s) => `| ${s.screen} | ${chunkList(s.chunks)} | ${pair(s.en.raw, s.ru.raw)} | ${pair(s.en.gzip, s.ru.gzip)} | ${pair(s.en.brotli, s.ru.brotli)} |`),
+    ...b.screens.map(
+      (s) =>
+        `| ${s.screen} | ${chunkList(s.chunks)} | ${pair(s.en.raw, s.ru.raw)} | ${pair(s.en.gzip, s.ru.gzip)} | ${pair(s.en.brotli, s.ru.brotli)} |`,
+    ),
     '',
     `**Before and after the split** (issue 19). Before: the single CDN file of commit ${b.before.commit}, where everything was in one file, ${before}. That file had both languages and the QR encoder but none of this round's bank directory, lettermarks, bank picker, receipt and dispute forms (src/element/banks/, src/element/journey/), two of which (directory, lettermark) the waiting screen's total includes.`,
     '',
@@ -529,7 +565,7 @@ const proxySection = (outcome: Outcome<ProxyResult> | undefined): string => {
         `| ${names[t.target]} | ${int(t.requestsPerSecond)} | ${t.rounds.map((r) => int(r)).join(', ')} | ${int(t.cpuPerRequest)} µs | ${t.target === 'direct' ? '(same)' : `${int(t.mockCpuPerRequest)} µs`} | ${t.shared ? int(t.shared.requestsPerSecond) : ''} | ${t.shared ? `${int(t.shared.cpuPerRequest)} µs` : ''} | ${t.errors} |`,
     ),
     '',
-    'CPU per answer is the process\'s user + system time over the round divided by its 2xx answers (median of the rounds): what the server costs, whatever else ran on the cores meanwhile.',
+    "CPU per answer is the process's user + system time over the round divided by its 2xx answers (median of the rounds): what the server costs, whatever else ran on the cores meanwhile.",
     '',
     `Proxy ÷ bare passthrough: **${fixed(p.throughputRatio, 2)}×**, ${fixed(p.throughputRatioShared, 2)}× with all connections on one invoice; proxy ÷ \`fetch\` passthrough: ${fixed(p.throughputRatioVsFetch, 2)}×.`,
     '',
@@ -598,7 +634,8 @@ const leaksSection = (outcome: Outcome<LeakResult> | undefined): string => {
 const eventsSection = (outcome: Outcome<EventsResult> | undefined): string => {
   if (!outcome?.ok) return failure(outcome);
   const { upstream: u, latency: l, idle: i } = outcome.value;
-  const latencyRow = (name: string, f: EventsResult['latency']['single']) => `| ${name} | ${f.samples} | ${fixed(f.p50, 2)} ms | ${fixed(f.p99, 2)} ms | ${fixed(f.max, 2)} ms |`;
+  const latencyRow = (name: string, f: EventsResult['latency']['single']) =>
+    `| ${name} | ${f.samples} | ${fixed(f.p50, 2)} ms | ${fixed(f.p99, 2)} ms | ${fixed(f.max, 2)} ms |`;
   return [
     `\`bench/events.ts\`: each shop instance is test/support/cluster-instance.ts (the kit, \`createCheckoutServer\`, on one store) in its own process, in front of the mock service on a real port; the payers run in the benchmark's process. \`node --import tsx bench/events.ts idle [--floor]\` runs the idle streams alone.`,
     '',

@@ -64,7 +64,9 @@ if (process.argv.includes('--render')) {
   const input = { ...saved, date: new Date(saved.date) };
   const names = NAMES.filter((name) => saved.results[name] !== undefined);
   const sections = process.argv.includes('--sections');
-  const text = sections ? replaceSections(await readFile(`${root}BENCHMARKS.md`, 'utf8'), renderReport(input), names, input.date) : renderReport(input);
+  const text = sections
+    ? replaceSections(await readFile(`${root}BENCHMARKS.md`, 'utf8'), renderReport(input), names, input.date)
+    : renderReport(input);
   await writeFile(`${root}BENCHMARKS.md`, text);
   log(`BENCHMARKS.md ${sections ? `sections ${names.join(', ')}` : ''} rendered again from bench/.out/last-results.json`);
   process.exit(0);
@@ -72,7 +74,11 @@ if (process.argv.includes('--render')) {
 
 if (!process.argv.includes('--no-build')) {
   log('building dist/ (npm run build)');
-  const build = spawnSync(process.execPath, [`${root}scripts/build.js`], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], timeout: 120_000 });
+  const build = spawnSync(process.execPath, [`${root}scripts/build.js`], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    timeout: 120_000,
+  });
   if (build.status !== 0) {
     log('the build failed');
     process.exit(1);
@@ -94,7 +100,13 @@ const run = async <T>(name: BenchName, limitMs: number, work: () => Promise<T>):
     return { ok: true, value, seconds: (Date.now() - begun) / 1000, loadBefore, loadAfter: load() };
   } catch (error) {
     log(`${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    return { ok: false, error: error instanceof Error ? error.message : String(error), seconds: (Date.now() - begun) / 1000, loadBefore, loadAfter: load() };
+    return {
+      ok: false,
+      error: error instanceof Error ? error.message : String(error),
+      seconds: (Date.now() - begun) / 1000,
+      loadBefore,
+      loadAfter: load(),
+    };
   }
 };
 

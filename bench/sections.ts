@@ -39,11 +39,17 @@ export const replaceSections = (current: string, fresh: string, names: readonly 
     );
     text = block(name).test(text)
       ? text.replace(block(name), () => stamped)
-      : text.replace('## Changes made for these figures', () => `${HEADINGS[name] ?? `## ${name}`}\n\n${stamped}\n\n## Changes made for these figures`);
+      : text.replace(
+          '## Changes made for these figures',
+          () => `${HEADINGS[name] ?? `## ${name}`}\n\n${stamped}\n\n## Changes made for these figures`,
+        );
   }
   // The table of changes is the code's (bench/report.ts), whatever ran.
   const changes = block('changes').exec(fresh)?.[0];
-  if (changes) text = block('changes').test(text) ? text.replace(block('changes'), () => changes) : text.replace(/(## Changes made for these figures\n\n)[\s\S]*$/, (_, heading: string) => `${heading}${changes}\n`);
+  if (changes)
+    text = block('changes').test(text)
+      ? text.replace(block('changes'), () => changes)
+      : text.replace(/(## Changes made for these figures\n\n)[\s\S]*$/, (_, heading: string) => `${heading}${changes}\n`);
   // The goals this run measured replace their rows in the goals table (a section may repeat a
   // row in its own table: only the one before section 1 is the goals table).
   const cut = text.indexOf('\n## 1.');
@@ -52,7 +58,9 @@ export const replaceSections = (current: string, fresh: string, names: readonly 
   for (const [key, line] of measured) {
     const old = goals.split('\n').find((candidate) => candidate.startsWith(key));
     // A goal the file does not have yet goes at the end of the table.
-    goals = old ? goals.replace(old, () => line) : goals.replace(/(\n\| [^\n]*\|)\n\n\*\*\d+ of/, (_, last: string) => `${last}\n${line}\n\n**0 of`);
+    goals = old
+      ? goals.replace(old, () => line)
+      : goals.replace(/(\n\| [^\n]*\|)\n\n\*\*\d+ of/, (_, last: string) => `${last}\n${line}\n\n**0 of`);
   }
   const all = [...rows(goals).values()];
   const met = all.filter((line) => line.endsWith('| **met** |')).length;

@@ -52,7 +52,9 @@ export const runSlowClients = async (): Promise<SlowClientsResult> => {
       socket.on('error', () => undefined);
       // Counted until the result is taken; this side destroys them only afterwards.
       socket.on('close', () => closedByServer++);
-      socket.once('connect', () => socket.write(`GET /checkout-api/invoices/${mock!.info!.invoiceId} HTTP/1.1\r\nHost: ${target.host}\r\nX-Slow: `));
+      socket.once('connect', () =>
+        socket.write(`GET /checkout-api/invoices/${mock!.info!.invoiceId} HTTP/1.1\r\nHost: ${target.host}\r\nX-Slow: `),
+      );
       sockets.push(socket);
     }
     // One byte a second on every slow connection, in one timer.

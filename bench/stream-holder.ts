@@ -21,9 +21,18 @@ import { writeHeapSnapshot } from 'node:v8';
 import type * as ServerKit from '../src/server/index.js';
 
 // The kit bundled as it ships (bench/kit.ts) when `BENCH_KIT` names it, else the sources through tsx.
-const { MerchantClient, createCheckoutHandler, createCheckoutServer, createMemoryStore, createNodeFetch, createNotificationHandler, toNodeHandler } = (
-  process.env.BENCH_KIT ? await import(pathToFileURL(process.env.BENCH_KIT).href) : await import('../src/server/index.js')
-) as Partial<typeof ServerKit> & Omit<typeof ServerKit, 'createCheckoutServer'>;
+const {
+  MerchantClient,
+  createCheckoutHandler,
+  createCheckoutServer,
+  createMemoryStore,
+  createNodeFetch,
+  createNotificationHandler,
+  toNodeHandler,
+} = (process.env.BENCH_KIT ? await import(pathToFileURL(process.env.BENCH_KIT).href) : await import('../src/server/index.js')) as Partial<
+  typeof ServerKit
+> &
+  Omit<typeof ServerKit, 'createCheckoutServer'>;
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -62,8 +71,10 @@ const kitHandler = () => {
     notifications: { token: env('NOTIFICATION_TOKEN'), path: '/notify' },
     reconcile: false,
   });
-  const checkout = kit?.checkout ?? createCheckoutHandler({ client, store, basePath: '/checkout-api', authorize: () => true, timeoutMs: 5000 });
-  const notify = kit?.notifications ?? createNotificationHandler({ token: env('NOTIFICATION_TOKEN'), store, onNotification: () => undefined });
+  const checkout =
+    kit?.checkout ?? createCheckoutHandler({ client, store, basePath: '/checkout-api', authorize: () => true, timeoutMs: 5000 });
+  const notify =
+    kit?.notifications ?? createNotificationHandler({ token: env('NOTIFICATION_TOKEN'), store, onNotification: () => undefined });
   return toNodeHandler(async (request: Request): Promise<Response> => {
     const { pathname, searchParams } = new URL(request.url);
     if (pathname === '/notify') return notify(request);

@@ -20,7 +20,14 @@ import {
   type ServiceSwitch,
 } from './shared/demo-api.js';
 import { listenToCheckout, logEntry, type LoggedEvent } from './shared/events.js';
-import { type DemoScenario, isOptionScenario, isScenario, OPTION_SCENARIOS, type OptionScenarioName, SCENARIOS } from './shared/scenarios.js';
+import {
+  type DemoScenario,
+  isOptionScenario,
+  isScenario,
+  OPTION_SCENARIOS,
+  type OptionScenarioName,
+  SCENARIOS,
+} from './shared/scenarios.js';
 
 type Theme = 'auto' | 'light' | 'dark';
 const isCheckoutLang = (value: unknown): value is Language => (LANGUAGES as readonly unknown[]).includes(value);
@@ -465,8 +472,8 @@ class DemoPage {
             <h2 id="merchant-heading">${t.merchantHeading}</h2>
             <p>${t.merchantIntro}</p>
           </div>
-          ${this.#renderCreate(t)} ${this.#renderOrders(t)} ${this.#renderMock(t)} ${this.#renderReference(t)}
-          ${this.#renderEvents(t)} ${this.#renderScenarios(t)}
+          ${this.#renderCreate(t)} ${this.#renderOrders(t)} ${this.#renderMock(t)} ${this.#renderReference(t)} ${this.#renderEvents(t)}
+          ${this.#renderScenarios(t)}
         </section>
       </main>
       <footer class="footer"><p>${t.footer}</p></footer>
@@ -479,50 +486,51 @@ class DemoPage {
       <section class="payer" aria-labelledby="payer-heading">
         <ol class="steps">
           ${t.steps.map(
-            (step, index) =>
-              html`<li class=${index < 2 ? 'done' : 'current'} aria-current=${index === 2 ? 'step' : nothing}>${step}</li>`,
+            (step, index) => html`<li class=${index < 2 ? 'done' : 'current'} aria-current=${index === 2 ? 'step' : nothing}>${step}</li>`,
           )}
         </ol>
         <h1 id="payer-heading">${t.payerHeading}</h1>
-        ${order
-          ? html`
-              <div class="order-card" id="order-summary">
-                <p class="order-title">${t.orderLabel(order.orderId)}</p>
-                <dl>
-                  <div>
-                    <dt>${t.amount}</dt>
-                    <dd class="order-amount">${this.#money(order)}</dd>
-                  </div>
-                  <div>
-                    <dt>${t.created}</dt>
-                    <dd>${this.#time(order.createdAt)}</dd>
-                  </div>
-                  <div>
-                    <dt>${t.shopStatus} <span class="hint">${t.shopStatusHint}</span></dt>
-                    <dd>${this.#statusPill(order.status)}</dd>
-                  </div>
-                  ${order.service
-                    ? html`<div>
-                        <dt>${t.dealStatus} <span class="hint">${t.dealStatusHint}</span></dt>
-                        <dd id="order-deal-status">${order.service.dealStatus ?? t.noDeal}</dd>
-                      </div>`
-                    : nothing}
-                </dl>
-              </div>
-              ${order.type === 'out' ? html`<p class="payout-note" role="note">${t.payoutNote}</p>` : nothing}
-              <merchant-checkout
-                lang=${this.#lang}
-                invoice-id=${order.invoiceId}
-                endpoint="/checkout-api"
-                return-url=${this.#returnUrl(order.invoiceId)}
-                auto-return=${this.#autoReturn || nothing}
-                poll-interval=${POLL_INTERVAL_MS}
-                theme=${this.#theme === 'auto' ? nothing : this.#theme}
-              ></merchant-checkout>
-            `
-          : html`<p class="placeholder" aria-busy=${this.#preparing ? 'true' : 'false'}>
-              ${this.#preparing ? t.preparing : t.noOrder}
-            </p>`}
+        ${
+          order
+            ? html`
+                <div class="order-card" id="order-summary">
+                  <p class="order-title">${t.orderLabel(order.orderId)}</p>
+                  <dl>
+                    <div>
+                      <dt>${t.amount}</dt>
+                      <dd class="order-amount">${this.#money(order)}</dd>
+                    </div>
+                    <div>
+                      <dt>${t.created}</dt>
+                      <dd>${this.#time(order.createdAt)}</dd>
+                    </div>
+                    <div>
+                      <dt>${t.shopStatus} <span class="hint">${t.shopStatusHint}</span></dt>
+                      <dd>${this.#statusPill(order.status)}</dd>
+                    </div>
+                    ${
+                      order.service
+                        ? html`<div>
+                            <dt>${t.dealStatus} <span class="hint">${t.dealStatusHint}</span></dt>
+                            <dd id="order-deal-status">${order.service.dealStatus ?? t.noDeal}</dd>
+                          </div>`
+                        : nothing
+                    }
+                  </dl>
+                </div>
+                ${order.type === 'out' ? html`<p class="payout-note" role="note">${t.payoutNote}</p>` : nothing}
+                <merchant-checkout
+                  lang=${this.#lang}
+                  invoice-id=${order.invoiceId}
+                  endpoint="/checkout-api"
+                  return-url=${this.#returnUrl(order.invoiceId)}
+                  auto-return=${this.#autoReturn || nothing}
+                  poll-interval=${POLL_INTERVAL_MS}
+                  theme=${this.#theme === 'auto' ? nothing : this.#theme}
+                ></merchant-checkout>
+              `
+            : html`<p class="placeholder" aria-busy=${this.#preparing ? 'true' : 'false'}>${this.#preparing ? t.preparing : t.noOrder}</p>`
+        }
       </section>
     `;
   }
@@ -594,29 +602,37 @@ class DemoPage {
               ${OPTIONS.map((option) => html`<option value=${option}>${t.options[option]}</option>`)}
             </select>
           </label>
-          ${this.#formType === 'in'
-            ? html`
-                <label class="check full">
-                  <input type="checkbox" name="startDeal" checked />
-                  <span>${t.startDeal} <small>${t.startDealHint}</small></span>
-                </label>
-              `
-            : html`
-                <label class="field">
-                  <span>${t.payeeRequisites}</span>
-                  <input name="requisites" autocomplete="off" required aria-invalid=${invalid('paymentRequisites')} />
-                </label>
-                <label class="field">
-                  <span>${t.payeeHolder}</span>
-                  <input name="holder" autocomplete="off" required />
-                </label>
-              `}
+          ${
+            this.#formType === 'in'
+              ? html`
+                  <label class="check full">
+                    <input type="checkbox" name="startDeal" checked />
+                    <span>${t.startDeal} <small>${t.startDealHint}</small></span>
+                  </label>
+                `
+              : html`
+                  <label class="field">
+                    <span>${t.payeeRequisites}</span>
+                    <input name="requisites" autocomplete="off" required aria-invalid=${invalid('paymentRequisites')} />
+                  </label>
+                  <label class="field">
+                    <span>${t.payeeHolder}</span>
+                    <input name="holder" autocomplete="off" required />
+                  </label>
+                `
+          }
           <details class="full advanced" ?open=${error?.field === 'maxAmount' || error?.field?.endsWith('Url') === true}>
             <summary>${t.advanced}</summary>
             <div class="form-grid">
               <label class="field">
                 <span>${t.maxAmount}</span>
-                <input name="maxAmount" inputmode="decimal" autocomplete="off" aria-describedby="max-amount-hint" aria-invalid=${invalid('maxAmount')} />
+                <input
+                  name="maxAmount"
+                  inputmode="decimal"
+                  autocomplete="off"
+                  aria-describedby="max-amount-hint"
+                  aria-invalid=${invalid('maxAmount')}
+                />
                 <small id="max-amount-hint">${t.maxAmountHint}</small>
               </label>
               <label class="field">
@@ -633,12 +649,14 @@ class DemoPage {
           <div class="full form-actions">
             <button class="primary" type="submit" ?disabled=${this.#creating}>${this.#creating ? t.creating : t.create}</button>
           </div>
-          ${error
-            ? html`<p class="form-error full" role="alert" data-code=${error.serviceCode ?? nothing}>
-                ${error.serviceCode ? html`${t.serviceRefused} ` : nothing}<span class="form-error-message">${error.message}</span>
-                ${error.serviceCode ? html` <code>${error.serviceCode}</code>` : nothing}
-              </p>`
-            : nothing}
+          ${
+            error
+              ? html`<p class="form-error full" role="alert" data-code=${error.serviceCode ?? nothing}>
+                  ${error.serviceCode ? html`${t.serviceRefused} ` : nothing}<span class="form-error-message">${error.message}</span>
+                  ${error.serviceCode ? html` <code>${error.serviceCode}</code>` : nothing}
+                </p>`
+              : nothing
+          }
         </form>
       </section>
     `;
@@ -648,34 +666,42 @@ class DemoPage {
     return html`
       <section class="panel" aria-labelledby="orders-heading">
         <h3 id="orders-heading">${t.ordersHeading}</h3>
-        ${this.#orders.length === 0
-          ? html`<p class="muted">${t.noOrders}</p>`
-          : html`
-              <ul class="orders" id="orders">
-                ${this.#orders.map(
-                  (order) => html`
-                    <li>
-                      <button
-                        type="button"
-                        class="order"
-                        aria-pressed=${order.invoiceId === this.#selected ? 'true' : 'false'}
-                        data-invoice-id=${order.invoiceId}
-                        @click=${() => this.#select(order)}
-                      >
-                        <span class="order-id">${order.orderId}</span>
-                        <span class="order-sum">${this.#money(order)}</span>
-                        ${this.#statusPill(order.status)}
-                        <span class="order-meta"
-                          >${t.directions[order.type]} · ${this.#time(order.createdAt)}${order.service?.dealStatus
-                            ? html` · ${t.deal} <code class="order-deal" data-deal-status=${order.service.dealStatus}>${order.service.dealStatus}</code>`
-                            : nothing}</span
+        ${
+          this.#orders.length === 0
+            ? html`<p class="muted">${t.noOrders}</p>`
+            : html`
+                <ul class="orders" id="orders">
+                  ${this.#orders.map(
+                    (order) => html`
+                      <li>
+                        <button
+                          type="button"
+                          class="order"
+                          aria-pressed=${order.invoiceId === this.#selected ? 'true' : 'false'}
+                          data-invoice-id=${order.invoiceId}
+                          @click=${() => this.#select(order)}
                         >
-                      </button>
-                    </li>
-                  `,
-                )}
-              </ul>
-            `}
+                          <span class="order-id">${order.orderId}</span>
+                          <span class="order-sum">${this.#money(order)}</span>
+                          ${this.#statusPill(order.status)}
+                          <span class="order-meta"
+                            >${t.directions[order.type]} ·
+                            ${this.#time(order.createdAt)}${
+                              order.service?.dealStatus
+                                ? html` · ${t.deal}
+                                    <code class="order-deal" data-deal-status=${order.service.dealStatus}
+                                      >${order.service.dealStatus}</code
+                                    >`
+                                : nothing
+                            }</span
+                          >
+                        </button>
+                      </li>
+                    `,
+                  )}
+                </ul>
+              `
+        }
       </section>
     `;
   }
@@ -715,7 +741,9 @@ class DemoPage {
         </div>
         <h4>${t.transferHeading}</h4>
         <div class="button-row">
-          <button type="button" data-action="confirm" ?disabled=${disabled} @click=${() => void this.#act('confirm')}>${t.confirmTransfer}</button>
+          <button type="button" data-action="confirm" ?disabled=${disabled} @click=${() => void this.#act('confirm')}>
+            ${t.confirmTransfer}
+          </button>
         </div>
         <form class="fault" data-form="dispute" @submit=${(event: SubmitEvent) => this.#disputeFrom(event)}>
           <label>
@@ -780,7 +808,9 @@ class DemoPage {
         </div>
         <p>
           ${t.serviceClock}:
-          <time id="service-clock" datetime=${this.#service?.now ?? nothing}>${this.#service ? this.#time(this.#service.now, 'medium') : '…'}</time>
+          <time id="service-clock" datetime=${this.#service?.now ?? nothing}
+            >${this.#service ? this.#time(this.#service.now, 'medium') : '…'}</time
+          >
         </p>
         <div class="button-row">
           <button type="button" data-action="clock-minute" ?disabled=${this.#busy} @click=${() => void this.#advanceClock(CLOCK_STEP_MS)}>
@@ -837,16 +867,19 @@ class DemoPage {
         <div>
           <dt>${t.notificationsLabel}</dt>
           <dd>
-            ${service.notifications.length === 0
-              ? t.noNotifications
-              : html`<ol class="notifications" id="notifications">
-                  ${service.notifications.map(
-                    (note) => html`<li data-state=${note.state}>
-                      <code>${note.change}</code> · ${t.notificationStates[note.state]} ·
-                      ${t.attempts(note.attempts.map((status) => (status === null ? '—' : String(status))))}
-                    </li>`,
-                  )}
-                </ol>`}
+            ${
+              service.notifications.length === 0
+                ? t.noNotifications
+                : html`<ol class="notifications" id="notifications">
+                    ${service.notifications.map(
+                      (note) =>
+                        html`<li data-state=${note.state}>
+                          <code>${note.change}</code> · ${t.notificationStates[note.state]} ·
+                          ${t.attempts(note.attempts.map((status) => (status === null ? '—' : String(status))))}
+                        </li>`,
+                    )}
+                  </ol>`
+            }
           </dd>
         </div>
       </dl>
@@ -863,27 +896,31 @@ class DemoPage {
       <section class="panel" aria-labelledby="reference-heading" id="reference">
         <h3 id="reference-heading">${t.referenceHeading}</h3>
         <p class="muted">${t.referenceIntro}</p>
-        ${reference
-          ? html`
-              <dl class="rates" id="rates">
-                <div>
-                  <dt>${t.rates.in}</dt>
-                  <dd data-side="in">${rate('in')}</dd>
-                </div>
-                <div>
-                  <dt>${t.rates.out}</dt>
-                  <dd data-side="out">${rate('out')}</dd>
-                </div>
-              </dl>
-              <h4 id="banks-heading">${t.banksHeading(reference.methods.length)}</h4>
-              <ul class="bank-list" id="bank-list" aria-labelledby="banks-heading">
-                ${reference.methods.map((method) => html`<li data-code=${method.code}>${method.name} <code>${method.code}</code></li>`)}
-              </ul>
-            `
-          : html`<p class=${this.#referenceError ? 'notice error' : 'muted'} role="status">${this.#referenceError ?? t.loading}</p>`}
-        ${this.#referenceError
-          ? html`<p><button type="button" class="small" @click=${() => void this.#loadReference()}>${t.retry}</button></p>`
-          : nothing}
+        ${
+          reference
+            ? html`
+                <dl class="rates" id="rates">
+                  <div>
+                    <dt>${t.rates.in}</dt>
+                    <dd data-side="in">${rate('in')}</dd>
+                  </div>
+                  <div>
+                    <dt>${t.rates.out}</dt>
+                    <dd data-side="out">${rate('out')}</dd>
+                  </div>
+                </dl>
+                <h4 id="banks-heading">${t.banksHeading(reference.methods.length)}</h4>
+                <ul class="bank-list" id="bank-list" aria-labelledby="banks-heading">
+                  ${reference.methods.map((method) => html`<li data-code=${method.code}>${method.name} <code>${method.code}</code></li>`)}
+                </ul>
+              `
+            : html`<p class=${this.#referenceError ? 'notice error' : 'muted'} role="status">${this.#referenceError ?? t.loading}</p>`
+        }
+        ${
+          this.#referenceError
+            ? html`<p><button type="button" class="small" @click=${() => void this.#loadReference()}>${t.retry}</button></p>`
+            : nothing
+        }
       </section>
     `;
   }
@@ -905,26 +942,30 @@ class DemoPage {
             ${t.clear}
           </button>
         </div>
-        ${this.#events.length === 0
-          ? html`<p class="muted">${t.noEvents}</p>`
-          : html`
-              <ol class="event-log" id="event-log">
-                ${this.#events.map(
-                  (entry) => html`
-                    <li data-event=${entry.name}>
-                      <time>${entry.time}</time>
-                      <code>${entry.name}</code>
-                      <span class="event-order">${entry.orderId ?? ''}</span>
-                      <span class="event-detail"
-                        >${entry.summary}${entry.source
-                          ? html` <span class="event-source" data-source=${entry.source}>${t.eventSource[entry.source]}</span>`
-                          : nothing}</span
-                      >
-                    </li>
-                  `,
-                )}
-              </ol>
-            `}
+        ${
+          this.#events.length === 0
+            ? html`<p class="muted">${t.noEvents}</p>`
+            : html`
+                <ol class="event-log" id="event-log">
+                  ${this.#events.map(
+                    (entry) => html`
+                      <li data-event=${entry.name}>
+                        <time>${entry.time}</time>
+                        <code>${entry.name}</code>
+                        <span class="event-order">${entry.orderId ?? ''}</span>
+                        <span class="event-detail"
+                          >${entry.summary}${
+                            entry.source
+                              ? html` <span class="event-source" data-source=${entry.source}>${t.eventSource[entry.source]}</span>`
+                              : nothing
+                          }</span
+                        >
+                      </li>
+                    `,
+                  )}
+                </ol>
+              `
+        }
       </section>
     `;
   }
@@ -950,7 +991,10 @@ class DemoPage {
             const { option, currency, method, lang } = OPTION_SCENARIOS[scenario];
             return html`
               <li>
-                <a href=${this.#scenarioHref(scenario, lang)} data-scenario=${scenario} @click=${(event: MouseEvent) => this.#openOptionScenario(event, scenario)}
+                <a
+                  href=${this.#scenarioHref(scenario, lang)}
+                  data-scenario=${scenario}
+                  @click=${(event: MouseEvent) => this.#openOptionScenario(event, scenario)}
                   ><code>?scenario=${scenario}</code></a
                 >
                 <span>${t.optionScenario(option, currency, method)} (<span lang=${lang}>${LANGUAGE_NAMES[lang]}</span>)</span>

@@ -131,7 +131,12 @@ const integrity = Object.fromEntries(
   readdirSync(cdnDir)
     .filter((name) => name.endsWith('.js'))
     .sort()
-    .map((name) => [name, `sha384-${createHash('sha384').update(readFileSync(`${cdnDir}/${name}`)).digest('base64')}`]),
+    .map((name) => [
+      name,
+      `sha384-${createHash('sha384')
+        .update(readFileSync(`${cdnDir}/${name}`))
+        .digest('base64')}`,
+    ]),
 );
 writeFileSync(`${cdnDir}/integrity.json`, `${JSON.stringify(integrity, null, 2)}\n`);
 

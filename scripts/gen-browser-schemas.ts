@@ -9,7 +9,12 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
-import { CheckoutBankListSchema, CheckoutCanceledInvoiceSchema, CheckoutErrorBodySchema, CheckoutInvoiceSchema } from '../src/schemas/checkout.js';
+import {
+  CheckoutBankListSchema,
+  CheckoutCanceledInvoiceSchema,
+  CheckoutErrorBodySchema,
+  CheckoutInvoiceSchema,
+} from '../src/schemas/checkout.js';
 import { PaymentVariantListSchema } from '../src/schemas/invoice.js';
 import { DECIMAL_PATTERN, RFC3339_PATTERN, UUID_PATTERN } from '../src/schemas/patterns.js';
 
@@ -47,7 +52,9 @@ const strip = (node: unknown): unknown => {
       .map(([key, value]) => [key, strip(value)]),
   );
   if (typeof out.pattern === 'string') {
-    out.errorMessage = PATTERN_MESSAGES[out.pattern] ?? ((node as { format?: string }).format === 'date-time' ? 'must be an ISO 8601 timestamp with UTC offset' : undefined);
+    out.errorMessage =
+      PATTERN_MESSAGES[out.pattern] ??
+      ((node as { format?: string }).format === 'date-time' ? 'must be an ISO 8601 timestamp with UTC offset' : undefined);
     if (out.errorMessage === undefined) delete out.errorMessage;
   }
   return out;

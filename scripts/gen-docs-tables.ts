@@ -76,7 +76,9 @@ const membersOf = (entry: string, name: string): Member[] => {
 const optionRows = (members: Member[]) => [
   '| option | type | what it is |',
   '|---|---|---|',
-  ...members.map((member) => `| \`${member.name}\`${member.optional ? '' : ' (required)'} | \`${cell(member.type)}\` | ${cell(member.doc)} |`),
+  ...members.map(
+    (member) => `| \`${member.name}\`${member.optional ? '' : ' (required)'} | \`${cell(member.type)}\` | ${cell(member.doc)} |`,
+  ),
 ];
 
 /** A default of `DEFAULTS` as a reader writes it: `60 min`, `64 KiB`, `400 "…"`. */
@@ -99,7 +101,8 @@ const formatDefault = (key: string, value: unknown): string => {
     if (entries.every(([, item]) => item && typeof item === 'object' && 'min' in item && 'max' in item)) {
       return entries.map(([name, item]) => `${name} ${(item as { min: string }).min}–${(item as { max: string }).max}`).join('; ');
     }
-    if (key === 'dealTtlMs') return `${formatDefault(key, (value as { min: number }).min)}–${formatDefault(key, (value as { max: number }).max)}`;
+    if (key === 'dealTtlMs')
+      return `${formatDefault(key, (value as { min: number }).min)}–${formatDefault(key, (value as { max: number }).max)}`;
     return entries.map(([name, item]) => `\`${name}\` ${formatDefault(name, item)}`).join(', ');
   }
   return `\`${String(value)}\``;
@@ -132,7 +135,9 @@ const TABLES: Record<string, Record<string, () => string[]>> = {
     'demo-scenarios': () => [
       '| link | first screen (`data-screen`) | what the checkout shows |',
       '|---|---|---|',
-      ...SCENARIOS.map((scenario) => `| \`/?scenario=${scenario}\` | \`${SCENARIO_SCREEN[scenario]}\` | ${cell(TEXT.en.scenarios[scenario])} |`),
+      ...SCENARIOS.map(
+        (scenario) => `| \`/?scenario=${scenario}\` | \`${SCENARIO_SCREEN[scenario]}\` | ${cell(TEXT.en.scenarios[scenario])} |`,
+      ),
     ],
     'demo-option-scenarios': () => [
       '| link | payment option | bank | amount | language |',

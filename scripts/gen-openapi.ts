@@ -83,7 +83,11 @@ const defOf = (schema: z.ZodMiniType) => (schema as ZodNode)._zod.def;
 const isTimestampReader = (schema: z.ZodMiniType): boolean => {
   const def = defOf(schema);
   if (def.type !== 'pipe' || !def.in || !def.out || defOf(def.in).type !== 'string' || defOf(def.out).type !== 'transform') return false;
-  return schema.safeParse('2024-11-23t20:43z').success && schema.safeParse('2024-11-23T20:43:07.5+0300').success && !schema.safeParse('x').success;
+  return (
+    schema.safeParse('2024-11-23t20:43z').success &&
+    schema.safeParse('2024-11-23T20:43:07.5+0300').success &&
+    !schema.safeParse('x').success
+  );
 };
 
 const replace = (target: Record<string, unknown>, value: Record<string, unknown>) => {
@@ -137,7 +141,10 @@ const componentRef = (name: string): JsonObject => ({ $ref: `#/components/schema
 const responseRef = (name: string): JsonObject => ({ $ref: `#/components/responses/${name}` });
 
 /** Components from a registry of named zod schemas, each referenced wherever another uses it. */
-const components = (named: Readonly<Record<string, z.ZodMiniType>>, io: 'input' | 'output'): { refs: Map<z.ZodMiniType, string>; schemas: JsonObject } => {
+const components = (
+  named: Readonly<Record<string, z.ZodMiniType>>,
+  io: 'input' | 'output',
+): { refs: Map<z.ZodMiniType, string>; schemas: JsonObject } => {
   const registry = z.registry<{ id: string }>();
   const refs = new Map<z.ZodMiniType, string>();
   for (const [id, schema] of Object.entries(named)) {
@@ -161,7 +168,13 @@ const inline = (schema: z.ZodMiniType, io: 'input' | 'output', refs: Map<z.ZodMi
   const registry = z.registry<{ id: string }>();
   for (const [named, name] of refs) registry.add(named, { id: name });
   registry.add(schema, { id: '__inline' });
-  const out = z.toJSONSchema(registry, { io, unrepresentable: 'any', target: 'draft-2020-12', uri: (name) => `#/components/schemas/${name}`, override });
+  const out = z.toJSONSchema(registry, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+    uri: (name) => `#/components/schemas/${name}`,
+    override,
+  });
   return tidy(out.schemas.__inline);
 };
 
@@ -194,7 +207,11 @@ const answerBody = (answer: z.ZodMiniType, refs: Map<z.ZodMiniType, string>): Js
   const oneOf: Json[] = [body];
   if (takesOne) oneOf.push(inline(element, 'input', refs));
   if (takesNested) oneOf.push({ type: 'array', items: body, minItems: 1, maxItems: 1 });
-  const forms = ['A list', ...(takesOne ? ['one object standing for a list of one'] : []), ...(takesNested ? ['the list wrapped in a one-element array'] : [])];
+  const forms = [
+    'A list',
+    ...(takesOne ? ['one object standing for a list of one'] : []),
+    ...(takesNested ? ['the list wrapped in a one-element array'] : []),
+  ];
   return oneOf.length === 1 ? body : { description: `${forms.join(', or ')}.`, oneOf };
 };
 
@@ -224,7 +241,8 @@ const RECEIVER_ANSWER: JsonObject = {
     ok: { const: true },
     change: {
       type: ['string', 'null'],
-      description: 'The kind of change the notification led to (`paid`, `amount_corrected`, `disputed`, …), or null when the books held that state already.',
+      description:
+        'The kind of change the notification led to (`paid`, `amount_corrected`, `disputed`, …), or null when the books held that state already.',
     },
   },
   required: ['ok', 'change'],
@@ -254,10 +272,16 @@ const notificationWebhook = (refs: Map<z.ZodMiniType, string>): JsonObject => ({
     ],
     requestBody: { required: true, content: { 'application/json': { schema: inline(InvoiceNotificationSchema, 'input', refs) } } },
     responses: {
-      200: { description: 'The books hold the service’s state of the invoice (and the shop was told of a change).', content: { 'application/json': { schema: RECEIVER_ANSWER } } },
+      200: {
+        description: 'The books hold the service’s state of the invoice (and the shop was told of a change).',
+        content: { 'application/json': { schema: RECEIVER_ANSWER } },
+      },
       400: { description: 'The body is not JSON or names no invoice id (`bad_request`).' },
       401: { description: 'A missing or wrong token (`unauthorized`).' },
-      409: { description: 'The service does not show what the notification says, or does not know the invoice (`unconfirmed`): nothing was credited.' },
+      409: {
+        description:
+          'The service does not show what the notification says, or does not know the invoice (`unconfirmed`): nothing was credited.',
+      },
       '5XX': { description: 'The service could not be read, or the shop’s handler failed: deliver again.' },
     },
   },
@@ -293,15 +317,33 @@ export const buildMerchantApi = (): JsonObject => {
   for (const row of Object.values(OPERATIONS) as (OperationRow & { name: string })[]) {
     const parameters: Json[] = [];
     for (const [, name] of row.path.matchAll(/\{(\w+)\}/g)) {
-      parameters.push({ name: name!, in: 'path', required: true, description: PARAMETER_TEXT[name!] ?? null, schema: { type: 'string', minLength: 1 } });
+      parameters.push({
+        name: name!,
+        in: 'path',
+        required: true,
+        description: PARAMETER_TEXT[name!] ?? null,
+        schema: { type: 'string', minLength: 1 },
+      });
     }
     for (const name of row.query ?? []) {
-      parameters.push({ name, in: 'query', required: false, description: PARAMETER_TEXT[name] ?? null, schema: { type: 'string', minLength: 1 } });
+      parameters.push({
+        name,
+        in: 'query',
+        required: false,
+        description: PARAMETER_TEXT[name] ?? null,
+        schema: { type: 'string', minLength: 1 },
+      });
     }
     const success: JsonObject =
       row.answerType === 'application/json'
-        ? { description: 'Success, as the kit reads it (the permitted variations included).', content: { 'application/json': { schema: answerBody(row.answer, refs) } } }
-        : { description: 'Success.', content: { [row.answerType]: { schema: { type: 'string', description: 'SVG markup (an `<svg>` element).' } } } };
+        ? {
+            description: 'Success, as the kit reads it (the permitted variations included).',
+            content: { 'application/json': { schema: answerBody(row.answer, refs) } },
+          }
+        : {
+            description: 'Success.',
+            content: { [row.answerType]: { schema: { type: 'string', description: 'SVG markup (an `<svg>` element).' } } },
+          };
     const responses: JsonObject = {
       200: success,
       400: responseRef('BadRequest'),
@@ -340,16 +382,34 @@ export const buildMerchantApi = (): JsonObject => {
         'Requests are what the kit sends (strict).',
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
-    servers: [{ url: '{base_url}', description: 'The service’s base URL as given to the shop.', variables: { base_url: { default: 'https://payments.example.com' } } }],
+    servers: [
+      {
+        url: '{base_url}',
+        description: 'The service’s base URL as given to the shop.',
+        variables: { base_url: { default: 'https://payments.example.com' } },
+      },
+    ],
     security: [{ identity: [], signature: [] }],
     paths: sortKeys(paths),
     webhooks: { invoiceNotification: notificationWebhook(refs) },
     components: {
-      schemas: sortKeys({ ...schemas, ServiceError: SERVICE_ERROR, Timestamp: { type: 'string', pattern: ISO_8601_PATTERN, description: TIMESTAMP_DESCRIPTION } }),
+      schemas: sortKeys({
+        ...schemas,
+        ServiceError: SERVICE_ERROR,
+        Timestamp: { type: 'string', pattern: ISO_8601_PATTERN, description: TIMESTAMP_DESCRIPTION },
+      }),
       responses: {
-        BadRequest: errorResponse('Refused: the messages say why (validation, amount limits, state, “PAYMENT_METHOD_NOT_AVAILABLE”).', componentRef('ServiceError')),
-        Unauthorized: errorResponse('Unauthorized: a wrong signature, an unknown `X-Identity`, or a wrong URL.', componentRef('ServiceError')),
-        NotFound: errorResponse('Not found (`null`), or refused with messages (`Pay in disabled`).', { oneOf: [{ type: 'null' }, componentRef('ServiceError')] }),
+        BadRequest: errorResponse(
+          'Refused: the messages say why (validation, amount limits, state, “PAYMENT_METHOD_NOT_AVAILABLE”).',
+          componentRef('ServiceError'),
+        ),
+        Unauthorized: errorResponse(
+          'Unauthorized: a wrong signature, an unknown `X-Identity`, or a wrong URL.',
+          componentRef('ServiceError'),
+        ),
+        NotFound: errorResponse('Not found (`null`), or refused with messages (`Pay in disabled`).', {
+          oneOf: [{ type: 'null' }, componentRef('ServiceError')],
+        }),
       },
       securitySchemes: {
         identity: { type: 'apiKey', in: 'header', name: 'X-Identity', description: 'The shop’s API key.' },
@@ -388,7 +448,10 @@ const checkoutErrors = (): { responses: JsonObject; refs: JsonObject } => {
   const refs: JsonObject = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[`Error${status}`] = errorResponse(`Error: ${codes.map((code) => `\`${code}\``).join(', ')}.`, {
-      allOf: [componentRef('CheckoutErrorBody'), { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } }],
+      allOf: [
+        componentRef('CheckoutErrorBody'),
+        { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } },
+      ],
     });
     refs[String(status)] = responseRef(`Error${status}`);
   }
@@ -409,7 +472,13 @@ export const buildCheckout = (): JsonObject => {
         'The proxy authorizes the payer itself (cookies, session); the browser never holds a key.',
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
-    servers: [{ url: '{endpoint}', description: 'Where the proxy is mounted (the element’s `endpoint`).', variables: { endpoint: { default: '/checkout-api' } } }],
+    servers: [
+      {
+        url: '{endpoint}',
+        description: 'Where the proxy is mounted (the element’s `endpoint`).',
+        variables: { endpoint: { default: '/checkout-api' } },
+      },
+    ],
     paths: checkoutPaths(CHECKOUT_COMPONENTS, errors.refs),
     components: { schemas: sortKeys(schemas), responses: errors.responses },
   };
@@ -418,7 +487,11 @@ export const buildCheckout = (): JsonObject => {
 // ── Rendering ────────────────────────────────────────────────────────────────────────
 
 function sortKeys<T extends Json>(value: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, value[key]!]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, value[key]!]),
+  );
 }
 
 function dropNulls(value: Json): Json {

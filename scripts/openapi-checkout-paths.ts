@@ -40,7 +40,11 @@ export const CHECKOUT_ROUTE_DOCS: Readonly<Record<CheckoutRouteName, RouteDoc>> 
     answer: 'The variants.',
   },
   cancel: { operationId: 'cancelCheckoutInvoice', summary: 'Cancel the invoice’s active deal', answer: 'The canceled invoice.' },
-  deal: { operationId: 'startCheckoutDeal', summary: 'Start a deal for the variant the payer picked', answer: 'The invoice with its new deal.' },
+  deal: {
+    operationId: 'startCheckoutDeal',
+    summary: 'Start a deal for the variant the payer picked',
+    answer: 'The invoice with its new deal.',
+  },
   receipt: {
     operationId: 'sendCheckoutReceipt',
     summary: 'The payer’s receipt for the active deal: the service’s confirm-transfer',
@@ -104,7 +108,9 @@ export const CHECKOUT_ROUTE_DOCS: Readonly<Record<CheckoutRouteName, RouteDoc>> 
         schema: { type: 'string' },
       },
     ],
-    responses: { 204: { description: 'The `Last-Event-ID` is the invoice’s terminal state: nothing more will come (EventSource stops reconnecting).' } },
+    responses: {
+      204: { description: 'The `Last-Event-ID` is the invoice’s terminal state: nothing more will come (EventSource stops reconnecting).' },
+    },
   },
 };
 
@@ -142,7 +148,12 @@ export const checkoutPaths = (components: Readonly<Record<string, z.ZodMiniType>
           ? {
               required: true,
               description: doc.body ?? null,
-              content: { 'multipart/form-data': { schema: componentRef(nameOf(request)), encoding: { attachment: { contentType: RECEIPT_MEDIA_TYPES.join(', ') } } } },
+              content: {
+                'multipart/form-data': {
+                  schema: componentRef(nameOf(request)),
+                  encoding: { attachment: { contentType: RECEIPT_MEDIA_TYPES.join(', ') } },
+                },
+              },
             }
           : undefined;
     const operation: JsonObject = {
@@ -151,7 +162,11 @@ export const checkoutPaths = (components: Readonly<Record<string, z.ZodMiniType>
       ...(doc.description ? { description: doc.description } : {}),
       ...(doc.parameters ? { parameters: doc.parameters } : {}),
       ...(requestBody ? { requestBody } : {}),
-      responses: { 200: { description: doc.answer, ...(doc.headers ? { headers: doc.headers } : {}), content }, ...errors, ...doc.responses },
+      responses: {
+        200: { description: doc.answer, ...(doc.headers ? { headers: doc.headers } : {}), content },
+        ...errors,
+        ...doc.responses,
+      },
     };
     paths[path] = { ...(path.includes('{id}') ? { parameters: [id] } : {}), [method.toLowerCase()]: operation };
   }

@@ -261,7 +261,8 @@ const readme = (have: ReadonlySet<string>): string => {
     return `| \`${state.name}\` (\`${state.screen}\`) | ${state.how} | ${cells.join(' | ')} |`;
   });
   const languageRows = SCREEN_STATES.map(
-    (state) => `| \`${state.name}\` | ${ALL_LANGS.map((lang) => link(fileName(state, { theme: 'light', width: 360, lang }), lang, 'missing')).join(' | ')} |`,
+    (state) =>
+      `| \`${state.name}\` | ${ALL_LANGS.map((lang) => link(fileName(state, { theme: 'light', width: 360, lang }), lang, 'missing')).join(' | ')} |`,
   );
   const optionRows = OPTION_NAMES.map((name) => {
     const { option, currency, method, lang } = OPTION_SCENARIOS[name];
@@ -345,7 +346,8 @@ const main = async () => {
   console.log(
     `\n${outcomes.length} screens (${written} changed) in docs/screens/, ${total} bytes in all, ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
-  if (problems.length) console.error(`${problems.length} pictures show a problem of the element:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+  if (problems.length)
+    console.error(`${problems.length} pictures show a problem of the element:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
   if (failures.length) {
     console.error(`${failures.length} screens could not be reached:\n${failures.map((failure) => `  ${failure}`).join('\n')}`);
     process.exitCode = 1;

@@ -155,6 +155,8 @@ if (wanted('quirks') && built) await nodeSuite('quirks', QUIRKS_FILES, { env: { 
 
 const passed = results.reduce((sum, result) => sum + result.passed, 0);
 const failed = results.reduce((sum, result) => sum + result.failed, 0);
-console.log(`\n${results.map((result) => `${result.name}: ${result.passed} passed, ${result.failed} failed${result.note ? ` (${result.note})` : ''}`).join(' · ')}`);
+console.log(
+  `\n${results.map((result) => `${result.name}: ${result.passed} passed, ${result.failed} failed${result.note ? ` (${result.note})` : ''}`).join(' · ')}`,
+);
 console.log(`${passed} passed, ${failed} failed`);
 process.exitCode = failed > 0 ? 1 : 0;

@@ -152,9 +152,13 @@ const FIELD_OF_CODE: Readonly<Record<string, string>> = {
 
 /** The payer's receipt the demo attaches to confirm-transfer and dispute (the service wants a file). */
 const receiptFor = (order: DemoOrder): File =>
-  new File([`Receipt (demo): transfer of ${order.sum.amount} ${order.sum.currency} for order ${order.orderId}\n`], `receipt-${order.orderId}.txt`, {
-    type: 'text/plain',
-  });
+  new File(
+    [`Receipt (demo): transfer of ${order.sum.amount} ${order.sum.currency} for order ${order.orderId}\n`],
+    `receipt-${order.orderId}.txt`,
+    {
+      type: 'text/plain',
+    },
+  );
 
 /** The invoice of a lookup answer (one object or a one-element array), if it is one. */
 const lookedUpInvoice = (data: unknown): { id?: unknown; status?: unknown; deals?: unknown } | undefined => {
@@ -184,7 +188,11 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
    * notification at once; `REDIS_URL=redis://… npm run demo` shares it between instances.
    */
   const store = process.env.REDIS_URL
-    ? createRedisStore({ url: process.env.REDIS_URL, prefix: 'merchant-checkout-demo:', onError: (error) => log(`redis: ${String(error)}`) })
+    ? createRedisStore({
+        url: process.env.REDIS_URL,
+        prefix: 'merchant-checkout-demo:',
+        onError: (error) => log(`redis: ${String(error)}`),
+      })
     : createMemoryStore();
 
   const mock: MockService = createMockService({
@@ -228,8 +236,10 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
     if (invoice && status !== undefined && invoice.status === 'new') invoice.status = status;
     const activeDeals = invoice && invoice.status !== 'new' && Array.isArray(invoice.deals) ? (invoice.deals as unknown[]) : [];
     const isActive = (deal: unknown) => typeof deal === 'object' && deal !== null && (deal as { isActive?: unknown }).isActive === true;
-    if (status === undefined && !activeDeals.some(isActive)) return new Response(text, { status: response.status, headers: response.headers });
-    if (invoice && activeDeals.length) invoice.deals = activeDeals.map((deal) => (isActive(deal) ? { ...(deal as object), isActive: false } : deal));
+    if (status === undefined && !activeDeals.some(isActive))
+      return new Response(text, { status: response.status, headers: response.headers });
+    if (invoice && activeDeals.length)
+      invoice.deals = activeDeals.map((deal) => (isActive(deal) ? { ...(deal as object), isActive: false } : deal));
     return new Response(JSON.stringify(data), { status: response.status, headers: { 'content-type': 'application/json' } });
   };
 
@@ -290,7 +300,8 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
     if (input.startDeal) request.startDeal = true;
     if (input.paymentMethod) request.paymentMethod = input.paymentMethod;
     if (input.paymentOption) request.paymentOption = input.paymentOption;
-    if (input.type === 'out') request.paymentRequisites = { requisites: input.requisites?.trim() ?? '', holder: input.holder?.trim() ?? '' };
+    if (input.type === 'out')
+      request.paymentRequisites = { requisites: input.requisites?.trim() ?? '', holder: input.holder?.trim() ?? '' };
     for (const field of ['successUrl', 'cancelUrl', 'maxAmount', 'crossBorderCurrency'] as const) {
       const value = input[field]?.trim();
       if (value) request[field] = value;
@@ -362,7 +373,8 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
 
   const readReference = async (): Promise<ServiceReference> => {
     const [methods, rates] = await Promise.all([client.listPaymentMethods('RUB'), client.getCurrencyRates()]);
-    const rate = (side: { pair?: string | null | undefined; rate: string } | null | undefined) => (side ? { pair: side.pair ?? null, rate: side.rate } : null);
+    const rate = (side: { pair?: string | null | undefined; rate: string } | null | undefined) =>
+      side ? { pair: side.pair ?? null, rate: side.rate } : null;
     return {
       methods: methods.map((method) => ({ code: method.code, name: method.name ?? method.code })),
       rates: { in: rate(rates.in), out: rate(rates.out) },
@@ -418,7 +430,15 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
         // The service may keep the order's amount; the scenario shows the case where it asked for more.
         for (let attempt = 0; ; attempt++) {
           order = await createOrder(
-            { type: 'in', amount: '1500.00', maxAmount: '1510.00', currency: 'RUB', startDeal: true, paymentMethod: 'sberbank', paymentOption: 'SBP' },
+            {
+              type: 'in',
+              amount: '1500.00',
+              maxAmount: '1510.00',
+              currency: 'RUB',
+              startDeal: true,
+              paymentMethod: 'sberbank',
+              paymentOption: 'SBP',
+            },
             scenario,
           );
           if (mock.getInvoice(order.invoiceId)?.receivedSumFromTaker?.amount !== '1500.00' || attempt >= 20) break;
@@ -435,7 +455,15 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
         break;
       case 'payout':
         order = await createOrder(
-          { type: 'out', amount: '5000.00', currency: 'RUB', paymentMethod: 'tinkoff', paymentOption: 'TO_CARD', requisites: '2200700155554444', holder: 'Мария Сергеевна К.' },
+          {
+            type: 'out',
+            amount: '5000.00',
+            currency: 'RUB',
+            paymentMethod: 'tinkoff',
+            paymentOption: 'TO_CARD',
+            requisites: '2200700155554444',
+            holder: 'Мария Сергеевна К.',
+          },
           scenario,
         );
         break;

@@ -11,7 +11,14 @@ import type { AddressInfo } from 'node:net';
 import { createServer as createViteServer, mergeConfig, type InlineConfig } from 'vite';
 import { toNodeHandler } from '../../src/server/index.js';
 import viteConfig from '../../vite.config.js';
-import { CHECKOUT_BASE_PATH, createDemoBackend, DEMO_API_BASE_PATH, type DemoBackend, type DemoBackendOptions, SERVICE_PUBLIC_PATH } from './backend.js';
+import {
+  CHECKOUT_BASE_PATH,
+  createDemoBackend,
+  DEMO_API_BASE_PATH,
+  type DemoBackend,
+  type DemoBackendOptions,
+  SERVICE_PUBLIC_PATH,
+} from './backend.js';
 
 export const DEFAULT_DEMO_PORT = 5173;
 const MOCK_CONTROLS_PATH = '/__mock';

@@ -128,9 +128,7 @@ const call = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Pr
     throw new DemoApiError('network_error', 'The demo server is not reachable.');
   }
   const data = (await response.json().catch(() => undefined)) as
-    | (T & { error?: undefined })
-    | { error?: { code?: string; message?: string; field?: string; service?: boolean } }
-    | undefined;
+    (T & { error?: undefined }) | { error?: { code?: string; message?: string; field?: string; service?: boolean } } | undefined;
   if (!response.ok || data === undefined) {
     const error = data?.error;
     throw new DemoApiError(error?.code ?? 'http_error', error?.message ?? `HTTP ${response.status}`, error?.field, error?.service === true);
@@ -143,12 +141,14 @@ export const demoApi = {
   /** The mock's switches and clock. */
   service: () => call<{ service: ServiceState }>('GET', '/demo-api/service').then((answer) => answer.service),
   reference: () => call<ServiceReference>('GET', '/demo-api/reference'),
-  setSwitch: (name: ServiceSwitch, on: boolean) => call<{ service: ServiceState }>('POST', '/demo-api/service', { [name]: on }).then((answer) => answer.service),
+  setSwitch: (name: ServiceSwitch, on: boolean) =>
+    call<{ service: ServiceState }>('POST', '/demo-api/service', { [name]: on }).then((answer) => answer.service),
   /** Moves the mock's clock on: expiries and notification retries that fall due run now. */
   advanceClock: (ms: number) => call<{ now: string }>('POST', '/__mock/clock', { advanceMs: ms }),
   createOrder: (input: CreateOrderInput) => call<{ order: DemoOrder }>('POST', '/demo-api/orders', input).then((answer) => answer.order),
   /** Creates an order in the state of `scenario` (resetting the mock's faults first). */
-  scenario: (scenario: DemoScenario) => call<{ order: DemoOrder }>('POST', `/demo-api/scenarios/${scenario}`).then((answer) => answer.order),
+  scenario: (scenario: DemoScenario) =>
+    call<{ order: DemoOrder }>('POST', `/demo-api/scenarios/${scenario}`).then((answer) => answer.order),
   invoiceAction: (invoiceId: string, action: InvoiceAction, body: Record<string, string> = {}) =>
     call<{ order: DemoOrder }>('POST', `/demo-api/orders/${encodeURIComponent(invoiceId)}/${action}`, body).then((answer) => answer.order),
   /** The shop's server stops answering notifications for `ms` of the mock's time (its outage control); answers when it ends. */

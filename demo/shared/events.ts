@@ -70,7 +70,8 @@ export const summarize = (event: CheckoutEvent): string => {
   if (event instanceof CheckoutPayerConfirmedEvent) return `deal ${event.detail.deal.id ?? '—'} (${event.detail.deal.status})`;
   if (event instanceof CheckoutReceiptEvent) return `deal ${event.detail.invoice.deals.find((deal) => deal.isActive)?.status ?? '—'}`;
   if (event instanceof CheckoutReportEvent) return `${event.detail.outcome}, status ${event.detail.invoice.status}`;
-  if (event instanceof CheckoutTimingEvent) return `${event.detail.name}${event.detail.code ? ` (${event.detail.code})` : ''}: ${event.detail.ms} ms`;
+  if (event instanceof CheckoutTimingEvent)
+    return `${event.detail.name}${event.detail.code ? ` (${event.detail.code})` : ''}: ${event.detail.ms} ms`;
   if (event instanceof CheckoutReturnEvent) return `${event.detail.automatic ? 'automatic' : 'link'} → ${event.detail.url}`;
   if (event instanceof CheckoutAmountChangedEvent) {
     const { field, previous, current } = event.detail;

@@ -15,10 +15,20 @@ interface Printer {
 type Values<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true }>>['values'];
 
 /** The command's values, or the exit status when it is done already (a wrong argument, `--help`). */
-export const commandArgs = <O extends Options>(command: string, args: readonly string[], options: O, help: string, io: Printer): Values<O> | number => {
+export const commandArgs = <O extends Options>(
+  command: string,
+  args: readonly string[],
+  options: O,
+  help: string,
+  io: Printer,
+): Values<O> | number => {
   let parsed;
   try {
-    parsed = parseArgs<{ args: string[]; options: O; strict: true }>({ args: [...args], options: { ...options, help: { type: 'boolean' } }, strict: true });
+    parsed = parseArgs<{ args: string[]; options: O; strict: true }>({
+      args: [...args],
+      options: { ...options, help: { type: 'boolean' } },
+      strict: true,
+    });
   } catch (error) {
     io.err(`merchant-checkout ${command}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;

@@ -19,7 +19,15 @@ import { SettingError, terminalsFrom } from './env.js';
 import type { CommandIo } from './reconcile.js';
 import { table } from './table.js';
 import { Tap, doctorClient, guardedFetch } from './doctor/calls.js';
-import { checkErrorShapes, checkSigningAndReads, concludeErrorFormat, row, type DoctorRow, type DoctorSettings, type DoctorState } from './doctor/checks.js';
+import {
+  checkErrorShapes,
+  checkSigningAndReads,
+  concludeErrorFormat,
+  row,
+  type DoctorRow,
+  type DoctorSettings,
+  type DoctorState,
+} from './doctor/checks.js';
 import { checkInvoice } from './doctor/invoice.js';
 import { mockCliFlags, mockServiceOptions, notCheckedOf, orderedOptions, shellQuoted } from './doctor/mock-options.js';
 
@@ -79,20 +87,32 @@ interface Parsed {
   settings: Omit<DoctorSettings, 'consent'>;
 }
 
-const parseSettings = (values: { url?: string | undefined; currency?: string | undefined; amount?: string | undefined }, env: CommandIo['env']): Parsed => {
+const parseSettings = (
+  values: { url?: string | undefined; currency?: string | undefined; amount?: string | undefined },
+  env: CommandIo['env'],
+): Parsed => {
   const configured = env.PAYMENT_API_URL?.trim();
   if (!configured) throw new SettingError('PAYMENT_API_URL is not set: the doctor checks the configured service only');
   const base = serviceOf(configured, 'PAYMENT_API_URL');
   if (values.url !== undefined && serviceOf(values.url, '--url').href !== base.href) {
-    throw new SettingError(`refusing to run: --url ${JSON.stringify(values.url)} is not the configured service (PAYMENT_API_URL is ${base.href}); the keys go only to the configured service`);
+    throw new SettingError(
+      `refusing to run: --url ${JSON.stringify(values.url)} is not the configured service (PAYMENT_API_URL is ${base.href}); the keys go only to the configured service`,
+    );
   }
   const currency = values.currency ?? 'RUB';
-  if (!/^[A-Z][A-Z0-9]{1,9}$/.test(currency)) throw new SettingError(`--currency must be a currency code like RUB, got ${JSON.stringify(currency)}`);
+  if (!/^[A-Z][A-Z0-9]{1,9}$/.test(currency))
+    throw new SettingError(`--currency must be a currency code like RUB, got ${JSON.stringify(currency)}`);
   const amount = values.amount;
-  if (amount !== undefined && (!/^\d{1,15}(?:\.\d{1,8})?$/.test(amount) || !/[1-9]/.test(amount))) throw new SettingError(`--amount must be a decimal amount above zero like 1000.00, got ${JSON.stringify(amount)}`);
+  if (amount !== undefined && (!/^\d{1,15}(?:\.\d{1,8})?$/.test(amount) || !/[1-9]/.test(amount)))
+    throw new SettingError(`--amount must be a decimal amount above zero like 1000.00, got ${JSON.stringify(amount)}`);
   const [terminal] = terminalsFrom(env);
   try {
-    new MerchantClient({ baseUrl: base.href, apiKey: terminal!.apiKey, secretKey: terminal!.secretKey, fetch: () => Promise.reject(new Error('not sent')) });
+    new MerchantClient({
+      baseUrl: base.href,
+      apiKey: terminal!.apiKey,
+      secretKey: terminal!.secretKey,
+      fetch: () => Promise.reject(new Error('not sent')),
+    });
   } catch (error) {
     throw new SettingError(`the terminal's settings are refused: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -100,7 +120,12 @@ const parseSettings = (values: { url?: string | undefined; currency?: string | u
 };
 
 /** The operator's consent to the one test invoice: `--yes`, a "y" on the terminal, or none. */
-const consentOf = async (yes: boolean | undefined, io: DoctorIo, base: URL, settings: Parsed['settings']): Promise<{ consent: boolean; reason?: string }> => {
+const consentOf = async (
+  yes: boolean | undefined,
+  io: DoctorIo,
+  base: URL,
+  settings: Parsed['settings'],
+): Promise<{ consent: boolean; reason?: string }> => {
   if (yes) return { consent: true };
   if (!io.ask) return { consent: false, reason: 'skipped: no terminal to ask on and no --yes' };
   const what = settings.amount ? `${settings.amount} ${settings.currency}` : `the minimum amount in ${settings.currency}`;
@@ -151,11 +176,26 @@ export const runDoctor = async (parsed: Parsed, consent: { consent: boolean; rea
   else {
     const reason = consent.consent ? 'skipped: the service did not accept a signed read' : (consent.reason ?? 'skipped');
     state.why.invoice = `no test invoice (${reason})`;
-    row(state, 'test invoice (create, reads, public routes, start-deal, cancel)', 'one pay-in invoice of the minimum amount, canceled', reason, consent.consent ? 'not checked: fix the reads first' : 'not checked: run with --yes (or answer y) to check them', !consent.consent);
+    row(
+      state,
+      'test invoice (create, reads, public routes, start-deal, cancel)',
+      'one pay-in invoice of the minimum amount, canceled',
+      reason,
+      consent.consent ? 'not checked: fix the reads first' : 'not checked: run with --yes (or answer y) to check them',
+      !consent.consent,
+    );
   }
   concludeErrorFormat(state);
   const invoice = state.invoice;
-  if (invoice && !invoice.canceled) row(state, 'the test invoice', 'canceled before the doctor ends', `${invoice.id} could NOT be canceled`, `it stays open until ${invoice.expireAt ?? 'it expires'}; cancel it by hand`, false);
+  if (invoice && !invoice.canceled)
+    row(
+      state,
+      'the test invoice',
+      'canceled before the doctor ends',
+      `${invoice.id} could NOT be canceled`,
+      `it stays open until ${invoice.expireAt ?? 'it expires'}; cancel it by hand`,
+      false,
+    );
   return {
     service: baseUrl.replace(/\/$/, ''),
     terminal: merchantClient.terminal,
@@ -175,14 +215,21 @@ export const runDoctor = async (parsed: Parsed, consent: { consent: boolean; rea
 /** The report as text for a support ticket. */
 export const doctorText = (report: DoctorReport): string => {
   const failed = report.rows.filter((each) => !each.ok);
-  const rows = [['behaviour', 'documented', 'this brand', 'what the kit does about it'], ...report.rows.map((each) => [each.behaviour, each.documented, `${each.ok ? '' : 'FAIL: '}${each.brand}`, each.kit])];
+  const rows = [
+    ['behaviour', 'documented', 'this brand', 'what the kit does about it'],
+    ...report.rows.map((each) => [each.behaviour, each.documented, `${each.ok ? '' : 'FAIL: '}${each.brand}`, each.kit]),
+  ];
   return [
     `merchant-checkout doctor: ${report.service} (terminal ${report.terminal}, currency ${report.currency})`,
     '',
     table(rows).trimEnd(),
     '',
-    failed.length === 0 ? `Every check passed (${report.rows.length}): the kit handles this brand.` : `${failed.length} of ${report.rows.length} checks found something the kit cannot handle or a request that failed: ${failed.map((each) => each.behaviour).join('; ')}.`,
-    report.invoice ? `Test invoice ${report.invoice.id}: ${report.invoice.canceled ? 'created and canceled' : 'NOT canceled'}.` : 'No test invoice was created.',
+    failed.length === 0
+      ? `Every check passed (${report.rows.length}): the kit handles this brand.`
+      : `${failed.length} of ${report.rows.length} checks found something the kit cannot handle or a request that failed: ${failed.map((each) => each.behaviour).join('; ')}.`,
+    report.invoice
+      ? `Test invoice ${report.invoice.id}: ${report.invoice.canceled ? 'created and canceled' : 'NOT canceled'}.`
+      : 'No test invoice was created.',
     '',
     'Mock options that reproduce this brand (createMockService; publicBaseUrl and keys are placeholders):',
     JSON.stringify(report.mockOptions, null, 2),
@@ -197,7 +244,19 @@ export const doctorText = (report: DoctorReport): string => {
 };
 
 export const doctorCommand = async (args: readonly string[], io: DoctorIo): Promise<number> => {
-  const values = commandArgs('doctor', args, { url: { type: 'string' }, currency: { type: 'string' }, amount: { type: 'string' }, yes: { type: 'boolean' }, json: { type: 'boolean' } }, DOCTOR_HELP, io);
+  const values = commandArgs(
+    'doctor',
+    args,
+    {
+      url: { type: 'string' },
+      currency: { type: 'string' },
+      amount: { type: 'string' },
+      yes: { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+    DOCTOR_HELP,
+    io,
+  );
   if (typeof values === 'number') return values;
   let parsed: Parsed;
   try {
@@ -208,7 +267,8 @@ export const doctorCommand = async (args: readonly string[], io: DoctorIo): Prom
     return 2;
   }
   const consent = await consentOf(values.yes, io, parsed.base, parsed.settings);
-  if (!consent.consent) io.err(`merchant-checkout doctor: the test invoice is ${consent.reason ?? 'skipped'}; its checks are listed as not checked\n`);
+  if (!consent.consent)
+    io.err(`merchant-checkout doctor: the test invoice is ${consent.reason ?? 'skipped'}; its checks are listed as not checked\n`);
   const report = await runDoctor(parsed, consent);
   io.out(values.json ? `${JSON.stringify(report, null, 2)}\n` : doctorText(report));
   return report.ok ? 0 : 1;

@@ -33,7 +33,13 @@ const required = (env: Env, name: string): string => {
 export const terminalsFrom = (env: Env): TerminalSetting[] => {
   const listed = env.PAYMENT_TERMINALS;
   if (listed === undefined || listed.trim() === '') {
-    return [{ apiKey: required(env, 'PAYMENT_API_KEY'), secretKey: required(env, 'PAYMENT_SECRET_KEY'), notificationToken: env.PAYMENT_NOTIFICATION_TOKEN }];
+    return [
+      {
+        apiKey: required(env, 'PAYMENT_API_KEY'),
+        secretKey: required(env, 'PAYMENT_SECRET_KEY'),
+        notificationToken: env.PAYMENT_NOTIFICATION_TOKEN,
+      },
+    ];
   }
   let parsed: unknown;
   try {
@@ -45,10 +51,12 @@ export const terminalsFrom = (env: Env): TerminalSetting[] => {
   return parsed.map((item: unknown, index) => {
     const fields = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
     for (const key of ['apiKey', 'secretKey'] as const) {
-      if (typeof fields[key] !== 'string' || fields[key] === '') throw new SettingError(`PAYMENT_TERMINALS[${index}].${key} must be a non-empty string`);
+      if (typeof fields[key] !== 'string' || fields[key] === '')
+        throw new SettingError(`PAYMENT_TERMINALS[${index}].${key} must be a non-empty string`);
     }
     const token = fields.notificationToken;
-    if (token !== undefined && (typeof token !== 'string' || token === '')) throw new SettingError(`PAYMENT_TERMINALS[${index}].notificationToken must be a non-empty string when given`);
+    if (token !== undefined && (typeof token !== 'string' || token === ''))
+      throw new SettingError(`PAYMENT_TERMINALS[${index}].notificationToken must be a non-empty string when given`);
     return { apiKey: fields.apiKey as string, secretKey: fields.secretKey as string, notificationToken: token };
   });
 };

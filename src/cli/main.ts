@@ -18,9 +18,21 @@ interface Command {
 /** Every command, one row each. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
   serve: { summary: 'run the checkout gateway: the kit as a process for a shop on any stack', help: SERVE_HELP, run: serveCommand },
-  reconcile: { summary: 'read invoices from the service now and report what each was found in (for cron)', help: RECONCILE_HELP, run: reconcileCommand },
-  simulate: { summary: "play the payment service to a notification receiver (any language) and report what it got right", help: SIMULATE_HELP, run: simulateCommand },
-  doctor: { summary: 'check a brand of the payment service before going live, and print the mock options that reproduce it', help: DOCTOR_HELP, run: doctorCommand },
+  reconcile: {
+    summary: 'read invoices from the service now and report what each was found in (for cron)',
+    help: RECONCILE_HELP,
+    run: reconcileCommand,
+  },
+  simulate: {
+    summary: 'play the payment service to a notification receiver (any language) and report what it got right',
+    help: SIMULATE_HELP,
+    run: simulateCommand,
+  },
+  doctor: {
+    summary: 'check a brand of the payment service before going live, and print the mock options that reproduce it',
+    help: DOCTOR_HELP,
+    run: doctorCommand,
+  },
 };
 
 export const mainHelp = (): string => {

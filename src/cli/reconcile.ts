@@ -55,7 +55,11 @@ Exit status: 0 every invoice read (and accepted by the receiver), 1 some failed,
 or an argument is wrong.
 `;
 
-const split = (values: readonly string[] | undefined): string[] => (values ?? []).flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean);
+const split = (values: readonly string[] | undefined): string[] =>
+  (values ?? [])
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter(Boolean);
 
 const readIds = (file: string, stdin: () => string): string[] =>
   (file === '-' ? stdin() : readFileSync(file, 'utf8'))
@@ -63,7 +67,8 @@ const readIds = (file: string, stdin: () => string): string[] =>
     .map((line) => line.replace(/#.*$/, '').trim())
     .filter(Boolean);
 
-const money = (invoice: Invoice) => (invoice.receivedSumFromTaker ? `${invoice.receivedSumFromTaker.amount} ${invoice.receivedSumFromTaker.currency}` : null);
+const money = (invoice: Invoice) =>
+  invoice.receivedSumFromTaker ? `${invoice.receivedSumFromTaker.amount} ${invoice.receivedSumFromTaker.currency}` : null;
 
 /** The invoice by the shop's own id, from the first terminal that knows it. */
 const byInternalId = async (clients: readonly MerchantClient[], internalId: string): Promise<Invoice | undefined> => {
@@ -109,7 +114,16 @@ const notify = async (url: string, token: string, invoice: Invoice, timeoutMs: n
 };
 
 const findingsTable = (findings: readonly CronFinding[]): string =>
-  table([['invoice', 'internal id', 'status', 'paid', 'finding'], ...findings.map((f) => [f.invoiceId ?? '-', f.internalId ?? '-', f.status ?? '-', f.paid ?? '-', f.error ? `${f.finding}: ${f.error}` : f.finding])]);
+  table([
+    ['invoice', 'internal id', 'status', 'paid', 'finding'],
+    ...findings.map((f) => [
+      f.invoiceId ?? '-',
+      f.internalId ?? '-',
+      f.status ?? '-',
+      f.paid ?? '-',
+      f.error ? `${f.finding}: ${f.error}` : f.finding,
+    ]),
+  ]);
 
 export interface CommandIo {
   env: Readonly<Record<string, string | undefined>>;
@@ -125,7 +139,13 @@ export const reconcileCommand = async (args: readonly string[], io: CommandIo): 
   const values = commandArgs(
     'reconcile',
     args,
-    { id: { type: 'string', multiple: true }, 'internal-id': { type: 'string', multiple: true }, 'ids-file': { type: 'string' }, notify: { type: 'string' }, json: { type: 'boolean' } },
+    {
+      id: { type: 'string', multiple: true },
+      'internal-id': { type: 'string', multiple: true },
+      'ids-file': { type: 'string' },
+      notify: { type: 'string' },
+      json: { type: 'boolean' },
+    },
     RECONCILE_HELP,
     io,
   );
@@ -154,7 +174,8 @@ export const reconcileCommand = async (args: readonly string[], io: CommandIo): 
           finding.finding = 'not_found';
         } else {
           Object.assign(finding, { invoiceId: invoice.id, internalId: invoice.internalId, status: invoice.status, paid: money(invoice) });
-          if (values.notify !== undefined) finding.finding = await notify(values.notify, token!, invoice, Math.max(...clients.map((client) => client.timeoutMs)) * 2);
+          if (values.notify !== undefined)
+            finding.finding = await notify(values.notify, token!, invoice, Math.max(...clients.map((client) => client.timeoutMs)) * 2);
         }
       } catch (error) {
         finding.finding = 'error';

@@ -89,7 +89,10 @@ interface Scenario {
 
 const ok2xx = (status: number | null) => status !== null && status >= 200 && status < 300;
 const refused = (status: number | null) => status !== null && status >= 400 && status < 500;
-const answered = (seen: Seen) => (seen.answers.every(ok2xx) ? undefined : `answered ${seen.answers.map((status) => status ?? 'nothing').join(', ')} to real notices: the service sends them again, or they are lost`);
+const answered = (seen: Seen) =>
+  seen.answers.every(ok2xx)
+    ? undefined
+    : `answered ${seen.answers.map((status) => status ?? 'nothing').join(', ')} to real notices: the service sends them again, or they are lost`;
 
 const created = async (world: World, startDeal = true) =>
   (
@@ -163,8 +166,18 @@ const alone = async (world: World, change: (paid: Notice, id: string) => Notice)
 
 /** Every scenario, one row each. */
 export const SCENARIOS: readonly Scenario[] = [
-  real('paid', 'the documented paid notice', 'acknowledged after reading the invoice from the service', [], (n) => [n[0]!], [0, 'took a paid notice at its word: never read the invoice from the service']),
-  real('repeated', 'the same paid notice twice (the service repeats what it thinks was not received)', "both acknowledged (credited once: the shop's books)", [], (n) => [n[0]!, n[0]!], [-1, '']),
+  real('paid', 'the documented paid notice', 'acknowledged after reading the invoice from the service', [], (n) => [n[0]!], [
+    0,
+    'took a paid notice at its word: never read the invoice from the service',
+  ]),
+  real(
+    'repeated',
+    'the same paid notice twice (the service repeats what it thinks was not received)',
+    "both acknowledged (credited once: the shop's books)",
+    [],
+    (n) => [n[0]!, n[0]!],
+    [-1, ''],
+  ),
   real(
     'out of order',
     'paid with a corrected amount, then the first paid (older, with the old amount)',
@@ -193,7 +206,10 @@ export const SCENARIOS: readonly Scenario[] = [
     'dispute',
     'paid, a dispute opened, the dispute resolved with another amount (AMOUNT_CHANGED)',
     'all acknowledged, the invoice read after each change',
-    [(mock, id) => mock.openDispute(id, { reason: 'invalid_sum', amount: '1450.00' }), (mock, id) => mock.resolveDispute(id, 'AMOUNT_CHANGED', '1450.00')],
+    [
+      (mock, id) => mock.openDispute(id, { reason: 'invalid_sum', amount: '1450.00' }),
+      (mock, id) => mock.resolveDispute(id, 'AMOUNT_CHANGED', '1450.00'),
+    ],
     (n) => [...n],
     [2, 'never read the invoice after the dispute was resolved: the settled amount is unknown'],
   ),
@@ -209,9 +225,21 @@ export const SCENARIOS: readonly Scenario[] = [
       const id = await created(world);
       // Stamped as news (a second from now): an older stamp would be old news, not a forgery.
       const fresh = new Date(Date.now() + 1000).toISOString();
-      const notice = edited(template, (body) => ({ ...body, notificationDate: fresh, invoice: { ...(body.invoice as object), id, updatedAt: fresh } }));
+      const notice = edited(template, (body) => ({
+        ...body,
+        notificationDate: fresh,
+        invoice: { ...(body.invoice as object), id, updatedAt: fresh },
+      }));
       const seen = await world.deliver(id, [notice]);
-      return { seen, fault: seen.readsAfter[0] === 0 ? (ok2xx(seen.answers[0]!) ? 'took a forged paid at its word: acknowledged it without asking the service' : 'refused it without asking the service: a real notice would be refused the same way') : undefined };
+      return {
+        seen,
+        fault:
+          seen.readsAfter[0] === 0
+            ? ok2xx(seen.answers[0]!)
+              ? 'took a forged paid at its word: acknowledged it without asking the service'
+              : 'refused it without asking the service: a real notice would be refused the same way'
+            : undefined,
+      };
     },
   },
   {
@@ -220,7 +248,12 @@ export const SCENARIOS: readonly Scenario[] = [
     expected: 'refused (401 or 403), nothing read',
     run: async (world) => {
       const seen = await alone(world, (paid) => edited(paid, (body) => body, `wrong-${world.token}`));
-      return { seen, fault: refused(seen.answers[0]!) ? undefined : `answered ${seen.answers[0] ?? 'nothing'} to a notice with a wrong token: anybody can post to it` };
+      return {
+        seen,
+        fault: refused(seen.answers[0]!)
+          ? undefined
+          : `answered ${seen.answers[0] ?? 'nothing'} to a notice with a wrong token: anybody can post to it`,
+      };
     },
   },
   {
@@ -229,16 +262,28 @@ export const SCENARIOS: readonly Scenario[] = [
     expected: 'refused (400): the service sends it again',
     run: async (world) => {
       const seen = await alone(world, (paid) => ({ body: paid.body.slice(0, Math.floor(paid.body.length / 2)), headers: paid.headers }));
-      return { seen, fault: refused(seen.answers[0]!) ? undefined : `answered ${seen.answers[0] ?? 'nothing'} to a body it cannot read: ${ok2xx(seen.answers[0]!) ? 'the notice is lost' : 'a server error, not a refusal'}` };
+      return {
+        seen,
+        fault: refused(seen.answers[0]!)
+          ? undefined
+          : `answered ${seen.answers[0] ?? 'nothing'} to a body it cannot read: ${ok2xx(seen.answers[0]!) ? 'the notice is lost' : 'a server error, not a refusal'}`,
+      };
     },
   },
   {
     name: 'sparse',
-    sent: 'a paid invoice\'s notice with only the invoice\'s id (the right token)',
+    sent: "a paid invoice's notice with only the invoice's id (the right token)",
     expected: 'acknowledged after reading the invoice: nothing the service can tell is refused',
     run: async (world) => {
       const seen = await alone(world, (paid, id) => edited(paid, () => ({ invoice: { id } })));
-      return { seen, fault: ok2xx(seen.answers[0]!) ? (seen.readsAfter[0] === 0 ? 'acknowledged without reading the invoice' : undefined) : `answered ${seen.answers[0] ?? 'nothing'}: a notice a read of the invoice completes was refused` };
+      return {
+        seen,
+        fault: ok2xx(seen.answers[0]!)
+          ? seen.readsAfter[0] === 0
+            ? 'acknowledged without reading the invoice'
+            : undefined
+          : `answered ${seen.answers[0] ?? 'nothing'}: a notice a read of the invoice completes was refused`,
+      };
     },
   },
 ];
@@ -262,7 +307,10 @@ export const simulate = async (options: SimulateOptions): Promise<ScenarioReport
   const captured = new Map<string, Notice[]>();
   // The service needs the port for its base URL, so it exists only once the server listens.
   const ready: { service?: MockService } = {};
-  const listener = getRequestListener((request: Request) => (ready.service ? ready.service.fetch(request) : new Response(null, { status: 503 })), { overrideGlobalObjects: false });
+  const listener = getRequestListener(
+    (request: Request) => (ready.service ? ready.service.fetch(request) : new Response(null, { status: 503 })),
+    { overrideGlobalObjects: false },
+  );
   const server: Server = createServer((req, res) => void listener(req, res));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -283,10 +331,16 @@ export const simulate = async (options: SimulateOptions): Promise<ScenarioReport
   });
   ready.service = service;
   options.listening?.(url);
-  const readsOf = (id: string, from: number) => service.requests.slice(from).filter((record) => record.method === 'GET' && `${record.path}${record.query}`.includes(id)).length;
+  const readsOf = (id: string, from: number) =>
+    service.requests.slice(from).filter((record) => record.method === 'GET' && `${record.path}${record.query}`.includes(id)).length;
   const post = async (notice: Notice): Promise<number | null> => {
     try {
-      const answer = await fetch(options.receiver, { method: 'POST', headers: notice.headers, body: notice.body, signal: AbortSignal.timeout(timeoutMs) });
+      const answer = await fetch(options.receiver, {
+        method: 'POST',
+        headers: notice.headers,
+        body: notice.body,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       await answer.arrayBuffer();
       return answer.status;
     } catch {
@@ -315,7 +369,9 @@ export const simulate = async (options: SimulateOptions): Promise<ScenarioReport
       const ran = await scenario.run(world);
       const { seen } = ran;
       // Nothing answered at all: the receiver is not there, whatever the scenario.
-      const fault = seen.answers.every((status) => status === null) ? `no answer from ${options.receiver} (is the receiver running there?)` : ran.fault;
+      const fault = seen.answers.every((status) => status === null)
+        ? `no answer from ${options.receiver} (is the receiver running there?)`
+        : ran.fault;
       reports.push({
         name: scenario.name,
         sent: scenario.sent,
@@ -337,23 +393,41 @@ export const simulate = async (options: SimulateOptions): Promise<ScenarioReport
 /** The report as a table, and the faults under it. */
 export const simulateReport = (receiver: string, reports: readonly ScenarioReport[]): string => {
   const faults = reports.filter((report) => !report.ok);
-  const rows = [['scenario', 'answers', 'reads', 'verdict'], ...reports.map((report) => [report.name, report.answers.map((status) => status ?? '-').join(' '), String(report.reads), report.ok ? 'ok' : 'FAULT'])];
+  const rows = [
+    ['scenario', 'answers', 'reads', 'verdict'],
+    ...reports.map((report) => [
+      report.name,
+      report.answers.map((status) => status ?? '-').join(' '),
+      String(report.reads),
+      report.ok ? 'ok' : 'FAULT',
+    ]),
+  ];
   return `Notifications posted to ${receiver}:\n\n${table(rows)}\n${
-    faults.length === 0 ? `Every scenario handled right (${reports.length}).\n` : `${faults.length} of ${reports.length} wrong:\n${faults.map((report) => `- ${report.name} (${report.sent}): ${report.fault}. Expected: ${report.expected}.`).join('\n')}\n`
+    faults.length === 0
+      ? `Every scenario handled right (${reports.length}).\n`
+      : `${faults.length} of ${reports.length} wrong:\n${faults.map((report) => `- ${report.name} (${report.sent}): ${report.fault}. Expected: ${report.expected}.`).join('\n')}\n`
   }`;
 };
 
 export const simulateCommand = async (args: readonly string[], io: CommandIo): Promise<number> => {
-  const values = commandArgs('simulate', args, { receiver: { type: 'string' }, port: { type: 'string' }, 'grace-ms': { type: 'string' }, json: { type: 'boolean' } }, SIMULATE_HELP, io);
+  const values = commandArgs(
+    'simulate',
+    args,
+    { receiver: { type: 'string' }, port: { type: 'string' }, 'grace-ms': { type: 'string' }, json: { type: 'boolean' } },
+    SIMULATE_HELP,
+    io,
+  );
   if (typeof values === 'number') return values;
   let options: SimulateOptions;
   try {
     const receiver = values.receiver;
     if (!receiver) throw new SettingError('give --receiver, the URL the receiver takes notifications at');
-    if (!/^https?:$/.test(URL.canParse(receiver) ? new URL(receiver).protocol : '')) throw new SettingError(`--receiver must be an http(s) URL, got ${JSON.stringify(receiver)}`);
+    if (!/^https?:$/.test(URL.canParse(receiver) ? new URL(receiver).protocol : ''))
+      throw new SettingError(`--receiver must be an http(s) URL, got ${JSON.stringify(receiver)}`);
     const number = (name: string, value: string | undefined, max: number) => {
       if (value === undefined) return undefined;
-      if (!/^\d+$/.test(value) || Number(value) > max) throw new SettingError(`--${name} must be a whole number up to ${max}, got ${JSON.stringify(value)}`);
+      if (!/^\d+$/.test(value) || Number(value) > max)
+        throw new SettingError(`--${name} must be a whole number up to ${max}, got ${JSON.stringify(value)}`);
       return Number(value);
     };
     options = {
@@ -371,6 +445,10 @@ export const simulateCommand = async (args: readonly string[], io: CommandIo): P
     return 2;
   }
   const reports = await simulate(options);
-  io.out(values.json ? `${JSON.stringify({ receiver: options.receiver, faults: reports.filter((report) => !report.ok).length, scenarios: reports }, null, 2)}\n` : simulateReport(options.receiver, reports));
+  io.out(
+    values.json
+      ? `${JSON.stringify({ receiver: options.receiver, faults: reports.filter((report) => !report.ok).length, scenarios: reports }, null, 2)}\n`
+      : simulateReport(options.receiver, reports),
+  );
   return reports.every((report) => report.ok) ? 0 : 1;
 };

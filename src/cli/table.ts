@@ -1,5 +1,12 @@
 /** Rows as a plain text table: columns padded to their widest cell, two spaces apart (pastes into a ticket). */
 export const table = (rows: readonly (readonly string[])[]): string => {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return `${rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n')}\n`;
+  return `${rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')}\n`;
 };

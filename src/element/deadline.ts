@@ -19,7 +19,12 @@ export const deadlineOf = (invoice: CheckoutInvoice): number => {
  * while the last read (`readAt`, server time) was older than it: the invoice may have been
  * paid meanwhile, so nothing may say "expired" yet. Never for a status no deadline changes.
  */
-export const unreadDeadline = (invoice: CheckoutInvoice, active: CheckoutDeal | undefined, serverNow: number, readAt: number | undefined): boolean => {
+export const unreadDeadline = (
+  invoice: CheckoutInvoice,
+  active: CheckoutDeal | undefined,
+  serverNow: number,
+  readAt: number | undefined,
+): boolean => {
   const meaning = statusMeaning(invoice.status);
   if (meaning === 'paid' || meaning === 'canceled' || meaning === 'expired' || meaning === 'dispute') return false;
   const read = readAt ?? Number.NEGATIVE_INFINITY;

@@ -32,7 +32,10 @@ const localDigits = (locale: string): string => {
 /** The digits of text a locale wrote, as ASCII digits (`১,৫০০.৫০৳` → `150050`). */
 const asciiDigitsOf = (text: string, locale: string): string => {
   const digits = [...localDigits(locale)];
-  return [...text].map((char) => (digits.includes(char) ? String(digits.indexOf(char)) : char)).join('').replace(/\D/g, '');
+  return [...text]
+    .map((char) => (digits.includes(char) ? String(digits.indexOf(char)) : char))
+    .join('')
+    .replace(/\D/g, '');
 };
 
 /** `"0012.50"` → `"12.50"`: Intl drops superfluous leading zeros, so compare without them. */
@@ -180,6 +183,7 @@ export const formatDuration = (ms: number, locale = 'en'): string => {
   const hours = Math.floor(total / 3600);
   const digits = localDigits(locale);
   const pad = (value: number) => String(value).padStart(2, '0');
-  const clock = hours > 0 ? `${hours}:${pad(Math.floor((total % 3600) / 60))}:${pad(total % 60)}` : `${Math.floor(total / 60)}:${pad(total % 60)}`;
+  const clock =
+    hours > 0 ? `${hours}:${pad(Math.floor((total % 3600) / 60))}:${pad(total % 60)}` : `${Math.floor(total / 60)}:${pad(total % 60)}`;
   return clock.replace(/\d/g, (digit) => [...digits][Number(digit)]!);
 };

@@ -18,9 +18,7 @@ const DARK = `
 `;
 
 /** Dark by `theme="dark"`, or by the system's dark mode unless `theme="light"`. */
-const dark = unsafeCSS(
-  `:host([theme='dark']) {${DARK}} @media (prefers-color-scheme: dark) { :host(:not([theme='light'])) {${DARK}} }`,
-);
+const dark = unsafeCSS(`:host([theme='dark']) {${DARK}} @media (prefers-color-scheme: dark) { :host(:not([theme='light'])) {${DARK}} }`);
 
 /**
  * The card, the loading skeleton, the boot error and the buttons: what the element draws before

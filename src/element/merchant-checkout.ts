@@ -3,7 +3,16 @@ import { property, state } from 'lit/decorators.js';
 import { FocusController } from './controllers/focus-controller.js';
 import { LazyModule } from './controllers/lazy-module.js';
 import { LazyPartsController } from './controllers/lazy-parts-controller.js';
-import { BOOT_STRINGS, type BootStrings, closestLang, intlLocale, type Language, LANGUAGES, languageOf, loadTranslation } from './i18n/lang.js';
+import {
+  BOOT_STRINGS,
+  type BootStrings,
+  closestLang,
+  intlLocale,
+  type Language,
+  LANGUAGES,
+  languageOf,
+  loadTranslation,
+} from './i18n/lang.js';
 import { type Translation, withStrings } from './i18n/translation.js';
 import type { JourneyStrings } from './journey/strings.js';
 import { styles } from './merchant-checkout.styles.js';
@@ -331,7 +340,10 @@ export class MerchantCheckoutElement extends LitElement {
 
   /** Each language's strings, loaded when the page first needs them, with the screens' templates. */
   readonly #languages = Object.fromEntries(
-    LANGUAGES.map((language) => [language, new LazyModule(this, language, () => Promise.all([loadTranslation(language), loadViews()]).then(([t]) => t))]),
+    LANGUAGES.map((language) => [
+      language,
+      new LazyModule(this, language, () => Promise.all([loadTranslation(language), loadViews()]).then(([t]) => t)),
+    ]),
   ) as Record<Language, LazyModule<Translation>>;
 
   #model: ScreenModel | undefined;

@@ -13,9 +13,7 @@ export const EXPIRY_GRACE = 120_000;
 
 /** A usable interval from whatever the attribute held: a default for junk, never below the floor. */
 export const normalizeInterval = (interval: number | undefined | null): number =>
-  typeof interval === 'number' && Number.isFinite(interval) && interval > 0
-    ? Math.max(MIN_POLL_INTERVAL, interval)
-    : DEFAULT_POLL_INTERVAL;
+  typeof interval === 'number' && Number.isFinite(interval) && interval > 0 ? Math.max(MIN_POLL_INTERVAL, interval) : DEFAULT_POLL_INTERVAL;
 
 /**
  * Milliseconds until the next read. With no failure, the interval. After `failures`
@@ -23,11 +21,7 @@ export const normalizeInterval = (interval: number | undefined | null): number =
  * jitter": a random point in the upper half, so many payers behind one failing proxy do not
  * come back in step. `random` is `Math.random` unless a test passes its own.
  */
-export const nextPollDelay = (
-  interval: number,
-  failures: number,
-  random: () => number = Math.random,
-): number => {
+export const nextPollDelay = (interval: number, failures: number, random: () => number = Math.random): number => {
   const base = normalizeInterval(interval);
   if (failures <= 0) return base;
   const cap = Math.max(MAX_BACKOFF, base);
@@ -45,11 +39,7 @@ export const nextPollDelay = (
  * jitter by a second on every poll.
  */
 export const CLOCK_TOLERANCE = 1500;
-export const clockOffset = (
-  dateHeader: string | null | undefined,
-  receivedAt: number,
-  previous?: number,
-): number | undefined => {
+export const clockOffset = (dateHeader: string | null | undefined, receivedAt: number, previous?: number): number | undefined => {
   const server = dateHeader ? Date.parse(dateHeader) : Number.NaN;
   if (!Number.isFinite(server)) return previous;
   // The header truncates to the second: the server's clock was somewhere in the next 1000 ms.

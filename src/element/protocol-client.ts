@@ -257,12 +257,19 @@ export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutCl
         cache: 'no-store',
       };
       const fail = () => {
-        if (!signal.aborted) handlers.error(new CheckoutError('network_error', 'the event stream reader did not load', { retryable: true }));
+        if (!signal.aborted)
+          handlers.error(new CheckoutError('network_error', 'the event stream reader did not load', { retryable: true }));
       };
       import('./sse.js').then(
         ({ readEventStream }) =>
           readEventStream(
-            { fetch: options.fetch ?? ((input, request) => fetch(input, request)), url: `${base}${checkoutPath('events', id)}`, init, timeoutMs, parseJson },
+            {
+              fetch: options.fetch ?? ((input, request) => fetch(input, request)),
+              url: `${base}${checkoutPath('events', id)}`,
+              init,
+              timeoutMs,
+              parseJson,
+            },
             handlers,
             signal,
             (message, status) => new CheckoutError('network_error', message, { retryable: true, ...(status ? { status } : {}) }),
@@ -333,7 +340,10 @@ const checkInvoice = (data: unknown, invoiceId: string): CheckoutInvoice =>
   sameInvoice(valid(validateJson<CheckoutInvoice>(invoiceJsonSchema, unwrapSingleton(data))), invoiceId);
 
 export const readInvoice = (client: CheckoutClient, invoiceId: string, signal: AbortSignal) =>
-  validated<CheckoutInvoice>(() => client.getInvoice(invoiceId, { signal }), (data) => checkInvoice(data, invoiceId));
+  validated<CheckoutInvoice>(
+    () => client.getInvoice(invoiceId, { signal }),
+    (data) => checkInvoice(data, invoiceId),
+  );
 
 /**
  * Follows the invoice's event stream through `client.watch`, each event validated like a

@@ -4,10 +4,7 @@
  */
 declare module 'qrcode/lib/core/qrcode.js' {
   interface QRCodeCore {
-    create(
-      text: string,
-      options?: { errorCorrectionLevel?: 'L' | 'M' | 'Q' | 'H' },
-    ): { modules: { size: number; data: Uint8Array } };
+    create(text: string, options?: { errorCorrectionLevel?: 'L' | 'M' | 'Q' | 'H' }): { modules: { size: number; data: Uint8Array } };
   }
   const core: QRCodeCore;
   export default core;

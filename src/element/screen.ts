@@ -82,8 +82,18 @@ export const dealKey = (deal: CheckoutDeal): string =>
 const SBP_LINK = /^https:\/\/(qr|sub)\.nspk\.ru\//;
 
 /** The country of the payer's card by the cross-border currency (ISO 3166 codes; `Intl.DisplayNames` names them). */
-const CARD_COUNTRY = { TJS: 'TJ', UZS: 'UZ', KZT: 'KZ', KGS: 'KG', AZN: 'AZ', AMD: 'AM', GEL: 'GE', BYN: 'BY', MDL: 'MD', TRY: 'TR' } as const;
-
+const CARD_COUNTRY = {
+  TJS: 'TJ',
+  UZS: 'UZ',
+  KZT: 'KZ',
+  KGS: 'KG',
+  AZN: 'AZ',
+  AMD: 'AM',
+  GEL: 'GE',
+  BYN: 'BY',
+  MDL: 'MD',
+  TRY: 'TR',
+} as const;
 
 /**
  * A link to a picture of a QR code (the service's, an image-QR option's) as it may be shown
@@ -95,7 +105,9 @@ export const safePictureLink = (link: unknown, base: string | undefined): string
   if (typeof link !== 'string' || link.length > 2048 || !IMAGE_LINK.test(link.trim())) return undefined;
   try {
     const url = new URL(link.trim());
-    return url.protocol === 'https:' || (url.protocol === 'http:' && base !== undefined && url.origin === new URL(base).origin) ? url.href : undefined;
+    return url.protocol === 'https:' || (url.protocol === 'http:' && base !== undefined && url.origin === new URL(base).origin)
+      ? url.href
+      : undefined;
   } catch {
     return undefined;
   }
@@ -155,7 +167,12 @@ export const amountToSend = (invoice: CheckoutInvoice): Money => invoice.amountD
 
 /** The amount a screen shows, and the order's when that differs: to send while open, settled once paid. */
 const shownAmount = (invoice: CheckoutInvoice, name: InvoiceScreenName): { sum: Money; asked: Money | undefined } => {
-  const shown = name === 'paid' ? (invoice.amountPaid ?? invoice.sum) : name === 'waiting' || name === 'picker' || name === 'checking' ? amountToSend(invoice) : invoice.sum;
+  const shown =
+    name === 'paid'
+      ? (invoice.amountPaid ?? invoice.sum)
+      : name === 'waiting' || name === 'picker' || name === 'checking'
+        ? amountToSend(invoice)
+        : invoice.sum;
   return { sum: shown, asked: sameMoney(shown, invoice.sum) ? undefined : invoice.sum };
 };
 
@@ -186,20 +203,30 @@ const dealModel = (session: SessionSnapshot, invoice: CheckoutInvoice, deal: Che
       text: formatted.text,
       kind: formatted.kind,
       // A payment page is opened, a QR code is scanned: none of them is text to copy.
-      copy: kind === 'url' || kind === 'qr' || kind === 'qr-image' ? undefined : copyModel(session, 'requisites', formatted.value, formatted.kind),
+      copy:
+        kind === 'url' || kind === 'qr' || kind === 'qr-image'
+          ? undefined
+          : copyModel(session, 'requisites', formatted.value, formatted.kind),
       href,
       ifsc: formatted.ifsc === undefined ? undefined : copyModel(session, 'ifsc', formatted.ifsc, formatted.kind),
     },
     holder: plainText(deal.requisites?.holder ?? ''),
     link,
     // QR data is drawn here; the service's own picture only where the option gives nothing else.
-    qr: kind === 'qr' && raw ? { text: raw, image: false } : picture ? { text: picture, image: true } : link ? { text: link, image: false } : undefined,
-    sbpLink: env.touch ? [link, kind === 'qr' ? safeQrLink(raw) : undefined].find((candidate) => candidate && SBP_LINK.test(candidate)) : undefined,
+    qr:
+      kind === 'qr' && raw
+        ? { text: raw, image: false }
+        : picture
+          ? { text: picture, image: true }
+          : link
+            ? { text: link, image: false }
+            : undefined,
+    sbpLink: env.touch
+      ? [link, kind === 'qr' ? safeQrLink(raw) : undefined].find((candidate) => candidate && SBP_LINK.test(candidate))
+      : undefined,
     bankLink: env.touch ? link : undefined,
     pickerOpen: session.bankPicker,
-    crossBorder: crossBorder
-      ? { currency, country: currency && CARD_COUNTRY[currency as keyof typeof CARD_COUNTRY] }
-      : undefined,
+    crossBorder: crossBorder ? { currency, country: currency && CARD_COUNTRY[currency as keyof typeof CARD_COUNTRY] } : undefined,
   };
 };
 
@@ -249,8 +276,8 @@ const returnModel = (session: SessionSnapshot, invoice: CheckoutInvoice, name: I
   const kind = name === 'paid' ? 'success' : 'cancel';
   const url =
     kind === 'success'
-      ? safeReturnUrl(invoice.successUrl, env.baseUrl) ?? safeReturnUrl(env.returnUrl, env.baseUrl)
-      : safeReturnUrl(invoice.cancelUrl, env.baseUrl) ?? safeReturnUrl(env.cancelUrl ?? env.returnUrl, env.baseUrl);
+      ? (safeReturnUrl(invoice.successUrl, env.baseUrl) ?? safeReturnUrl(env.returnUrl, env.baseUrl))
+      : (safeReturnUrl(invoice.cancelUrl, env.baseUrl) ?? safeReturnUrl(env.cancelUrl ?? env.returnUrl, env.baseUrl));
   if (!url) return undefined;
   const at = session.autoReturn;
   const autoIn = kind === 'success' && typeof at === 'number' ? Math.max(0, Math.ceil((at - now) / 1000)) : undefined;
@@ -259,7 +286,6 @@ const returnModel = (session: SessionSnapshot, invoice: CheckoutInvoice, name: I
 
 /** Minutes left, rounded up, or undefined. */
 const minutesOf = (ms: number | undefined) => (ms === undefined ? undefined : Math.max(1, Math.ceil(ms / 60_000)));
-
 
 /** What the payer sees of `session` at `now` (device time, epoch ms) on a page described by `env`. */
 export const screen = (session: SessionSnapshot, now: number, env: ScreenEnvironment = {}): ScreenModel => {
@@ -308,7 +334,10 @@ export const screen = (session: SessionSnapshot, now: number, env: ScreenEnviron
     deal: deal && dealModel(session, invoice, deal, env),
     variants:
       deal && name === 'waiting' && typeof variants !== 'string' && variants.length > 0
-        ? { groups: groupVariants(variants, bankNames(invoice, session)), current: { option: deal.paymentOption, method: deal.paymentMethod } }
+        ? {
+            groups: groupVariants(variants, bankNames(invoice, session)),
+            current: { option: deal.paymentOption, method: deal.paymentMethod },
+          }
         : undefined,
     picker: name === 'picker' ? pickerModel(session, invoice) : undefined,
     connectionLost: session.connectionLost && !session.offline && name !== 'paid' && name !== 'canceled',

@@ -123,7 +123,7 @@ export const readEventStream = async (
   });
   const fail = (message: string, status?: number) => {
     slot?.release();
-    if (!signal.aborted) handlers.error(failure(yielded ? 'the event stream gave its place to another tab\'s' : message, status));
+    if (!signal.aborted) handlers.error(failure(yielded ? "the event stream gave its place to another tab's" : message, status));
   };
   if (!slot) return fail('other tabs of this site hold its event streams');
   if (signal.aborted) return slot.release();
@@ -143,7 +143,10 @@ export const readEventStream = async (
   if (!response.ok || response.status === 204 || type !== 'text/event-stream' || !response.body) {
     signal.removeEventListener('abort', abort);
     void response.body?.cancel().catch(() => undefined);
-    return fail(response.ok ? `not an event stream (HTTP ${response.status}, ${type || 'no type'})` : `HTTP ${response.status}`, response.status);
+    return fail(
+      response.ok ? `not an event stream (HTTP ${response.status}, ${type || 'no type'})` : `HTTP ${response.status}`,
+      response.status,
+    );
   }
   handlers.alive();
   const reader = response.body.getReader();

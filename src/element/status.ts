@@ -26,7 +26,11 @@ name('expired', 'expired timeout timed_out overdue');
 name('dispute', 'dispute disputed in_dispute');
 
 /** Case, spaces, dashes and bidi controls do not matter: `Transfer-Waiting` is `transfer_waiting`. */
-export const normalizeStatus = (status: string): string => plainText(status).trim().toLowerCase().replace(/[\s-]+/g, '_');
+export const normalizeStatus = (status: string): string =>
+  plainText(status)
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 
 /** What a status of the service means to the checkout: open, paid, canceled, expired, dispute or other. */
 export const statusMeaning = (status: string): StatusMeaning => MEANINGS.get(normalizeStatus(status)) ?? 'other';

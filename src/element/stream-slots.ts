@@ -33,7 +33,10 @@ interface Claim {
 }
 
 /** What a tab says about itself. */
-type Message = { type: 'state'; tab: string; visible: boolean; shownAt: number; streams: number[] } | { type: 'bye'; tab: string } | { type: 'hello'; tab: string };
+type Message =
+  | { type: 'state'; tab: string; visible: boolean; shownAt: number; streams: number[] }
+  | { type: 'bye'; tab: string }
+  | { type: 'hello'; tab: string };
 
 /** The place of a stream a tab holds; `release` when the stream ends. */
 export interface StreamSlot {
@@ -138,7 +141,12 @@ export class StreamSlots {
       for (const seq of state.streams) claims.push({ tab, seq, visible: state.visible, shownAt: state.shownAt });
     }
     claims.sort(before);
-    return new Set(claims.slice(0, STREAMS_PER_HOST).filter((claim) => claim.tab === this.#tab).map((claim) => claim.seq));
+    return new Set(
+      claims
+        .slice(0, STREAMS_PER_HOST)
+        .filter((claim) => claim.tab === this.#tab)
+        .map((claim) => claim.seq),
+    );
   }
 
   /** Streams of this tab that lost their place are closed (and the others told). */
@@ -161,7 +169,12 @@ export class StreamSlots {
       return;
     }
     if (message.type !== 'state' || !Array.isArray(message.streams)) return;
-    this.#others.set(message.tab, { visible: message.visible === true, shownAt: Number(message.shownAt) || 0, streams: message.streams.filter(Number.isInteger), heard: this.#now() });
+    this.#others.set(message.tab, {
+      visible: message.visible === true,
+      shownAt: Number(message.shownAt) || 0,
+      streams: message.streams.filter(Number.isInteger),
+      heard: this.#now(),
+    });
     this.#enforce();
   }
 

@@ -33,4 +33,5 @@ export const screenStyles = (): CSSResult => views!.screenStyles;
 // Called only once the strings are here, and so the views (the element loads them together).
 export const invoiceScreen = (model: InvoiceScreenModel, context: ScreenContext): TemplateResult => views!.invoiceScreen(model, context);
 export const errorScreen = (code: string, context: ScreenContext): TemplateResult => views!.errorScreen(code, context);
-export const lazyContext = (...input: Parameters<typeof ViewsModule.lazyContext>): ReturnType<typeof ViewsModule.lazyContext> => views!.lazyContext(...input);
+export const lazyContext = (...input: Parameters<typeof ViewsModule.lazyContext>): ReturnType<typeof ViewsModule.lazyContext> =>
+  views!.lazyContext(...input);

@@ -17,7 +17,17 @@ export { screenStyles } from './screen.styles.js';
 export type { LazyParts, ScreenActions, ScreenContext } from './view-context.js';
 export { secondaryQr } from './view-deal.js';
 export { lazyContext } from './view-parts.js';
-export { type CopyButtonView, type FieldView, type QrView, type TimerView, type VariantsView, field, qrCode, timer, variantList } from './view-fields.js';
+export {
+  type CopyButtonView,
+  type FieldView,
+  type QrView,
+  type TimerView,
+  type VariantsView,
+  field,
+  qrCode,
+  timer,
+  variantList,
+} from './view-fields.js';
 
 /** The error screen: what failed, in words, and a retry. */
 export const errorScreen = (code: string, { t, actions }: ScreenContext): TemplateResult => html`
@@ -59,7 +69,11 @@ const amountField = (model: InvoiceScreenModel, amount: string, context: ScreenC
         valueId: 'amount-value',
         valueClass: 'amount',
         copy: copy && model.screen === 'waiting' ? copyButton(copy, context) : undefined,
-        note: copy?.byHand ? t.copyManually : model.asked ? (model.amountLabel === 'paid' ? t.amountSettledNote : t.amountDueNote)(formatMoney(model.asked, context.locale)) : undefined,
+        note: copy?.byHand
+          ? t.copyManually
+          : model.asked
+            ? (model.amountLabel === 'paid' ? t.amountSettledNote : t.amountDueNote)(formatMoney(model.asked, context.locale))
+            : undefined,
       })}
     </dl>
     ${model.remaining === undefined ? nothing : timer({ label: t.timeLeftLabel, time: formatDuration(model.remaining, context.locale) })}
@@ -82,34 +96,35 @@ export const invoiceScreen = (model: InvoiceScreenModel, context: ScreenContext)
       </p>
     </header>
     ${model.changes.length ? changeNotice(model.changes, context) : nothing}
-    ${model.explanation === 'above' && !model.checking ? explanation : nothing}
-    ${amountField(model, amount, context)}
+    ${model.explanation === 'above' && !model.checking ? explanation : nothing} ${amountField(model, amount, context)}
     ${model.checking ? checkingBlock(model, context) : model.deal ? dealDetails(model.deal, amount, context) : nothing}
     ${model.explanation === 'below' ? explanation : nothing}
-    ${model.confirmOffered
-      ? html`<div class="actions">
-          <button part="paid-button" class="primary" type="button" @click=${actions.confirmPaid}>${t.confirmPaid}</button>
-        </div>`
-      : nothing}
-    ${model.checking ? nothing : secondaryQr(model.deal, context)}
-    ${model.report ? reportBlock(model, context) : nothing}
-    ${model.picker ? picker(model.picker, context) : nothing}
-    ${model.reference ? referenceField(model.reference, context) : nothing}
+    ${
+      model.confirmOffered
+        ? html`<div class="actions">
+            <button part="paid-button" class="primary" type="button" @click=${actions.confirmPaid}>${t.confirmPaid}</button>
+          </div>`
+        : nothing
+    }
+    ${model.checking ? nothing : secondaryQr(model.deal, context)} ${model.report ? reportBlock(model, context) : nothing}
+    ${model.picker ? picker(model.picker, context) : nothing} ${model.reference ? referenceField(model.reference, context) : nothing}
     ${model.connectionLost ? html`<p part="notice" class="notice" role="status">${t.connectionTrouble}</p>` : nothing}
     ${model.offline ? html`<p part="notice" class="notice" role="status">${t.offline}</p>` : nothing}
-    ${variants
-      ? html`<details class="fold">
-          <summary part="change-bank">${t.changeBank}</summary>
-          ${variantList({
-            title: t.variantsLabel,
-            groups: variants.groups,
-            optionLabel: t.option,
-            isActive: ({ method, option }) => method === variants.current.method && option === variants.current.option,
-            currentLabel: t.currentVariant,
-            mark: context.bankMark,
-          })}
-        </details>`
-      : nothing}
+    ${
+      variants
+        ? html`<details class="fold">
+            <summary part="change-bank">${t.changeBank}</summary>
+            ${variantList({
+              title: t.variantsLabel,
+              groups: variants.groups,
+              optionLabel: t.option,
+              isActive: ({ method, option }) => method === variants.current.method && option === variants.current.option,
+              currentLabel: t.currentVariant,
+              mark: context.bankMark,
+            })}
+          </details>`
+        : nothing
+    }
     ${model.cancel && !hideCancel ? cancelBlock(model.cancel, context) : nothing}
     ${model.returnTo ? returnBlock(model.returnTo, context) : nothing}
   `;
@@ -123,22 +138,31 @@ const checkingBlock = (model: InvoiceScreenModel, context: ScreenContext): Templ
   return html`
     <p part="explanation">${t.checkingExplanation(checking.minutes)}</p>
     ${deal ? html`<dl part="details">${field({ part: 'bank', label: t.bankLabel, value: deal.bank, valueId: 'bank-value', mark: context.bankMark(deal.bankCode, deal.bank) })}</dl>` : nothing}
-    ${checking.transferConfirmed
-      ? html`<p part="receipt-status" class="notice success" role="status">${t.receiptReceived}</p>`
-      : checking.receipts === 'off'
+    ${
+      checking.transferConfirmed
+        ? html`<p part="receipt-status" class="notice success" role="status">${t.receiptReceived}</p>`
+        : checking.receipts === 'off'
+          ? nothing
+          : checking.receipt.state === 'closed'
+            ? html`<div class="actions">
+                <button
+                  part="receipt-button"
+                  class=${checking.receipts === 'required' ? 'primary' : ''}
+                  type="button"
+                  @click=${() => actions.receiptForm(true)}
+                >
+                  ${t.attachReceipt(checking.receipts)}
+                </button>
+              </div>`
+            : context.lazy.receiptForm()
+    }
+    ${
+      checking.transferConfirmed
         ? nothing
-        : checking.receipt.state === 'closed'
-          ? html`<div class="actions">
-              <button part="receipt-button" class=${checking.receipts === 'required' ? 'primary' : ''} type="button" @click=${() => actions.receiptForm(true)}>
-                ${t.attachReceipt(checking.receipts)}
-              </button>
-            </div>`
-          : context.lazy.receiptForm()}
-    ${checking.transferConfirmed
-      ? nothing
-      : html`<div class="actions">
-          <button part="details-button" type="button" @click=${() => actions.showDetails(true)}>${t.showDetails}</button>
-        </div>`}
+        : html`<div class="actions">
+            <button part="details-button" type="button" @click=${() => actions.showDetails(true)}>${t.showDetails}</button>
+          </div>`
+    }
   `;
 };
 
@@ -176,16 +200,21 @@ const referenceField = (reference: CopyModel, context: ScreenContext): TemplateR
 /** Back to the shop: a link (the page may take it over, `checkout-return`), and the automatic return's seconds with a way to stay. */
 const returnBlock = (to: ReturnModel, { t, actions }: ScreenContext): TemplateResult => html`
   <div class="actions">
-    <a part="return-link" class=${to.kind === 'success' ? 'primary' : ''} href=${to.url} @click=${(event: Event) => actions.returnToShop(event, to)}
+    <a
+      part="return-link"
+      class=${to.kind === 'success' ? 'primary' : ''}
+      href=${to.url}
+      @click=${(event: Event) => actions.returnToShop(event, to)}
       >${t.returnToShop}</a
     >
-    ${to.autoIn === undefined
-      ? nothing
-      : html`<p part="auto-return" class="notice">${t.autoReturn(to.autoIn)}</p>
-          <button part="stay-button" class="small" type="button" @click=${actions.stopAutoReturn}>${t.stayHere}</button>`}
+    ${
+      to.autoIn === undefined
+        ? nothing
+        : html`<p part="auto-return" class="notice">${t.autoReturn(to.autoIn)}</p>
+            <button part="stay-button" class="small" type="button" @click=${actions.stopAutoReturn}>${t.stayHere}</button>`
+    }
   </div>
 `;
-
 
 const DEAL_NOTICE_TEXT: Record<Exclude<DealNotice, 'unsupported'>, (t: Translation) => string> = {
   failed: (t) => t.dealFailed,
@@ -214,11 +243,13 @@ const picker = (model: PickerModel, { t, actions, bankMark }: ScreenContext): Te
       pendingLabel: t.startingDeal,
       mark: bankMark,
     })}
-    ${model.notice === 'unsupported'
-      ? html`<p part="notice" class="notice" role="status">${t.dealUnsupported}</p>`
-      : model.notice
-        ? html`<p part="notice" class="notice alert" role="alert">${DEAL_NOTICE_TEXT[model.notice](t)}</p>`
-        : nothing}
+    ${
+      model.notice === 'unsupported'
+        ? html`<p part="notice" class="notice" role="status">${t.dealUnsupported}</p>`
+        : model.notice
+          ? html`<p part="notice" class="notice alert" role="alert">${DEAL_NOTICE_TEXT[model.notice](t)}</p>`
+          : nothing
+    }
   `;
 };
 

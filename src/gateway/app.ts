@@ -64,39 +64,67 @@ export const pathOf = (url: string): string => {
 /** Fields of a create-invoice body the gateway fills itself. */
 const FILLED = ['notificationUrl', 'notificationToken'] as const;
 
+/** The shop's signed webhook of changes, when one is configured. */
+const shopWebhooks = (config: GatewayConfig, deps: GatewayDeps, now: () => number) =>
+  config.webhookUrl && config.webhookSecret
+    ? createWebhookSender({
+        store: deps.store,
+        url: config.webhookUrl,
+        secret: config.webhookSecret,
+        now,
+        ...(deps.webhookFetch ? { fetch: deps.webhookFetch } : {}),
+        onAttempt: ({ id, status, outcome, error, ms }) =>
+          deps.log(outcome === 'delivered' ? 'info' : 'warn', 'webhook', { change: id, status, outcome, error, ms }),
+        report: (error) => deps.log('error', 'webhook failed', { error: String(error) }),
+      })
+    : undefined;
+
+/** The answer to a failed call to the service: the caller's mistake, a refusal, or no answer. */
+const failed = (error: unknown): Response => {
+  if (error instanceof MerchantValidationError) return refused(400, 'bad_request', error.message);
+  if (error instanceof MerchantApiError)
+    return refused(
+      error.status === 404 ? 404 : 502,
+      error.status === 404 ? 'not_found' : 'upstream_error',
+      `the payment service refused: ${error.messages.join('; ')}`,
+    );
+  if (error instanceof MerchantClientError) return refused(502, 'upstream_error', error.message);
+  throw error;
+};
+
 export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway => {
   const { clients, store, log } = deps;
   const now = deps.now ?? Date.now;
-  const tokens = config.terminals.map((terminal) => terminal.notificationToken).filter((token): token is string => typeof token === 'string' && token !== '');
-  if (tokens.length === 0) throw new TypeError('PAYMENT_NOTIFICATION_TOKEN is not set: the gateway receives the service\'s notifications with it');
-  const webhooks =
-    config.webhookUrl && config.webhookSecret
-      ? createWebhookSender({
-          store,
-          url: config.webhookUrl,
-          secret: config.webhookSecret,
-          now,
-          ...(deps.webhookFetch ? { fetch: deps.webhookFetch } : {}),
-          onAttempt: ({ id, status, outcome, error, ms }) => log(outcome === 'delivered' ? 'info' : 'warn', 'webhook', { change: id, status, outcome, error, ms }),
-          report: (error) => log('error', 'webhook failed', { error: String(error) }),
-        })
-      : undefined;
+  const tokens = config.terminals
+    .map((terminal) => terminal.notificationToken)
+    .filter((token): token is string => typeof token === 'string' && token !== '');
+  if (tokens.length === 0)
+    throw new TypeError("PAYMENT_NOTIFICATION_TOKEN is not set: the gateway receives the service's notifications with it");
+  const webhooks = shopWebhooks(config, deps, now);
   const kit = createCheckoutServer({
     client: clients,
     store,
     basePath: config.basePath,
-    authorize: checkoutTokenAuthorizer(config.secrets, { now, onRefused: (reason, invoice) => log('info', 'checkout token refused', { reason, invoice }) }),
+    authorize: checkoutTokenAuthorizer(config.secrets, {
+      now,
+      onRefused: (reason, invoice) => log('info', 'checkout token refused', { reason, invoice }),
+    }),
     ...(config.origins.length > 0 ? { cors: { origins: config.origins, allowHeaders: ['X-Checkout-Token'] } } : {}),
     timeoutMs: config.timeoutMs,
     maxUploadBytes: config.maxUploadBytes,
     uploadTimeoutMs: config.uploadTimeoutMs,
-    notifications: { token: tokens, path: config.notificationsPath, onUnconfirmed: ({ invoiceId, reason }) => log('warn', 'notification not confirmed by the service', { invoice: invoiceId, reason }) },
+    notifications: {
+      token: tokens,
+      path: config.notificationsPath,
+      onUnconfirmed: ({ invoiceId, reason }) => log('warn', 'notification not confirmed by the service', { invoice: invoiceId, reason }),
+    },
     onChange: async (change) => {
       log('info', 'change', { change: change.id, kind: change.kind, invoice: change.invoiceId, source: change.source });
       await webhooks?.enqueue(change);
     },
     now,
-    onError: (error, request) => log('error', 'kit', { error: error instanceof Error ? error.message : String(error), path: new URL(request.url).pathname }),
+    onError: (error, request) =>
+      log('error', 'kit', { error: error instanceof Error ? error.message : String(error), path: new URL(request.url).pathname }),
   });
   webhooks?.start();
   let draining = false;
@@ -104,14 +132,10 @@ export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway
   /** The token a page gets for an invoice: valid until the invoice's expiry plus `GATEWAY_TOKEN_TTL_MS`. */
   const tokenFor = async (invoice: Invoice) => {
     const expiresAt = Math.max(Date.parse(invoice.expireAt) || now(), now()) + config.tokenTtlMs;
-    return { checkoutToken: await signCheckoutToken(config.secrets[0]!, invoice.id, expiresAt), checkoutTokenExpiresAt: new Date(expiresAt).toISOString() };
-  };
-
-  const failed = (error: unknown): Response => {
-    if (error instanceof MerchantValidationError) return refused(400, 'bad_request', error.message);
-    if (error instanceof MerchantApiError) return refused(error.status === 404 ? 404 : 502, error.status === 404 ? 'not_found' : 'upstream_error', `the payment service refused: ${error.messages.join('; ')}`);
-    if (error instanceof MerchantClientError) return refused(502, 'upstream_error', error.message);
-    throw error;
+    return {
+      checkoutToken: await signCheckoutToken(config.secrets[0]!, invoice.id, expiresAt),
+      checkoutTokenExpiresAt: new Date(expiresAt).toISOString(),
+    };
   };
 
   const api = new Hono().basePath('/v1');
@@ -128,11 +152,16 @@ export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway
     } catch {
       return refused(400, 'bad_request', 'the body is not JSON');
     }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) return refused(400, 'bad_request', 'the body must be a JSON object (the service\'s create-invoice fields)');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      return refused(400, 'bad_request', "the body must be a JSON object (the service's create-invoice fields)");
     const given = FILLED.find((field) => field in body);
     if (given) return refused(400, 'bad_request', `${given}: the gateway fills it itself`);
     if (!config.publicUrl) return refused(503, 'service_unavailable', 'set GATEWAY_PUBLIC_URL: the gateway fills notificationUrl with it');
-    const request = { ...body, notificationUrl: `${config.publicUrl}${config.notificationsPath}`, notificationToken: tokens[0]! } as CreateInvoiceRequest;
+    const request = {
+      ...body,
+      notificationUrl: `${config.publicUrl}${config.notificationsPath}`,
+      notificationToken: tokens[0]!,
+    } as CreateInvoiceRequest;
     try {
       const client = clients[0]!;
       const invoice = request.internalId ? await client.createInvoiceOnce(request) : await client.createInvoice(request);
@@ -179,7 +208,9 @@ export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway
   app.get('/readyz', async () => ((await ready()) ? json(200, { ok: true }) : json(503, { ok: false })));
   app.get('/metrics', async () =>
     deps.metricsText
-      ? new Response(await deps.metricsText(), { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' } })
+      ? new Response(await deps.metricsText(), {
+          headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' },
+        })
       : refused(404, 'not_found', 'no metrics here'),
   );
   app.route('/', api);
@@ -191,7 +222,9 @@ export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway
   return {
     fetch: async (request) => {
       const path = pathOf(request.url);
-      return (protocol !== '//' && path.startsWith(protocol)) || path === config.notificationsPath ? kit.fetch(request) : app.fetch(request);
+      return (protocol !== '//' && path.startsWith(protocol)) || path === config.notificationsPath
+        ? kit.fetch(request)
+        : app.fetch(request);
     },
     kit,
     webhooks,

@@ -53,11 +53,23 @@ export const jsonLog = (least: keyof typeof LEVELS, write: (line: string) => voi
 
 export const storeFor = (config: GatewayConfig, log: GatewayLog): CheckoutStore =>
   config.redisUrl
-    ? createRedisStore({ url: config.redisUrl, prefix: config.redisPrefix, onError: (error) => log('warn', 'redis', { error: error instanceof Error ? error.message : String(error) }) })
+    ? createRedisStore({
+        url: config.redisUrl,
+        prefix: config.redisPrefix,
+        onError: (error) => log('warn', 'redis', { error: error instanceof Error ? error.message : String(error) }),
+      })
     : createMemoryStore();
 
 export const clientsFor = (config: GatewayConfig): MerchantClient[] =>
-  config.terminals.map((terminal) => new MerchantClient({ baseUrl: config.serviceUrl, apiKey: terminal.apiKey, secretKey: terminal.secretKey, timeoutMs: config.timeoutMs }));
+  config.terminals.map(
+    (terminal) =>
+      new MerchantClient({
+        baseUrl: config.serviceUrl,
+        apiKey: terminal.apiKey,
+        secretKey: terminal.secretKey,
+        timeoutMs: config.timeoutMs,
+      }),
+  );
 
 /**
  * The kit's metrics (src/server/telemetry.ts) for `GET /metrics`: an OpenTelemetry meter
@@ -138,7 +150,12 @@ export const startGateway = async (config: GatewayConfig, log: GatewayLog): Prom
   });
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
-  log('info', 'listening', { url, store: config.redisUrl ? 'redis' : 'memory', terminals: config.terminals.length, webhook: Boolean(config.webhookUrl) });
+  log('info', 'listening', {
+    url,
+    store: config.redisUrl ? 'redis' : 'memory',
+    terminals: config.terminals.length,
+    webhook: Boolean(config.webhookUrl),
+  });
 
   let stopping: Promise<void> | undefined;
   const stop = () =>

@@ -30,12 +30,14 @@ const url: Reader<string> = (value, name) => {
   }
 };
 const path: Reader<string> = (value, name) => {
-  if (!/^\/[A-Za-z0-9._~\-/]*$/.test(value) || value.includes('//')) throw new SettingError(`${name} must be a path like /checkout-api, got ${JSON.stringify(value)}`);
+  if (!/^\/[A-Za-z0-9._~\-/]*$/.test(value) || value.includes('//'))
+    throw new SettingError(`${name} must be a path like /checkout-api, got ${JSON.stringify(value)}`);
   return value.replace(/\/+$/, '') || '/';
 };
 const positive: Reader<number> = (value, name) => {
   const number = Number(value);
-  if (!/^\d+$/.test(value) || !(number > 0)) throw new SettingError(`${name} must be a positive whole number, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || !(number > 0))
+    throw new SettingError(`${name} must be a positive whole number, got ${JSON.stringify(value)}`);
   return number;
 };
 const port: Reader<number> = (value, name) => {
@@ -63,47 +65,112 @@ const origins: Reader<string[]> = (value, name) =>
       return origin;
     });
 const level: Reader<'debug' | 'info' | 'warn' | 'error'> = (value, name) => {
-  if (!['debug', 'info', 'warn', 'error'].includes(value)) throw new SettingError(`${name} must be debug, info, warn or error, got ${JSON.stringify(value)}`);
+  if (!['debug', 'info', 'warn', 'error'].includes(value))
+    throw new SettingError(`${name} must be debug, info, warn or error, got ${JSON.stringify(value)}`);
   return value as 'debug' | 'info' | 'warn' | 'error';
 };
 const webhookSecret: Reader<string> = (value, name) => {
-  if (!/^whsec_[A-Za-z0-9+/]{22,}={0,2}$/.test(value)) throw new SettingError(`${name} must be a Standard Webhooks secret: "whsec_" and base64 of at least 16 bytes`);
+  if (!/^whsec_[A-Za-z0-9+/]{22,}={0,2}$/.test(value))
+    throw new SettingError(`${name} must be a Standard Webhooks secret: "whsec_" and base64 of at least 16 bytes`);
   return value;
 };
 
 /** Every setting of the gateway, besides the terminals (cli/env.ts). */
 export const SETTINGS = {
   serviceUrl: { name: 'PAYMENT_API_URL', help: "the payment service's base URL", required: true, read: url },
-  secret: { name: 'GATEWAY_SECRET', help: 'signs and checks the checkout tokens pages get (at least 16 characters; several: comma-separated, the first signs)', required: true, read: secret },
-  apiKey: { name: 'GATEWAY_API_KEY', help: "the shop's bearer key for the gateway's /v1 API (invoices, tokens, webhooks); without it that API is off", read: secret },
-  publicUrl: { name: 'GATEWAY_PUBLIC_URL', help: "the gateway's own URL as the payment service reaches it (fills the invoices' notificationUrl)", read: url },
-  basePath: { name: 'GATEWAY_BASE_PATH', help: "the checkout protocol's path (the element's endpoint)", fallback: '/checkout-api', read: path },
-  notificationsPath: { name: 'GATEWAY_NOTIFICATIONS_PATH', help: "the path of the service's notifications", fallback: '/notifications', read: path },
-  origins: { name: 'GATEWAY_ALLOWED_ORIGINS', help: "origins of the shop's pages that call the gateway from another origin (comma-separated)", fallback: '', read: origins },
+  secret: {
+    name: 'GATEWAY_SECRET',
+    help: 'signs and checks the checkout tokens pages get (at least 16 characters; several: comma-separated, the first signs)',
+    required: true,
+    read: secret,
+  },
+  apiKey: {
+    name: 'GATEWAY_API_KEY',
+    help: "the shop's bearer key for the gateway's /v1 API (invoices, tokens, webhooks); without it that API is off",
+    read: secret,
+  },
+  publicUrl: {
+    name: 'GATEWAY_PUBLIC_URL',
+    help: "the gateway's own URL as the payment service reaches it (fills the invoices' notificationUrl)",
+    read: url,
+  },
+  basePath: {
+    name: 'GATEWAY_BASE_PATH',
+    help: "the checkout protocol's path (the element's endpoint)",
+    fallback: '/checkout-api',
+    read: path,
+  },
+  notificationsPath: {
+    name: 'GATEWAY_NOTIFICATIONS_PATH',
+    help: "the path of the service's notifications",
+    fallback: '/notifications',
+    read: path,
+  },
+  origins: {
+    name: 'GATEWAY_ALLOWED_ORIGINS',
+    help: "origins of the shop's pages that call the gateway from another origin (comma-separated)",
+    fallback: '',
+    read: origins,
+  },
   host: { name: 'HOST', help: 'the address to listen on', fallback: '127.0.0.1', read: text },
   port: { name: 'PORT', help: 'the port to listen on', fallback: '8080', read: port },
   redisUrl: { name: 'REDIS_URL', help: 'a Redis store shared by several gateway instances (default: memory, one instance)', read: url },
   redisPrefix: { name: 'REDIS_PREFIX', help: 'the prefix of the Redis keys', fallback: 'merchant-checkout:', read: text },
   webhookUrl: { name: 'SHOP_WEBHOOK_URL', help: "the shop's endpoint for every change of an invoice (Standard Webhooks)", read: url },
-  webhookSecret: { name: 'SHOP_WEBHOOK_SECRET', help: 'the signing secret of those webhooks: whsec_ and base64 (required with SHOP_WEBHOOK_URL)', read: webhookSecret },
-  tokenTtlMs: { name: 'GATEWAY_TOKEN_TTL_MS', help: "how long a minted checkout token stays valid after its invoice's expiry, in ms", fallback: '3600000', read: positive },
-  timeoutMs: { name: 'GATEWAY_TIMEOUT_MS', help: 'the time budget of one checkout request, upstream calls included, in ms', fallback: '10000', read: positive },
-  maxUploadBytes: { name: 'GATEWAY_MAX_UPLOAD_BYTES', help: "the largest receipt upload, in bytes", fallback: String(10 * 1024 * 1024 + 64 * 1024), read: positive },
-  uploadTimeoutMs: { name: 'GATEWAY_UPLOAD_TIMEOUT_MS', help: 'how long an upload may take to arrive, in ms', fallback: '120000', read: positive },
-  shutdownMs: { name: 'GATEWAY_SHUTDOWN_MS', help: 'on SIGTERM, how long in-flight requests may take to finish, in ms', fallback: '10000', read: positive },
+  webhookSecret: {
+    name: 'SHOP_WEBHOOK_SECRET',
+    help: 'the signing secret of those webhooks: whsec_ and base64 (required with SHOP_WEBHOOK_URL)',
+    read: webhookSecret,
+  },
+  tokenTtlMs: {
+    name: 'GATEWAY_TOKEN_TTL_MS',
+    help: "how long a minted checkout token stays valid after its invoice's expiry, in ms",
+    fallback: '3600000',
+    read: positive,
+  },
+  timeoutMs: {
+    name: 'GATEWAY_TIMEOUT_MS',
+    help: 'the time budget of one checkout request, upstream calls included, in ms',
+    fallback: '10000',
+    read: positive,
+  },
+  maxUploadBytes: {
+    name: 'GATEWAY_MAX_UPLOAD_BYTES',
+    help: 'the largest receipt upload, in bytes',
+    fallback: String(10 * 1024 * 1024 + 64 * 1024),
+    read: positive,
+  },
+  uploadTimeoutMs: {
+    name: 'GATEWAY_UPLOAD_TIMEOUT_MS',
+    help: 'how long an upload may take to arrive, in ms',
+    fallback: '120000',
+    read: positive,
+  },
+  shutdownMs: {
+    name: 'GATEWAY_SHUTDOWN_MS',
+    help: 'on SIGTERM, how long in-flight requests may take to finish, in ms',
+    fallback: '10000',
+    read: positive,
+  },
   logLevel: { name: 'LOG_LEVEL', help: 'the least level logged (debug, info, warn, error)', fallback: 'info', read: level },
 } satisfies Record<string, Setting<unknown>>;
 
 type Settings = typeof SETTINGS;
 /** The gateway's configuration, every setting read. */
-export type GatewayConfig = { [Key in keyof Settings]: ReturnType<Settings[Key]['read']> | (Settings[Key] extends { fallback: string } | { required: true } ? never : undefined) } & {
+export type GatewayConfig = {
+  [Key in keyof Settings]:
+    ReturnType<Settings[Key]['read']> | (Settings[Key] extends { fallback: string } | { required: true } ? never : undefined);
+} & {
   terminals: TerminalSetting[];
   /** The secrets that check tokens (`GATEWAY_SECRET`, comma-separated); the first signs. */
   secrets: string[];
 };
 
 /** The settings from a JSON config file (keys as the environment variables) under the environment. */
-export const settingsSource = (env: Readonly<Record<string, string | undefined>>, configFile: string | undefined): Record<string, string | undefined> => {
+export const settingsSource = (
+  env: Readonly<Record<string, string | undefined>>,
+  configFile: string | undefined,
+): Record<string, string | undefined> => {
   if (!configFile) return { ...env };
   let parsed: unknown;
   try {
@@ -111,7 +178,8 @@ export const settingsSource = (env: Readonly<Record<string, string | undefined>>
   } catch (error) {
     throw new SettingError(`--config ${configFile}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new SettingError(`--config ${configFile}: must be a JSON object of settings`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new SettingError(`--config ${configFile}: must be a JSON object of settings`);
   const fromFile = Object.fromEntries(
     Object.entries(parsed).map(([key, value]) => {
       if (typeof value === 'string') return [key, value];
@@ -136,7 +204,8 @@ export const readConfig = (source: Readonly<Record<string, string | undefined>>)
       config[key] = setting.read(value, setting.name);
     }
   }
-  if (config.webhookUrl !== undefined && config.webhookSecret === undefined) throw new SettingError('SHOP_WEBHOOK_SECRET is not set (SHOP_WEBHOOK_URL needs it to sign)');
+  if (config.webhookUrl !== undefined && config.webhookSecret === undefined)
+    throw new SettingError('SHOP_WEBHOOK_SECRET is not set (SHOP_WEBHOOK_URL needs it to sign)');
   const secrets = String(source.GATEWAY_SECRET ?? '')
     .split(',')
     .map((each) => each.trim())
@@ -148,7 +217,8 @@ export const readConfig = (source: Readonly<Record<string, string | undefined>>)
 /** The settings as docs/gateway.md tables them (between its `settings` markers). */
 export const settingsMarkdown = (): string => {
   const rows = Object.values(SETTINGS as Record<string, Setting<unknown>>).map(
-    (setting) => `| \`${setting.name}\` | ${setting.required ? 'required' : setting.fallback !== undefined ? (setting.fallback === '' ? '(none)' : `\`${setting.fallback}\``) : '(none)'} | ${setting.help.replace(/\|/g, '\\|')} |`,
+    (setting) =>
+      `| \`${setting.name}\` | ${setting.required ? 'required' : setting.fallback !== undefined ? (setting.fallback === '' ? '(none)' : `\`${setting.fallback}\``) : '(none)'} | ${setting.help.replace(/\|/g, '\\|')} |`,
   );
   const terminals = [
     "| `PAYMENT_API_KEY`, `PAYMENT_SECRET_KEY` | required unless `PAYMENT_TERMINALS` | one terminal's keys |",
@@ -161,7 +231,13 @@ export const settingsMarkdown = (): string => {
 /** The settings as `--help` lists them. */
 export const settingsHelp = (): string => {
   const rows = [
-    ...Object.values(SETTINGS as Record<string, Setting<unknown>>).map((setting) => [setting.name, `${setting.help}${setting.required ? ' (required)' : setting.fallback ? ` (default ${setting.fallback})` : ''}`] as const),
+    ...Object.values(SETTINGS as Record<string, Setting<unknown>>).map(
+      (setting) =>
+        [
+          setting.name,
+          `${setting.help}${setting.required ? ' (required)' : setting.fallback ? ` (default ${setting.fallback})` : ''}`,
+        ] as const,
+    ),
     ['PAYMENT_API_KEY', "a terminal's API key (required unless PAYMENT_TERMINALS)"] as const,
     ['PAYMENT_SECRET_KEY', "that terminal's secret key (required unless PAYMENT_TERMINALS)"] as const,
     ['PAYMENT_NOTIFICATION_TOKEN', 'the notificationToken of its invoices (the gateway fills it in the invoices it creates)'] as const,

@@ -70,7 +70,8 @@ const attachmentOf = (context: ApiContext, required: boolean): string | null => 
   return part.file.name || 'attachment';
 };
 
-const formValue = (context: ApiContext, name: string): string | null => context.form.find((part) => part.name === name && part.value !== null)?.value ?? null;
+const formValue = (context: ApiContext, name: string): string | null =>
+  context.form.find((part) => part.name === name && part.value !== null)?.value ?? null;
 
 const createInvoice = (context: ApiContext): Response => {
   const { env, merchant } = context;
@@ -111,7 +112,10 @@ const createInvoice = (context: ApiContext): Response => {
     variants:
       input.type === 'out' && input.paymentMethod && input.paymentOption
         ? [{ option: input.paymentOption, method: input.paymentMethod }]
-        : drawVariants(env.random, input.crossBorderCurrency ?? input.currency, { method: input.paymentMethod, option: input.paymentOption }),
+        : drawVariants(env.random, input.crossBorderCurrency ?? input.currency, {
+            method: input.paymentMethod,
+            option: input.paymentOption,
+          }),
     ttlMs: env.invoiceTtlMs,
     invoicePageUrl: env.invoicePageUrl,
     payee,
@@ -126,7 +130,8 @@ const startDeal = (context: ApiContext, id: string): Response => {
   const invoice = ownInvoice(context, id);
   const { method, option } = validateStartDeal(context.json());
   // Documented for start-deal: 400 PAYMENT_METHOD_NOT_AVAILABLE when no requisites are free.
-  if (!context.env.store.startDeal(invoice, { method, option })) throw badRequest(['PAYMENT_METHOD_NOT_AVAILABLE'], 'payment_method_not_available');
+  if (!context.env.store.startDeal(invoice, { method, option }))
+    throw badRequest(['PAYMENT_METHOD_NOT_AVAILABLE'], 'payment_method_not_available');
   return ok(context.env, invoiceDto(invoice, context.env.dto));
 };
 
@@ -146,12 +151,19 @@ const dispute = (context: ApiContext, id: string): Response => {
   const reason = formValue(context, 'disputeReason');
   const dealId = formValue(context, 'dealId');
   const amount = formValue(context, 'disputeReasonData[amount]');
-  const blank = [...(dealId ? [] : ['dealId']), ...(reason ? [] : ['disputeReason'])].map((name) => `this value should not be blank. field: "${name}"`);
+  const blank = [...(dealId ? [] : ['dealId']), ...(reason ? [] : ['disputeReason'])].map(
+    (name) => `this value should not be blank. field: "${name}"`,
+  );
   if (blank.length) throw badRequest(blank);
-  if (!(DISPUTE_REASONS as readonly string[]).includes(reason!)) throw badRequest([`The value you selected is not a valid choice. field: "disputeReason"`]);
+  if (!(DISPUTE_REASONS as readonly string[]).includes(reason!))
+    throw badRequest([`The value you selected is not a valid choice. field: "disputeReason"`]);
   if (reason === 'invalid_sum' && !amount) throw badRequest(['this value should not be blank. field: "disputeReasonData[amount]"']);
   if (amount) amountOf('disputeReasonData[amount]', amount, invoice.subunit);
-  context.env.store.openDispute(invoice, { dealId: dealId!, reason: reason!, amount: reason === 'invalid_sum' ? amount : null, attachment: attachmentOf(context, false) }, 'merchant');
+  context.env.store.openDispute(
+    invoice,
+    { dealId: dealId!, reason: reason!, amount: reason === 'invalid_sum' ? amount : null, attachment: attachmentOf(context, false) },
+    'merchant',
+  );
   return ok(context.env, invoiceDto(invoice, context.env.dto));
 };
 
@@ -164,7 +176,10 @@ const createWithdrawal = (context: ApiContext): Response => {
   const amount = amountOf('amount', request.amount, subunit);
   const fee = toMinor(DEFAULTS.withdrawalFee, subunit);
   const sum = request.substractFeeFromAmount === true ? amount - fee : amount;
-  if (sum <= 0n) throw badRequest([`The amount must be greater than the fee (${DEFAULTS.withdrawalFee} ${DEFAULTS.settlementCurrency}). field: "amount"`]);
+  if (sum <= 0n)
+    throw badRequest([
+      `The amount must be greater than the fee (${DEFAULTS.withdrawalFee} ${DEFAULTS.settlementCurrency}). field: "amount"`,
+    ]);
   const withdrawal = env.store.withdraw(merchant, context.apiKey, {
     accountId: request.accountId,
     amountMinor: sum,
@@ -198,7 +213,11 @@ export const MERCHANT_HANDLERS: Record<MerchantOperationName, Handler<ApiContext
   createInvoice,
   getInvoice: (c, p) => ok(c.env, invoiceDto(ownInvoice(c, p.id!), c.env.dto)),
   getInvoiceByInternalId: (c, p) => byInternalId(c, p.internalId!),
-  listPaymentVariants: (c, p) => ok(c.env, ownInvoice(c, p.id!).variants.map(({ option, method }) => ({ option, method }))),
+  listPaymentVariants: (c, p) =>
+    ok(
+      c.env,
+      ownInvoice(c, p.id!).variants.map(({ option, method }) => ({ option, method })),
+    ),
   startDeal: (c, p) => startDeal(c, p.id!),
   confirmTransfer: (c, p) => {
     const invoice = ownInvoice(c, p.id!);
@@ -209,7 +228,11 @@ export const MERCHANT_HANDLERS: Record<MerchantOperationName, Handler<ApiContext
   cancelInvoice: (c, p) => cancel(c, p.id!),
   listPaymentMethods: (c) => ok(c.env, bankListOf(c.query.get('currency') ?? undefined)),
   // Documented: every option in RUB (the store's currency), CROSS_BORDER included.
-  listPaymentOptions: (c) => ok(c.env, PAYMENT_OPTIONS.map(({ code, name }) => ({ code, name, currency: 'RUB' }))),
+  listPaymentOptions: (c) =>
+    ok(
+      c.env,
+      PAYMENT_OPTIONS.map(({ code, name }) => ({ code, name, currency: 'RUB' })),
+    ),
   getCurrencyRates: (c) => {
     const rate = rateOf(c.env, 'RUB');
     return ok(c.env, { in: { pair: 'USDT/RUB', rate }, out: { pair: 'USDT/RUB', rate } });

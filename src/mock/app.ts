@@ -24,7 +24,7 @@ export interface MockAppOptions extends PipelineOptions {
 
 /** Where a prefix starts in `path` as whole segments, or -1. */
 const prefixAt = (path: string, prefix: string): number => {
-  for (let from = 0; ; ) {
+  for (let from = 0; ;) {
     const at = path.indexOf(prefix, from);
     if (at < 0) return -1;
     const after = path[at + prefix.length];
@@ -37,15 +37,18 @@ const prefixAt = (path: string, prefix: string): number => {
  * The path Hono routes on: from the first of the mock's prefixes on (the controls ignore
  * empty segments and a trailing slash), else the whole path, which no route matches.
  */
-const routedPath = (controls: boolean) => (request: Request): string => {
-  const path = new URL(request.url).pathname;
-  const controlAt = controls ? prefixAt(path, CONTROL_PREFIX) : -1;
-  const apiAt = Math.max(prefixAt(path, MERCHANT_PREFIX), prefixAt(path, PUBLIC_PREFIX));
-  if (controlAt >= 0 && (apiAt < 0 || controlAt < apiAt)) return `/${path.slice(controlAt).split('/').filter(Boolean).join('/')}`;
-  return apiAt >= 0 ? path.slice(apiAt) : path;
-};
+const routedPath =
+  (controls: boolean) =>
+  (request: Request): string => {
+    const path = new URL(request.url).pathname;
+    const controlAt = controls ? prefixAt(path, CONTROL_PREFIX) : -1;
+    const apiAt = Math.max(prefixAt(path, MERCHANT_PREFIX), prefixAt(path, PUBLIC_PREFIX));
+    if (controlAt >= 0 && (apiAt < 0 || controlAt < apiAt)) return `/${path.slice(controlAt).split('/').filter(Boolean).join('/')}`;
+    return apiAt >= 0 ? path.slice(apiAt) : path;
+  };
 
-const apiPrefixOf = (path: string): string | undefined => [MERCHANT_PREFIX, PUBLIC_PREFIX].find((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+const apiPrefixOf = (path: string): string | undefined =>
+  [MERCHANT_PREFIX, PUBLIC_PREFIX].find((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 
 export const createMockApp = (o: MockAppOptions): Hono<MockEnv> => {
   const app = new Hono<MockEnv>({ getPath: routedPath(o.controls !== undefined) });
@@ -59,7 +62,10 @@ export const createMockApp = (o: MockAppOptions): Hono<MockEnv> => {
   app.notFound((c) => {
     const path = c.req.path;
     const prefix = apiPrefixOf(path);
-    return errorResponse(notFound(prefix ? `no operation ${c.req.method} ${path.slice(prefix.length)}` : `nothing at ${path}`), o.errorFormat);
+    return errorResponse(
+      notFound(prefix ? `no operation ${c.req.method} ${path.slice(prefix.length)}` : `nothing at ${path}`),
+      o.errorFormat,
+    );
   });
   // A refusal is an answer; anything else (a hang given up, the mock closed) rejects `fetch`.
   app.onError((error) => {

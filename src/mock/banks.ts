@@ -139,8 +139,7 @@ export const bankOfCard = (card: string): MockBank | undefined => {
 };
 
 export const isPaymentOption = (code: string): boolean => PAYMENT_OPTIONS.some((option) => option.code === code);
-export const banksOf = (currency?: string): readonly MockBank[] =>
-  currency ? BANKS.filter((bank) => bank.currency === currency) : BANKS;
+export const banksOf = (currency?: string): readonly MockBank[] => (currency ? BANKS.filter((bank) => bank.currency === currency) : BANKS);
 
 /**
  * A bank list as the service answers it: the placeholder `unknown` first (documented), then the

@@ -20,7 +20,8 @@ const integer = (name: string, text: string | undefined, fallback?: number): num
   if (text === undefined || text === '') return fallback;
   const value = Number(text);
   const signed = name === 'utc-offset';
-  if (!Number.isInteger(value) || (value < 0 && !signed)) fail(`--${name} must be a ${signed ? '' : 'non-negative '}integer, got ${JSON.stringify(text)}`);
+  if (!Number.isInteger(value) || (value < 0 && !signed))
+    fail(`--${name} must be a ${signed ? '' : 'non-negative '}integer, got ${JSON.stringify(text)}`);
   return value;
 };
 
@@ -45,8 +46,13 @@ const main = async (): Promise<void> => {
   const oneOf = <T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T | undefined =>
     value === undefined ? undefined : allowed.includes(value as T) ? (value as T) : fail(`--${name} must be one of ${allowed.join(', ')}`);
   const terminal = (key: string, id: number): MockMerchant => ({
-    apiKey: key, secretKey, storeId: id, storeName,
-    payIn: !v['pay-in-disabled'], payOut: !v['pay-out-disabled'], twoFactorEnabled: !v['no-2fa'],
+    apiKey: key,
+    secretKey,
+    storeId: id,
+    storeName,
+    payIn: !v['pay-in-disabled'],
+    payOut: !v['pay-out-disabled'],
+    twoFactorEnabled: !v['no-2fa'],
     ...(v.balance ? { balance: v.balance } : {}),
   });
   const dealTtl = v['deal-ttl'] ? (/^(\d+)-(\d+)$/.exec(v['deal-ttl']) ?? fail('--deal-ttl must be <min>-<max> seconds')) : undefined;
@@ -63,20 +69,33 @@ const main = async (): Promise<void> => {
     fixtures: v.fixtures ? (JSON.parse(readFileSync(v.fixtures, 'utf8')) as unknown) : undefined,
     invoiceTtlMs: seconds('invoice-ttl', v['invoice-ttl'] ?? env.MOCK_INVOICE_TTL),
     dealTtlMs: dealTtl ? { min: Number(dealTtl[1]) * 1000, max: Number(dealTtl[2]) * 1000 } : undefined,
-    amountLimits: Object.fromEntries(pairs('amount-limit', v['amount-limit'], /^([A-Z0-9*]+):([\d.]+)-([\d.]+)$/).map((m): [string, AmountLimit] => [m[1]!, { min: m[2]!, max: m[3]! }])),
+    amountLimits: Object.fromEntries(
+      pairs('amount-limit', v['amount-limit'], /^([A-Z0-9*]+):([\d.]+)-([\d.]+)$/).map((m): [string, AmountLimit] => [
+        m[1]!,
+        { min: m[2]!, max: m[3]! },
+      ]),
+    ),
     rates: Object.fromEntries(pairs('rate', v.rate, /^([A-Z0-9]+)=([\d.]+)$/).map((m) => [m[1]!, m[2]!])),
     serviceFeePercent: v['service-fee'],
-    cancelWithoutDeal: cancel === undefined ? undefined : cancel === 'allow' ? 'allow' : (() => {
-      const m = /^(\d{3}):(.+)$/.exec(cancel) ?? fail('--cancel-without-deal must be allow or STATUS:MESSAGE');
-      return { status: Number(m[1]), message: m[2]! };
-    })(),
+    cancelWithoutDeal:
+      cancel === undefined
+        ? undefined
+        : cancel === 'allow'
+          ? 'allow'
+          : (() => {
+              const m = /^(\d{3}):(.+)$/.exec(cancel) ?? fail('--cancel-without-deal must be allow or STATUS:MESSAGE');
+              return { status: Number(m[1]), message: m[2]! };
+            })(),
     noRequisites: v['no-requisites']?.split(',').filter(Boolean),
     paymentMethodName: oneOf('payment-method-name', v['payment-method-name'], ['create', 'always', 'never'] as const),
     dealIdIsInvoiceId: v['deal-id-is-invoice-id'],
     hostedPageRoutes: !v['no-hosted-page-routes'],
     notificationFormat: oneOf('notification-format', v['notification-format'], ['documented', 'legacy'] as const),
     errorFormat: oneOf('error-format', v['error-format'], ['documented', 'legacy'] as const),
-    notificationRetry: { attempts: integer('notify-attempts', v['notify-attempts']), intervalMs: seconds('notify-interval', v['notify-interval']) },
+    notificationRetry: {
+      attempts: integer('notify-attempts', v['notify-attempts']),
+      intervalMs: seconds('notify-interval', v['notify-interval']),
+    },
     utcOffsetMinutes: integer('utc-offset', v['utc-offset']),
     clock: { ...(v['clock-start'] ? { start: v['clock-start'] } : {}), frozen: v['frozen-clock'] },
     withdrawalTxDelayMs: seconds('withdrawal-tx-delay', v['withdrawal-tx-delay']),

@@ -62,15 +62,18 @@ export class MockClock {
 
   #arm(timer: Timer): void {
     if (this.#frozen || this.#closed) return;
-    timer.real = setTimeout(() => {
-      timer.real = undefined;
-      if (!this.#timers.has(timer)) return;
-      // The source may be a test's own clock: fire only what it says is due, else look again.
-      if (this.now() >= timer.at) {
-        this.#cancel(timer);
-        void timer.run();
-      } else this.#arm(timer);
-    }, Math.min(Math.max(timer.at - this.now(), 0), MAX_TIMER_MS));
+    timer.real = setTimeout(
+      () => {
+        timer.real = undefined;
+        if (!this.#timers.has(timer)) return;
+        // The source may be a test's own clock: fire only what it says is due, else look again.
+        if (this.now() >= timer.at) {
+          this.#cancel(timer);
+          void timer.run();
+        } else this.#arm(timer);
+      },
+      Math.min(Math.max(timer.at - this.now(), 0), MAX_TIMER_MS),
+    );
     timer.real.unref?.();
   }
 

@@ -42,7 +42,10 @@ const count = z.optional(z.int().check(z.nonnegative(), z.lte(10_000)));
 const CountSchema = z.strictObject({ count });
 const FailSchema = z.strictObject({ count, status: z.optional(z.int().check(z.gte(400), z.lte(599))) });
 const LatencySchema = z.strictObject({ ms: z.number().check(z.nonnegative(), z.lte(600_000)) });
-const DealSchema = z.strictObject({ option: z.optional(z.string().check(z.minLength(1))), method: z.optional(z.string().check(z.minLength(1))) });
+const DealSchema = z.strictObject({
+  option: z.optional(z.string().check(z.minLength(1))),
+  method: z.optional(z.string().check(z.minLength(1))),
+});
 const DisputeSchema = z.strictObject({ reason: z.optional(z.enum(DOCUMENTED_DISPUTE_REASONS)), amount: z.optional(z.string()) });
 /** `result` (a documented dispute result) with `amount` for AMOUNT_CHANGED; the older `outcome` still works. */
 const ResolveSchema = z
@@ -50,7 +53,12 @@ const ResolveSchema = z
   .check(
     z.superRefine((body, ctx) => {
       if ((body.result === undefined) === (body.outcome === undefined)) {
-        ctx.issues.push({ code: 'custom', path: ['result'], message: `is required (one of ${KNOWN_DISPUTE_RESULTS.join(', ')}), and "outcome" is not sent with it`, input: body.result });
+        ctx.issues.push({
+          code: 'custom',
+          path: ['result'],
+          message: `is required (one of ${KNOWN_DISPUTE_RESULTS.join(', ')}), and "outcome" is not sent with it`,
+          input: body.result,
+        });
       }
     }),
   );
@@ -84,7 +92,12 @@ interface ControlRow {
   run: (target: ControlTarget, params: Record<string, string>, request: Request, limits: ControlLimits) => unknown;
 }
 
-const get = (path: string, doc: string, run: (target: ControlTarget, params: Record<string, string>) => unknown): ControlRow => ({ method: 'GET', path, doc, run });
+const get = (path: string, doc: string, run: (target: ControlTarget, params: Record<string, string>) => unknown): ControlRow => ({
+  method: 'GET',
+  path,
+  doc,
+  run,
+});
 
 const post = <Schema extends z.ZodMiniType>(
   path: string,
@@ -105,7 +118,12 @@ const invoice = (target: ControlTarget, id = ''): unknown => {
 };
 
 /** `POST /invoices/:id/<action>`: does it, then answers the invoice. */
-const invoiceAction = <Schema extends z.ZodMiniType>(action: string, doc: string, schema: Schema, run: (target: ControlTarget, id: string, body: z.output<Schema>) => void): ControlRow =>
+const invoiceAction = <Schema extends z.ZodMiniType>(
+  action: string,
+  doc: string,
+  schema: Schema,
+  run: (target: ControlTarget, id: string, body: z.output<Schema>) => void,
+): ControlRow =>
   post(`/invoices/:id/${action}`, doc, schema, (target, body, { id = '' }) => {
     run(target, id, body);
     return invoice(target, id);
@@ -120,26 +138,48 @@ const CONTROLS: readonly ControlRow[] = [
   invoiceAction('expire', 'new → expired, now', EmptySchema, (t, id) => t.expire(id)),
   invoiceAction('confirm', 'the payer confirmed the transfer: deal → transfer_confirmed', EmptySchema, (t, id) => t.confirmTransfer(id)),
   invoiceAction('deal', 'start a deal; body {"option"?, "method"?}', DealSchema, (t, id, deal) => t.startDeal(id, deal)),
-  invoiceAction('dispute', 'the service opens a dispute on a new, paid, expired or canceled pay-in; body {"reason"?, "amount"?}', DisputeSchema, (t, id, dispute) =>
-    t.openDispute(id, dispute),
+  invoiceAction(
+    'dispute',
+    'the service opens a dispute on a new, paid, expired or canceled pay-in; body {"reason"?, "amount"?}',
+    DisputeSchema,
+    (t, id, dispute) => t.openDispute(id, dispute),
   ),
-  invoiceAction('resolve', 'decide a dispute; body {"result": "ACCEPTED" | "AMOUNT_CHANGED" | "TTL_EXPIRED" | …, "amount"?}', ResolveSchema, (t, id, { result, outcome, amount }) =>
-    t.resolveDispute(id, (result ?? outcome)!, amount),
+  invoiceAction(
+    'resolve',
+    'decide a dispute; body {"result": "ACCEPTED" | "AMOUNT_CHANGED" | "TTL_EXPIRED" | …, "amount"?}',
+    ResolveSchema,
+    (t, id, { result, outcome, amount }) => t.resolveDispute(id, (result ?? outcome)!, amount),
   ),
-  invoiceAction('correct', "correct a paid pay-in's amount (a second paid); body {\"amount\"}", CorrectSchema, (t, id, { amount }) => t.correctAmount(id, amount)),
-  post('/no-requisites', 'body {"methods": [...]} ("*" for all): banks without free requisites', NoRequisitesSchema, (t, { methods }) => t.setNoRequisites(methods)),
+  invoiceAction('correct', 'correct a paid pay-in\'s amount (a second paid); body {"amount"}', CorrectSchema, (t, id, { amount }) =>
+    t.correctAmount(id, amount),
+  ),
+  post('/no-requisites', 'body {"methods": [...]} ("*" for all): banks without free requisites', NoRequisitesSchema, (t, { methods }) =>
+    t.setNoRequisites(methods),
+  ),
   get('/clock', 'the mock clock', (t) => ({ now: t.now() })),
-  post('/clock', 'body {"advanceMs"}: move the clock on (expiries, notification retries)', ClockSchema, async (t, { advanceMs }) => (await t.advanceClock(advanceMs), { now: t.now() })),
+  post(
+    '/clock',
+    'body {"advanceMs"}: move the clock on (expiries, notification retries)',
+    ClockSchema,
+    async (t, { advanceMs }) => (await t.advanceClock(advanceMs), { now: t.now() }),
+  ),
   get('/state', 'the state, in the fixtures format', (t) => t.dump()),
   post('/latency', 'body {"ms"}: delay every API answer', LatencySchema, (t, { ms }) => t.setLatency(ms)),
-  post('/fail', 'body {"count"?: 1, "status"?: 500}: fail the next requests', FailSchema, (t, { count = 1, status }) => t.failNext(count, status)),
+  post('/fail', 'body {"count"?: 1, "status"?: 500}: fail the next requests', FailSchema, (t, { count = 1, status }) =>
+    t.failNext(count, status),
+  ),
   post('/hang', 'body {"count"?: 1}: never answer the next requests', CountSchema, (t, { count = 1 }) => t.hangNext(count)),
-  post('/malform', 'body {"count"?: 1}: answer the next requests with broken JSON', CountSchema, (t, { count = 1 }) => t.malformNext(count)),
+  post('/malform', 'body {"count"?: 1}: answer the next requests with broken JSON', CountSchema, (t, { count = 1 }) =>
+    t.malformNext(count),
+  ),
   post('/reset', 'clear faults and latency', EmptySchema, (t) => t.reset()),
   get('/requests', 'every API request received', (t) => t.requests),
   get('/notifications', 'every notification and its attempts', (t) => t.notifications),
-  post('/notifications/outage', "body {\"durationMs\"}: the shop's server does not answer for that long (mock clock)", OutageSchema, (t, { durationMs }) =>
-    t.notificationOutage(durationMs),
+  post(
+    '/notifications/outage',
+    'body {"durationMs"}: the shop\'s server does not answer for that long (mock clock)',
+    OutageSchema,
+    (t, { durationMs }) => t.notificationOutage(durationMs),
   ),
 ];
 
@@ -164,7 +204,8 @@ export const createControls = (target: ControlTarget, limits: ControlLimits): Ho
     throw new MockControlError(404, 'not_found', `no control at ${c.req.path}`);
   });
   app.onError((error) => {
-    if (error instanceof MockControlError) return jsonResponse(error.status, { error: { code: error.code, message: error.message } }, error.headers);
+    if (error instanceof MockControlError)
+      return jsonResponse(error.status, { error: { code: error.code, message: error.message } }, error.headers);
     throw error;
   });
   return app;

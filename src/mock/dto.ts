@@ -17,7 +17,8 @@ export interface DtoOptions {
 }
 
 /** `[]` when empty, `{"amount": "210"}` when set: as documented. */
-const disputeReasonData = (deal: DealRecord): Record<string, string> | never[] => (deal.disputeAmount === null ? [] : { amount: deal.disputeAmount });
+const disputeReasonData = (deal: DealRecord): Record<string, string> | never[] =>
+  deal.disputeAmount === null ? [] : { amount: deal.disputeAmount };
 
 const usdt = (minor: bigint) => money(minor, DEFAULTS.settlementCurrency, subunitOf(DEFAULTS.settlementCurrency));
 
@@ -103,7 +104,14 @@ export const payoutCreatedDto = (invoice: InvoiceRecord, o: DtoOptions) => {
   const { invoiceUrl: _url, deals: _deals, ...fields } = invoiceDto(invoice, o, 'other');
   return {
     ...fields,
-    deals: invoice.deals.map((deal) => ({ id: deal.id, type: deal.type, status: deal.status, ...dealCore(invoice, deal, o), rate: deal.rate, isActive: deal.isActive })),
+    deals: invoice.deals.map((deal) => ({
+      id: deal.id,
+      type: deal.type,
+      status: deal.status,
+      ...dealCore(invoice, deal, o),
+      rate: deal.rate,
+      isActive: deal.isActive,
+    })),
   };
 };
 

@@ -15,7 +15,12 @@ export class MockControlError extends Error {
   readonly headers: Record<string, string>;
   /** Every message of a 400 (one per field), in order. */
   readonly messages: readonly string[];
-  constructor(status: number, code: string, message: string, options: { headers?: Record<string, string>; messages?: readonly string[] } = {}) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    options: { headers?: Record<string, string>; messages?: readonly string[] } = {},
+  ) {
     super(message);
     this.status = status;
     this.code = code;
@@ -27,4 +32,5 @@ export class MockControlError extends Error {
 export const notFound = (message: string): MockControlError => new MockControlError(404, 'not_found', message);
 export const refused = (message: string, code = 'invalid_state'): MockControlError => new MockControlError(400, code, message);
 /** A 400 of bad input to a control or an operation, its message naming the field (`amount: must be …`). */
-export const invalidField = (field: string, message: string): MockControlError => new MockControlError(400, 'validation_failed', `${field}: ${message}`);
+export const invalidField = (field: string, message: string): MockControlError =>
+  new MockControlError(400, 'validation_failed', `${field}: ${message}`);

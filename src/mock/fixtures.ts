@@ -6,7 +6,15 @@
 import { MockControlError } from './errors.js';
 import { fromMinor, toMinor } from './money.js';
 import { DEFAULTS, subunitOf } from './options.js';
-import { DEAL_STATUSES, INVOICE_STATUSES, type DealRecord, type InvoiceRecord, type MerchantRecord, type Settlement, type WithdrawalRecord } from './records.js';
+import {
+  DEAL_STATUSES,
+  INVOICE_STATUSES,
+  type DealRecord,
+  type InvoiceRecord,
+  type MerchantRecord,
+  type Settlement,
+  type WithdrawalRecord,
+} from './records.js';
 import { parseInstant } from './time.js';
 
 type Loose = Record<string, unknown>;
@@ -15,15 +23,41 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 const usdtSubunit = subunitOf(DEFAULTS.settlementCurrency);
 
 const sumsOf = (s: Settlement | null, subunit: number) =>
-  s && { taker: fromMinor(s.takerMinor, subunit), maker: fromMinor(s.makerMinor, usdtSubunit), fee: fromMinor(s.feeMinor, usdtSubunit), payout: fromMinor(s.payoutMinor, usdtSubunit) };
+  s && {
+    taker: fromMinor(s.takerMinor, subunit),
+    maker: fromMinor(s.makerMinor, usdtSubunit),
+    fee: fromMinor(s.feeMinor, usdtSubunit),
+    payout: fromMinor(s.payoutMinor, usdtSubunit),
+  };
 
-const dumpDeal = ({ canceledAt, paidAt, ...deal }: DealRecord) => ({ ...deal, canceledAt: iso(canceledAt), paidAt: paidAt === null ? null : iso(paidAt) });
+const dumpDeal = ({ canceledAt, paidAt, ...deal }: DealRecord) => ({
+  ...deal,
+  canceledAt: iso(canceledAt),
+  paidAt: paidAt === null ? null : iso(paidAt),
+});
 
-export const dumpState = (invoices: Iterable<InvoiceRecord>, withdrawals: Iterable<WithdrawalRecord>, merchants: Iterable<MerchantRecord>) => ({
+export const dumpState = (
+  invoices: Iterable<InvoiceRecord>,
+  withdrawals: Iterable<WithdrawalRecord>,
+  merchants: Iterable<MerchantRecord>,
+) => ({
   version: 1,
   balances: Object.fromEntries([...merchants].map((m) => [m.apiKey, fromMinor(m.balanceMinor, usdtSubunit)])),
   invoices: [...invoices].map((invoice) => {
-    const { merchant: _merchant, amountMinor, requestedMinor, settlement, expected, holdMinor, createdAt, expireAt, updatedAt, deals, removedDeals, ...rest } = invoice;
+    const {
+      merchant: _merchant,
+      amountMinor,
+      requestedMinor,
+      settlement,
+      expected,
+      holdMinor,
+      createdAt,
+      expireAt,
+      updatedAt,
+      deals,
+      removedDeals,
+      ...rest
+    } = invoice;
     return {
       ...rest,
       amount: fromMinor(amountMinor, invoice.subunit),
@@ -59,7 +93,8 @@ const time = (value: unknown, fallback: number, name: string): number => {
 };
 
 /** A decimal from JSON: text, or a number written by hand. */
-const decimal = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : fallback);
+const decimal = (value: unknown, fallback: string): string =>
+  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : fallback;
 
 const text = (value: unknown, fallback: string | null): string | null => (typeof value === 'string' ? value : fallback);
 
@@ -80,7 +115,8 @@ export const loadFixtures = (data: unknown, context: LoadContext): { invoices: I
     if (!merchant) throw bad(`unknown apiKey ${JSON.stringify(apiKey)}`);
     return merchant;
   };
-  for (const [apiKey, balance] of Object.entries((root.balances ?? {}) as Loose)) merchantOf(apiKey).balanceMinor = toMinor(decimal(balance, '0'), usdtSubunit);
+  for (const [apiKey, balance] of Object.entries((root.balances ?? {}) as Loose))
+    merchantOf(apiKey).balanceMinor = toMinor(decimal(balance, '0'), usdtSubunit);
   const invoices = ((root.invoices ?? []) as Loose[]).map((raw): InvoiceRecord => {
     const apiKey = typeof raw.apiKey === 'string' ? raw.apiKey : firstKey;
     const currency = text(raw.currency, 'RUB')!;
@@ -93,7 +129,14 @@ export const loadFixtures = (data: unknown, context: LoadContext): { invoices: I
     const usdt = (value: unknown) => toMinor(decimal(value, '0'), usdtSubunit);
     const sums = (value: unknown): Settlement | null => {
       const s = value as Loose | null | undefined;
-      return s ? { takerMinor: toMinor(decimal(s.taker, '0'), subunit), makerMinor: usdt(s.maker), feeMinor: usdt(s.fee), payoutMinor: usdt(s.payout) } : null;
+      return s
+        ? {
+            takerMinor: toMinor(decimal(s.taker, '0'), subunit),
+            makerMinor: usdt(s.maker),
+            feeMinor: usdt(s.fee),
+            payoutMinor: usdt(s.payout),
+          }
+        : null;
     };
     const rate = text(raw.rate, context.rates[currency] ?? DEFAULTS.defaultRate)!;
     const loadDeal = (deal: Loose): DealRecord => {

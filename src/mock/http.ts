@@ -21,15 +21,24 @@ export const textResponse = (status: number, text: string, headers: Record<strin
  * An error as the service writes it: 404 `null` when nothing is there, else a JSON array of
  * `{message}` (one per field for validation). `legacy`: `{error: {code, message}}`.
  */
-export const errorResponse = (error: MockControlError, format: 'documented' | 'legacy', extraHeaders: Record<string, string> = {}): Response => {
+export const errorResponse = (
+  error: MockControlError,
+  format: 'documented' | 'legacy',
+  extraHeaders: Record<string, string> = {},
+): Response => {
   const headers = { ...error.headers, ...extraHeaders };
   if (format === 'legacy') return jsonResponse(error.status, { error: { code: error.code, message: error.message } }, headers);
   if (error.status === 404 && error.code === 'not_found') return jsonResponse(404, null, headers);
-  return jsonResponse(error.status, error.messages.map((message) => ({ message })), headers);
+  return jsonResponse(
+    error.status,
+    error.messages.map((message) => ({ message })),
+    headers,
+  );
 };
 
 /** The media type of a request without parameters, lower-cased (`application/json`). */
-export const mediaType = (request: Request): string => (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+export const mediaType = (request: Request): string =>
+  (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 
 export const badRequest = (messages: readonly string[], code = 'validation_failed'): MockControlError =>
   new MockControlError(400, code, messages.join('; '), { messages });
@@ -89,7 +98,8 @@ export const readBody = async (request: Request, { limit, timeoutMs, form = fals
     throw error;
   }
   if (!form || text === '') return { text: form ? '' : text, form: [] };
-  if (mediaType(request) !== 'multipart/form-data') throw new MockControlError(415, 'unsupported_media_type', 'Content-Type must be multipart/form-data');
+  if (mediaType(request) !== 'multipart/form-data')
+    throw new MockControlError(415, 'unsupported_media_type', 'Content-Type must be multipart/form-data');
   let parsed: FormData;
   try {
     parsed = await request.formData();

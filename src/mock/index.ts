@@ -4,7 +4,14 @@
  * the service's public documentation; every behaviour the documentation does not show is an
  * option of `createMockService` (see options.ts and README.md).
  */
-export { createMockService, MOCK_API_PREFIX, MOCK_CONTROL_PREFIX, CONTROL_ROUTES, type MockService, type MockDisputeOpening } from './service.js';
+export {
+  createMockService,
+  MOCK_API_PREFIX,
+  MOCK_CONTROL_PREFIX,
+  CONTROL_ROUTES,
+  type MockService,
+  type MockDisputeOpening,
+} from './service.js';
 export type { MockServiceOptions, MockMerchant, AmountLimit, MockClockOptions, MockRefusal, NotificationRetryOptions } from './options.js';
 export { DEFAULTS as MOCK_DEFAULTS } from './options.js';
 export type { MockRequestRecord } from './pipeline.js';

@@ -65,7 +65,8 @@ export class Ledger {
   frozen(merchant: MerchantRecord, invoices: Iterable<InvoiceRecord>, withdrawals: Iterable<WithdrawalRecord>, now: number): bigint {
     let total = 0n;
     for (const invoice of invoices) if (invoice.merchant === merchant) total += invoice.holdMinor ?? 0n;
-    for (const withdrawal of withdrawals) if (withdrawal.apiKey === merchant.apiKey && withdrawal.txAt > now) total += withdrawal.sumMinor + withdrawal.feeMinor;
+    for (const withdrawal of withdrawals)
+      if (withdrawal.apiKey === merchant.apiKey && withdrawal.txAt > now) total += withdrawal.sumMinor + withdrawal.feeMinor;
     return total;
   }
 }

@@ -43,8 +43,10 @@ export const moneyControls = (store: Store, invoice: (id: string) => InvoiceReco
   openDispute: (id, dispute = {}) => {
     const found = invoice(id);
     const reason = dispute.reason ?? 'no_payment';
-    if (!(DOCUMENTED_DISPUTE_REASONS as readonly string[]).includes(reason)) throw invalidField('reason', `must be one of ${DOCUMENTED_DISPUTE_REASONS.join(', ')}`);
-    if ((reason === 'invalid_sum') !== (dispute.amount !== undefined)) throw invalidField('amount', reason === 'invalid_sum' ? 'is required with invalid_sum' : 'goes only with invalid_sum');
+    if (!(DOCUMENTED_DISPUTE_REASONS as readonly string[]).includes(reason))
+      throw invalidField('reason', `must be one of ${DOCUMENTED_DISPUTE_REASONS.join(', ')}`);
+    if ((reason === 'invalid_sum') !== (dispute.amount !== undefined))
+      throw invalidField('amount', reason === 'invalid_sum' ? 'is required with invalid_sum' : 'goes only with invalid_sum');
     if (dispute.amount !== undefined) positiveAmount(dispute.amount, found.subunit);
     store.openDispute(found, { reason, amount: dispute.amount ?? null, attachment: null }, 'service');
   },

@@ -136,7 +136,8 @@ export class Notifier {
     const at = this.#o.clock.now();
     const entry: NotificationAttempt = { at: isoWithOffset(at), status: null };
     record.attempts.push(entry);
-    if (at < this.#outageUntil) entry.error = `no answer: the shop's server is down until ${isoWithOffset(this.#outageUntil)} (mock outage)`;
+    if (at < this.#outageUntil)
+      entry.error = `no answer: the shop's server is down until ${isoWithOffset(this.#outageUntil)} (mock outage)`;
     else await this.#post(notification, at, entry);
     if (record.state !== 'pending') return;
     if (entry.status !== null && this.#o.delivered(entry.status)) return this.#finish(record, 'delivered');

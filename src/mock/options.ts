@@ -200,7 +200,8 @@ export const DEFAULTS = {
 export const CRYPTO_CURRENCIES: readonly string[] = ['USDT', 'USDC', 'BTC', 'ETH', 'TRX', 'TON'];
 /** Currencies without a minor unit (ISO 4217): the Vietnamese dong and the Korean won. */
 export const WHOLE_CURRENCIES: readonly string[] = ['VND', 'KRW'];
-export const subunitOf = (currency: string): number => (CRYPTO_CURRENCIES.includes(currency) ? 8 : WHOLE_CURRENCIES.includes(currency) ? 0 : 2);
+export const subunitOf = (currency: string): number =>
+  CRYPTO_CURRENCIES.includes(currency) ? 8 : WHOLE_CURRENCIES.includes(currency) ? 0 : 2;
 
 /** A currency code is 2–10 upper-case letters or digits (`RUB`, `USDT`). */
 export const CURRENCY_PATTERN = /^[A-Z][A-Z0-9]{1,9}$/;

@@ -112,7 +112,8 @@ const checkSignature =
 const requestParts = (o: PipelineOptions, c: Context<MockEnv>) => {
   const { text, form } = c.get('body');
   const json = (): unknown => {
-    if (mediaType(c.req.raw) !== 'application/json') throw new MockControlError(415, 'unsupported_media_type', 'Content-Type must be application/json');
+    if (mediaType(c.req.raw) !== 'application/json')
+      throw new MockControlError(415, 'unsupported_media_type', 'Content-Type must be application/json');
     return parseJson(text);
   };
   return { env: o.env, query: new URLSearchParams(c.get('record').query), json, form };

@@ -36,9 +36,15 @@ const hostedPage = (context: PublicContext, method: string, path: string): void 
 /** The documented public operations of `OPERATIONS`, keyed by name (the type checker names any without a handler). */
 export const PUBLIC_HANDLERS: Record<PublicOperationName, Handler<PublicContext>> = {
   listPublicPaymentMethods: (c, p) =>
-    new Response(c.env.quirks.render(bankListOf(p.currency).map(({ code, name }) => ({ code, name })), 'answer'), {
-      headers: { 'content-type': 'application/json; charset=utf-8' },
-    }),
+    new Response(
+      c.env.quirks.render(
+        bankListOf(p.currency).map(({ code, name }) => ({ code, name })),
+        'answer',
+      ),
+      {
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      },
+    ),
   getInvoiceQrCode: async (c, p) => {
     const invoice = c.env.store.invoices.get(p.id!.toLowerCase());
     if (!invoice) throw new MockControlError(404, 'not_found', 'no such invoice');
@@ -76,4 +82,7 @@ export const HOSTED_PAGE_ROUTES: readonly Route<PublicContext>[] = [
 ];
 
 /** The public API's routes under `/api/public`: its operations' rows, then the hosted page's routes. */
-export const PUBLIC_ROUTES: readonly Route<PublicContext>[] = [...operationRoutes(PUBLIC_API_PREFIX, PUBLIC_HANDLERS), ...HOSTED_PAGE_ROUTES];
+export const PUBLIC_ROUTES: readonly Route<PublicContext>[] = [
+  ...operationRoutes(PUBLIC_API_PREFIX, PUBLIC_HANDLERS),
+  ...HOSTED_PAGE_ROUTES,
+];

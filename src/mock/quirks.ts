@@ -35,7 +35,10 @@ export const reformatTimestamp = (text: string, random: Random): string => {
   const fraction = fractionDigits ? `.${String(millis).padStart(3, '0').padEnd(9, '0').slice(0, fractionDigits)}` : '';
   const time = seconds === 0 && millis === 0 && random() < 0.5 ? hm : `${hm}:${pad(seconds)}${fraction}`;
   const sign = offset < 0 ? '-' : '+';
-  const forms = offset === 0 ? ['Z', '+00:00', '+0000', '+00'] : [`${sign}${pad(Math.trunc(offset / 60))}:${pad(offset % 60)}`, `${sign}${pad(Math.trunc(offset / 60))}${pad(offset % 60)}`];
+  const forms =
+    offset === 0
+      ? ['Z', '+00:00', '+0000', '+00']
+      : [`${sign}${pad(Math.trunc(offset / 60))}:${pad(offset % 60)}`, `${sign}${pad(Math.trunc(offset / 60))}${pad(offset % 60)}`];
   if (offset % 60 === 0 && offset !== 0) forms.push(`${sign}${pad(offset / 60)}`);
   const zone = pick(forms, random);
   const out = `${date}T${time}${zone}`;
@@ -66,7 +69,8 @@ const vary = (value: Json, random: Random, key: string | undefined): Json => {
   for (const name of OPTIONAL_KEYS) if (name in out && random() < 0.3) delete out[name];
   if (Array.isArray(out.disputeReasonData) && out.disputeReasonData.length === 0 && random() < 0.3) out.disputeReasonData = null;
   // A deal that is not shown (inactive) may come without a holder.
-  if (out.isActive === false && isObject(out.requisites ?? null) && random() < 0.5) out.requisites = { ...(out.requisites as object), holder: null };
+  if (out.isActive === false && isObject(out.requisites ?? null) && random() < 0.5)
+    out.requisites = { ...(out.requisites as object), holder: null };
   // A pay-out's deal comes without `qrCodeLink` in the documented example: there is nothing to scan.
   if (out.type === 'out' && 'qrCodeLink' in out && random() < 0.5) delete out.qrCodeLink;
   if ('frozenSum' in out && 'withdrawalFee' in out) varyAccount(out, random);

@@ -64,21 +64,32 @@ export const isLuhnValid = (number: string): boolean => /^\d{2,}$/.test(number) 
  * payment page lists them; the first bank has several options (documented: one bank code may
  * occur with several options). A variant the merchant asked for is always among them.
  */
-export const drawVariants = (random: Random, currency: string, requested: { method?: string | null; option?: string | null } = {}): Variant[] => {
+export const drawVariants = (
+  random: Random,
+  currency: string,
+  requested: { method?: string | null; option?: string | null } = {},
+): Variant[] => {
   const pool = banksOf(currency).filter((bank) => !bank.options.includes('MOBILE_TOP_UP'));
   const candidates = pool.length ? pool : BANKS.filter((bank) => bank.currency === 'RUB');
   const { min, max } = DEFAULTS.variantBanks;
   const count = min + (Math.floor(random() * (max - min + 1)) % (max - min + 1));
   const multi = candidates.filter((bank) => bank.options.length > 1);
   const first = pick(multi.length ? multi : candidates, random);
-  const banks = [first, ...shuffled(candidates.filter((bank) => bank !== first), random).slice(0, count - 1)];
+  const banks = [
+    first,
+    ...shuffled(
+      candidates.filter((bank) => bank !== first),
+      random,
+    ).slice(0, count - 1),
+  ];
   const variants: Variant[] = banks.flatMap((bank) => bank.options.map((option) => ({ option, method: bank.code })));
   const has = (variant: Variant) => variants.some((v) => v.option === variant.option && v.method === variant.method);
   const { method, option } = requested;
   if (method && option) {
     if (!has({ method, option })) variants.unshift({ option, method });
   } else if (method) {
-    for (const each of [...(bankByCode(method)?.options ?? ['TO_CARD'])].reverse()) if (!has({ method, option: each })) variants.unshift({ option: each, method });
+    for (const each of [...(bankByCode(method)?.options ?? ['TO_CARD'])].reverse())
+      if (!has({ method, option: each })) variants.unshift({ option: each, method });
   } else if (option && !variants.some((v) => v.option === option)) {
     variants.unshift({ option, method: (BANKS.find((bank) => bank.options.includes(option)) ?? first).code });
   }
@@ -118,7 +129,11 @@ const UPI_NAMES: readonly string[] = ['rahul.sharma', 'priya.verma', 'amit.kumar
 
 /** A Korean account number as each bank prints it, dashes included. */
 const koreanAccount = (method: string, random: Random): string =>
-  method === 'shinhan' ? `110-${digits(3, random)}-${digits(6, random)}` : method === 'tossbank' ? `1000-${digits(4, random)}-${digits(4, random)}` : `${digits(6, random)}-${digits(2, random)}-${digits(6, random)}`;
+  method === 'shinhan'
+    ? `110-${digits(3, random)}-${digits(6, random)}`
+    : method === 'tossbank'
+      ? `1000-${digits(4, random)}-${digits(4, random)}`
+      : `${digits(6, random)}-${digits(2, random)}-${digits(6, random)}`;
 
 /** CRC-16/CCITT-FALSE of an EMV QR payload (its last field). */
 const crc16 = (text: string): string => {
@@ -181,7 +196,8 @@ export const drawRequisites = (variant: Variant, random: Random, context: Requis
     const link = `https://my.click.uz/services/pay?service_id=${digits(5, random)}&merchant_id=${digits(5, random)}&amount=${amountText(context.amountMinor, context.currency)}&transaction_param=${digits(10, random)}`;
     return drawn(link, pictureOf(context));
   }
-  if (QR_OPTIONS.includes(option)) return drawn(nspkLink(digits(28, random), context.amountMinor, context.currency, digits(4, random)), pictureOf(context));
+  if (QR_OPTIONS.includes(option))
+    return drawn(nspkLink(digits(28, random), context.amountMinor, context.currency, digits(4, random)), pictureOf(context));
   // A manual QR: the trader's picture of it, as the requisites and as the link.
   if (PICTURE_OPTIONS.includes(option)) return drawn(pictureOf(context), pictureOf(context));
   if (option === 'TG_BOT') {
@@ -217,11 +233,15 @@ export const drawRequisites = (variant: Variant, random: Random, context: Requis
  * a QR option's data; a UPI payment of the UPI ID; for a manual QR, an SBP link of the deal
  * (drawn from its id); else the deal's link; `undefined` without a deal.
  */
-export const qrTextOf = (deal: { id: string; paymentOption: string; requisites: { requisites: string }; qrCodeLink: string | null } | undefined, invoice: { amountMinor: bigint; currency: string }): string | undefined => {
+export const qrTextOf = (
+  deal: { id: string; paymentOption: string; requisites: { requisites: string }; qrCodeLink: string | null } | undefined,
+  invoice: { amountMinor: bigint; currency: string },
+): string | undefined => {
   if (!deal) return undefined;
   if (QR_OPTIONS.includes(deal.paymentOption)) return deal.requisites.requisites;
   // What any UPI app scans: the UPI ID and the amount.
-  if (UPI_OPTIONS.includes(deal.paymentOption)) return `upi://pay?pa=${deal.requisites.requisites}&am=${amountText(invoice.amountMinor, invoice.currency)}&cu=${invoice.currency}`;
+  if (UPI_OPTIONS.includes(deal.paymentOption))
+    return `upi://pay?pa=${deal.requisites.requisites}&am=${amountText(invoice.amountMinor, invoice.currency)}&cu=${invoice.currency}`;
   if (PICTURE_OPTIONS.includes(deal.paymentOption)) {
     const code = deal.id.replace(/\W/g, '').toUpperCase().padEnd(28, '0').slice(0, 28);
     return nspkLink(code, invoice.amountMinor, invoice.currency, crc16(code));

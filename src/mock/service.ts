@@ -144,19 +144,49 @@ const notifications = (options: MockServiceOptions, clock: MockClock, dto: DtoOp
   const notify = (invoice: InvoiceRecord, previousStatus: InvoiceStatus): void => {
     // A revision's `updatedAt` may be a second ahead of a frozen clock; its notification is not older.
     const changedAt = Math.max(clock.now(), invoice.updatedAt);
-    const documented = { notificationType: 'invoice', notificationDate: isoWithOffset(changedAt, dto.utcOffsetMinutes), invoice: notificationInvoiceDto(invoice, dto) };
+    const documented = {
+      notificationType: 'invoice',
+      notificationDate: isoWithOffset(changedAt, dto.utcOffsetMinutes),
+      invoice: notificationInvoiceDto(invoice, dto),
+    };
     const lookup = invoiceDto(invoice, dto);
     notifier.send({
-      record: { invoiceId: invoice.id, url: invoice.notificationUrl, event: format === 'legacy' ? 'invoice.status_changed' : 'invoice', previousStatus, status: invoice.status, state: 'pending', attempts: [] },
+      record: {
+        invoiceId: invoice.id,
+        url: invoice.notificationUrl,
+        event: format === 'legacy' ? 'invoice.status_changed' : 'invoice',
+        previousStatus,
+        status: invoice.status,
+        state: 'pending',
+        attempts: [],
+      },
       token: invoice.notificationToken,
       body: (at) =>
         format === 'legacy'
-          ? JSON.stringify({ event: 'invoice.status_changed', invoice: lookup, previousStatus, sentAt: isoWithOffset(at, dto.utcOffsetMinutes) })
+          ? JSON.stringify({
+              event: 'invoice.status_changed',
+              invoice: lookup,
+              previousStatus,
+              sentAt: isoWithOffset(at, dto.utcOffsetMinutes),
+            })
           : quirks.render(documented, 'notification'),
     });
   };
   return { notifier, notify };
 };
+
+/** The controls that make the next answers fail, hang, come malformed or late. */
+const faultControls = (faults: Faults): Pick<MockService, 'setLatency' | 'failNext' | 'hangNext' | 'malformNext' | 'reset'> => ({
+  setLatency: (ms) => faults.setLatency(ms),
+  failNext: (count, status = 500) => {
+    if (!Number.isInteger(status) || status < 400 || status > 599)
+      throw new RangeError(`failNext: status must be an HTTP error status (400–599), got ${status}`);
+    faults.push('failNext', count, { kind: 'fail', status });
+  },
+  hangNext: (count) => faults.push('hangNext', count, { kind: 'hang' }),
+  malformNext: (count) => faults.push('malformNext', count, { kind: 'malform' }),
+  reset: () => faults.reset(),
+});
 
 export const createMockService = (options: MockServiceOptions): MockService => {
   const publicBaseUrl = normaliseBase(options.publicBaseUrl, 'publicBaseUrl');
@@ -167,10 +197,16 @@ export const createMockService = (options: MockServiceOptions): MockService => {
   const newId = () => (idRandom ? uuidFrom(idRandom) : crypto.randomUUID());
   const start = options.clock?.start === undefined ? undefined : parseInstant(options.clock.start);
   if (start !== undefined && Number.isNaN(start)) throw new TypeError('createMockService: clock.start must be a timestamp');
-  const clock = new MockClock(options.now ?? Date.now, { ...(start === undefined ? {} : { start }), frozen: options.clock?.frozen ?? false });
+  const clock = new MockClock(options.now ?? Date.now, {
+    ...(start === undefined ? {} : { start }),
+    frozen: options.clock?.frozen ?? false,
+  });
   const quirkSeed = options.quirks === true ? (seed ?? 1) : typeof options.quirks === 'number' ? options.quirks : undefined;
   const quirks = quirkSeed === undefined ? plainRender : createQuirks(quirkSeed);
-  const dto = { utcOffsetMinutes: options.utcOffsetMinutes ?? DEFAULTS.utcOffsetMinutes, paymentMethodName: options.paymentMethodName ?? DEFAULTS.paymentMethodName };
+  const dto = {
+    utcOffsetMinutes: options.utcOffsetMinutes ?? DEFAULTS.utcOffsetMinutes,
+    paymentMethodName: options.paymentMethodName ?? DEFAULTS.paymentMethodName,
+  };
   const maxUploadBytes = options.maxUploadBytes ?? DEFAULTS.maxUploadBytes;
   const rates = { ...DEFAULTS.rates, ...options.rates };
   const invoiceTtlMs = options.invoiceTtlMs ?? DEFAULTS.invoiceTtlMs;
@@ -227,7 +263,10 @@ export const createMockService = (options: MockServiceOptions): MockService => {
     expire: (id) => store.expire(control(id)),
     startDeal: (id, variant = {}) => {
       const invoice = control(id);
-      const asked = { option: variant.option ?? (variant.method ? undefined : invoice.paymentOption), method: variant.method ?? (variant.option ? undefined : invoice.paymentMethod) };
+      const asked = {
+        option: variant.option ?? (variant.method ? undefined : invoice.paymentOption),
+        method: variant.method ?? (variant.option ? undefined : invoice.paymentMethod),
+      };
       if (!store.startDeal(invoice, asked)) throw new MockControlError(400, 'payment_method_not_available', 'PAYMENT_METHOD_NOT_AVAILABLE');
     },
     confirmTransfer: (id) => void store.confirmTransfer(control(id), null),
@@ -242,14 +281,7 @@ export const createMockService = (options: MockServiceOptions): MockService => {
       store.noRequisites.clear();
       for (const method of methods) store.noRequisites.add(method);
     },
-    setLatency: (ms) => faults.setLatency(ms),
-    failNext: (count, status = 500) => {
-      if (!Number.isInteger(status) || status < 400 || status > 599) throw new RangeError(`failNext: status must be an HTTP error status (400–599), got ${status}`);
-      faults.push('failNext', count, { kind: 'fail', status });
-    },
-    hangNext: (count) => faults.push('hangNext', count, { kind: 'hang' }),
-    malformNext: (count) => faults.push('malformNext', count, { kind: 'malform' }),
-    reset: () => faults.reset(),
+    ...faultControls(faults),
     advanceClock: async (ms) => {
       await clock.advance(ms);
       store.sweep();

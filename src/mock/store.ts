@@ -38,7 +38,17 @@ export interface StoreOptions {
 
 export type NewInvoice = Omit<
   InvoiceRecord,
-  'id' | 'status' | 'settlement' | 'expected' | 'holdMinor' | 'createdAt' | 'expireAt' | 'updatedAt' | 'invoiceUrl' | 'deals' | 'removedDeals'
+  | 'id'
+  | 'status'
+  | 'settlement'
+  | 'expected'
+  | 'holdMinor'
+  | 'createdAt'
+  | 'expireAt'
+  | 'updatedAt'
+  | 'invoiceUrl'
+  | 'deals'
+  | 'removedDeals'
 > & {
   ttlMs: number;
   invoicePageUrl: string;
@@ -53,7 +63,6 @@ export interface DisputeOpening {
   amount: string | null;
   attachment: string | null;
 }
-
 
 /** Statuses a dispute may be opened from on the service's side (documented revisions). */
 const SERVICE_DISPUTE_FROM: readonly InvoiceStatus[] = ['new', 'paid', 'expired', 'canceled'];
@@ -124,7 +133,8 @@ export class Store {
     if (invoice.type === 'out') this.ledger.hold(invoice);
     invoice.id = this.#o.newId();
     invoice.invoiceUrl = `${invoicePageUrl}?id=${invoice.id}`;
-    if (invoice.type === 'in' && (invoice.uniqueAmount || invoice.crossBorderCurrency !== null)) invoice.expected = this.ledger.settle(invoice, invoice.amountMinor);
+    if (invoice.type === 'in' && (invoice.uniqueAmount || invoice.crossBorderCurrency !== null))
+      invoice.expected = this.ledger.settle(invoice, invoice.amountMinor);
     if (invoice.type === 'out' && payee) this.#payoutDeal(invoice, payee);
     this.add(invoice);
     return invoice;
@@ -141,7 +151,12 @@ export class Store {
     if (activeDeal(invoice)) throw refused(`Invoice ${invoice.id} already has an active deal`);
     const variant = this.#choose(invoice, asked);
     if (!variant) return null;
-    const drawn = drawRequisites(variant, this.#o.random, { amountMinor: invoice.amountMinor, currency: invoice.currency, invoiceId: invoice.id, baseUrl: this.#o.baseUrl });
+    const drawn = drawRequisites(variant, this.#o.random, {
+      amountMinor: invoice.amountMinor,
+      currency: invoice.currency,
+      invoiceId: invoice.id,
+      baseUrl: this.#o.baseUrl,
+    });
     const deal = this.#deal(invoice, variant, drawn.requisites, drawn.qrCodeLink, 'transfer_waiting');
     this.#o.clock.at(deal.canceledAt, () => this.sweep());
     return deal;
@@ -177,9 +192,19 @@ export class Store {
     this.#require(invoice, side === 'merchant' ? ['new'] : SERVICE_DISPUTE_FROM, 'open a dispute');
     if (invoice.type !== 'in') throw refused('Disputes are opened on pay-in invoices');
     const deal = side === 'merchant' ? invoice.deals.find((each) => each.id === dispute.dealId) : this.#latestDeal(invoice);
-    if (!deal) throw side === 'merchant' ? refused(`This value is not valid. field: "dealId"`, 'validation_failed') : refused(`Invoice ${invoice.id} has no deal to dispute`);
-    if (side === 'merchant' && !MERCHANT_DISPUTE_DEALS.includes(deal.status)) throw refused(`Deal is ${deal.status}; a dispute is not possible`);
-    Object.assign(deal, { status: 'dispute', isActive: true, disputeReason: dispute.reason, disputeAmount: dispute.amount, disputeResult: null });
+    if (!deal)
+      throw side === 'merchant'
+        ? refused(`This value is not valid. field: "dealId"`, 'validation_failed')
+        : refused(`Invoice ${invoice.id} has no deal to dispute`);
+    if (side === 'merchant' && !MERCHANT_DISPUTE_DEALS.includes(deal.status))
+      throw refused(`Deal is ${deal.status}; a dispute is not possible`);
+    Object.assign(deal, {
+      status: 'dispute',
+      isActive: true,
+      disputeReason: dispute.reason,
+      disputeAmount: dispute.amount,
+      disputeResult: null,
+    });
     if (dispute.attachment) deal.attachments.push(dispute.attachment);
     this.#set(invoice, 'dispute', this.now(), side === 'service');
   }
@@ -191,8 +216,10 @@ export class Store {
    * `canceled` and takes back whatever had been received (README, "Choices").
    */
   resolveDispute(invoice: InvoiceRecord, result: string, amountMinor: bigint | null = null): void {
-    if (!(KNOWN_DISPUTE_RESULTS as readonly string[]).includes(result)) throw invalidField('result', `must be one of ${KNOWN_DISPUTE_RESULTS.join(', ')}, got ${JSON.stringify(result)}`);
-    if (result === 'AMOUNT_CHANGED' && amountMinor === null) throw invalidField('amount', 'is required with AMOUNT_CHANGED (the settled amount)');
+    if (!(KNOWN_DISPUTE_RESULTS as readonly string[]).includes(result))
+      throw invalidField('result', `must be one of ${KNOWN_DISPUTE_RESULTS.join(', ')}, got ${JSON.stringify(result)}`);
+    if (result === 'AMOUNT_CHANGED' && amountMinor === null)
+      throw invalidField('amount', 'is required with AMOUNT_CHANGED (the settled amount)');
     if (result !== 'AMOUNT_CHANGED' && amountMinor !== null) throw invalidField('amount', 'goes only with AMOUNT_CHANGED');
     if (amountMinor !== null && amountMinor <= 0n) throw invalidField('amount', 'must be greater than zero');
     this.#require(invoice, ['dispute'], 'resolve a dispute');
@@ -223,7 +250,7 @@ export class Store {
   correctAmount(invoice: InvoiceRecord, amountMinor: bigint): void {
     if (amountMinor <= 0n) throw invalidField('amount', 'must be greater than zero');
     this.#require(invoice, ['paid'], 'correct the amount');
-    if (invoice.type !== 'in') throw refused('Only a pay-in\'s amount is corrected');
+    if (invoice.type !== 'in') throw refused("Only a pay-in's amount is corrected");
     if (amountMinor === invoice.settlement?.takerMinor) throw invalidField('amount', 'is the amount the invoice has already');
     this.ledger.apply(invoice, this.ledger.settle(invoice, amountMinor));
     this.#stamp(invoice, this.now(), true);
@@ -246,13 +273,26 @@ export class Store {
       if (invoice.expireAt <= at) this.expire(invoice, invoice.expireAt);
       else
         for (const deal of invoice.deals) {
-          if (deal.isActive && deal.status === 'transfer_waiting' && deal.canceledAt <= at) Object.assign(deal, { status: 'expired', isActive: false });
+          if (deal.isActive && deal.status === 'transfer_waiting' && deal.canceledAt <= at)
+            Object.assign(deal, { status: 'expired', isActive: false });
         }
     }
   }
 
   /** A withdrawal leaves the account's sum at once and stays frozen until it is sent (`txAt`). */
-  withdraw(merchant: MerchantRecord, apiKey: string, request: { accountId: string; amountMinor: bigint; feeMinor: bigint; address: string; txDelayMs: number; currency: string; subunit: number }): WithdrawalRecord {
+  withdraw(
+    merchant: MerchantRecord,
+    apiKey: string,
+    request: {
+      accountId: string;
+      amountMinor: bigint;
+      feeMinor: bigint;
+      address: string;
+      txDelayMs: number;
+      currency: string;
+      subunit: number;
+    },
+  ): WithdrawalRecord {
     if (request.amountMinor + request.feeMinor > merchant.balanceMinor) throw refused('Insufficient funds', 'insufficient_funds');
     merchant.balanceMinor -= request.amountMinor + request.feeMinor;
     const at = this.now();
@@ -293,7 +333,13 @@ export class Store {
     return this.#deal(invoice, { option: invoice.paymentOption ?? 'TO_CARD', method }, { ...payee }, null, 'new');
   }
 
-  #deal(invoice: InvoiceRecord, variant: Variant, requisites: DealRecord['requisites'], qrCodeLink: string | null, status: DealRecord['status']): DealRecord {
+  #deal(
+    invoice: InvoiceRecord,
+    variant: Variant,
+    requisites: DealRecord['requisites'],
+    qrCodeLink: string | null,
+    status: DealRecord['status'],
+  ): DealRecord {
     const at = this.now();
     const { min, max } = this.#o.dealTtlMs;
     const ttl = min + Math.floor((this.#o.random() * (max - min + 60_000)) / 60_000) * 60_000;
@@ -331,18 +377,22 @@ export class Store {
   #choose(invoice: InvoiceRecord, asked: { option?: string | null; method?: string | null }): Variant | null {
     const { option, method } = asked;
     if (option && method) return this.hasRequisites(method) ? { option, method } : null;
-    const fitting = invoice.variants.filter((v) => (!option || v.option === option) && (!method || v.method === method) && this.hasRequisites(v.method));
+    const fitting = invoice.variants.filter(
+      (v) => (!option || v.option === option) && (!method || v.method === method) && this.hasRequisites(v.method),
+    );
     if (fitting.length) return fitting[Math.floor(this.#o.random() * fitting.length) % fitting.length] ?? null;
     const fallback = { option: option ?? 'TO_CARD', method: method ?? invoice.variants[0]?.method ?? 'sberbank' };
     return (option || method) && this.hasRequisites(fallback.method) ? fallback : null;
   }
 
   #endDeals(invoice: InvoiceRecord, status: 'completed' | 'canceled' | 'expired'): void {
-    for (const deal of invoice.deals) if (deal.isActive && !FINAL_DEAL_STATUSES.includes(deal.status)) Object.assign(deal, { status, isActive: false });
+    for (const deal of invoice.deals)
+      if (deal.isActive && !FINAL_DEAL_STATUSES.includes(deal.status)) Object.assign(deal, { status, isActive: false });
   }
 
   #require(invoice: InvoiceRecord, allowed: readonly InvoiceStatus[], action: string): void {
-    if (!allowed.includes(invoice.status)) throw new MockControlError(400, 'invalid_state', `Can not ${action}: invoice ${invoice.id} is ${invoice.status}`);
+    if (!allowed.includes(invoice.status))
+      throw new MockControlError(400, 'invalid_state', `Can not ${action}: invoice ${invoice.id} is ${invoice.status}`);
   }
 
   /** `updatedAt` of a change; one that revises a reported state comes at least a second after it. */

@@ -11,7 +11,17 @@ import { AmountError, fromMinor, toMinor } from './money.js';
 import { CURRENCY_PATTERN, DEFAULTS, subunitOf, type AmountLimit } from './options.js';
 
 /** Documented create fields the shared schema may not have; `null` stands for absent. */
-const EXTRA_FIELDS = ['successUrl', 'cancelUrl', 'maxAmount', 'crossBorderCurrency', 'crossBorderRequisiteType', 'strictlySingleTransfer', 'allowMatching', 'matchingSettings', 'lang'] as const;
+const EXTRA_FIELDS = [
+  'successUrl',
+  'cancelUrl',
+  'maxAmount',
+  'crossBorderCurrency',
+  'crossBorderRequisiteType',
+  'strictlySingleTransfer',
+  'allowMatching',
+  'matchingSettings',
+  'lang',
+] as const;
 const OPTIONAL_FIELDS = ['internalId', 'userId', 'paymentOption', 'paymentMethod', 'paymentRequisites', 'startDeal'];
 
 const field = (name: string, message: string): string => `${message} field: "${name}"`;
@@ -71,13 +81,17 @@ export const validateCreateInvoice = (body: unknown, limits: Record<string, Amou
     if ((EXTRA_FIELDS as readonly string[]).includes(name)) extra[name] = value;
     else if (!(value === null && OPTIONAL_FIELDS.includes(name))) rest[name] = value;
   }
-  const blank = ['type', 'amount', 'currency', 'notificationUrl', 'notificationToken'].filter((name) => rest[name] === undefined || rest[name] === null || rest[name] === '');
+  const blank = ['type', 'amount', 'currency', 'notificationUrl', 'notificationToken'].filter(
+    (name) => rest[name] === undefined || rest[name] === null || rest[name] === '',
+  );
   if (blank.length) throw badRequest(blank.map((name) => field(name, 'this value should not be blank.')));
   const messages: string[] = [];
   const expect = (name: string, ok: (value: unknown) => boolean, type: string) => {
-    if (extra[name] !== undefined && extra[name] !== null && !ok(extra[name])) messages.push(field(name, `This value should be of type ${type}`));
+    if (extra[name] !== undefined && extra[name] !== null && !ok(extra[name]))
+      messages.push(field(name, `This value should be of type ${type}`));
   };
-  for (const name of ['successUrl', 'cancelUrl', 'maxAmount', 'crossBorderCurrency', 'lang']) expect(name, (v) => typeof v === 'string', 'string');
+  for (const name of ['successUrl', 'cancelUrl', 'maxAmount', 'crossBorderCurrency', 'lang'])
+    expect(name, (v) => typeof v === 'string', 'string');
   for (const name of ['strictlySingleTransfer', 'allowMatching']) expect(name, (v) => typeof v === 'boolean', 'boolean');
   expect('matchingSettings', isRecord, 'object');
   expect('crossBorderRequisiteType', (v) => v === 'PHONE' || v === 'CARD', 'PHONE|CARD');
@@ -95,7 +109,8 @@ export const validateCreateInvoice = (body: unknown, limits: Record<string, Amou
     paymentRequisites?: Record<string, unknown>;
     startDeal?: boolean;
   }>(CreateInvoiceRequestSchema, rest);
-  const tooLong = (name: string, value: string | undefined, max: number) => (value !== undefined && value.length > max ? [field(name, `This value is too long (at most ${max} characters).`)] : []);
+  const tooLong = (name: string, value: string | undefined, max: number) =>
+    value !== undefined && value.length > max ? [field(name, `This value is too long (at most ${max} characters).`)] : [];
   messages.push(
     ...(CURRENCY_PATTERN.test(request.currency) ? [] : [field('currency', 'This value is not a valid currency.')]),
     ...tooLong('internalId', request.internalId, DEFAULTS.maxIdLength),
@@ -105,7 +120,8 @@ export const validateCreateInvoice = (body: unknown, limits: Record<string, Amou
   );
   if (messages.length) throw badRequest(messages);
   if (request.paymentOption && !isPaymentOption(request.paymentOption)) throw badRequest(['Payment option not allowed']);
-  if (request.paymentMethod && request.paymentMethod !== 'unknown' && !bankByCode(request.paymentMethod)) throw badRequest(['Payment method not allowed']);
+  if (request.paymentMethod && request.paymentMethod !== 'unknown' && !bankByCode(request.paymentMethod))
+    throw badRequest(['Payment method not allowed']);
   const subunit = subunitOf(request.currency);
   const amountMinor = amountOf('amount', request.amount, subunit);
   const limit = limits[request.currency] ?? limits['*'] ?? DEFAULTS.amountLimits['*']!;
@@ -141,7 +157,9 @@ export const validateCreateInvoice = (body: unknown, limits: Record<string, Amou
  * deal goes to them. `unknown` asks the service for the bank of a card number, so it goes only
  * with `TO_CARD` (documented: `SBP` needs the payee's bank code).
  */
-export const validatePayee = (input: Pick<CreateInvoiceInput, 'paymentRequisites' | 'paymentOption' | 'paymentMethod'>): { requisites: string; holder: string } => {
+export const validatePayee = (
+  input: Pick<CreateInvoiceInput, 'paymentRequisites' | 'paymentOption' | 'paymentMethod'>,
+): { requisites: string; holder: string } => {
   const given = input.paymentRequisites ?? {};
   const text = (name: 'requisites' | 'holder') => (typeof given[name] === 'string' ? given[name].trim() : '');
   const blank = (['requisites', 'holder'] as const).filter((name) => text(name) === '');
@@ -162,7 +180,8 @@ export const validateWithdrawal = (body: unknown): WithdrawalInput => {
   const request = parse<WithdrawalInput>(CreateWithdrawalRequestSchema, body);
   // WithdrawalDTO documents `accountId` as a UUID.
   if (!UUID_PATTERN.test(request.accountId)) throw badRequest([field('accountId', 'This is not a valid UUID.')]);
-  if (request.address.length > DEFAULTS.maxIdLength) throw badRequest([field('address', `This value is too long (at most ${DEFAULTS.maxIdLength} characters).`)]);
+  if (request.address.length > DEFAULTS.maxIdLength)
+    throw badRequest([field('address', `This value is too long (at most ${DEFAULTS.maxIdLength} characters).`)]);
   return request;
 };
 
@@ -170,7 +189,9 @@ export const validateWithdrawal = (body: unknown): WithdrawalInput => {
 export const validateStartDeal = (body: unknown): { method: string | null; option: string | null } => {
   if (!isRecord(body)) throw badRequest([field('body', 'This value should be of type object')]);
   const { paymentMethod = null, paymentOption = null } = body;
-  if (paymentOption !== null && (typeof paymentOption !== 'string' || !isPaymentOption(paymentOption))) throw badRequest(['Payment option not allowed']);
-  if (paymentMethod !== null && (typeof paymentMethod !== 'string' || !bankByCode(paymentMethod))) throw badRequest(['Payment method not allowed']);
+  if (paymentOption !== null && (typeof paymentOption !== 'string' || !isPaymentOption(paymentOption)))
+    throw badRequest(['Payment option not allowed']);
+  if (paymentMethod !== null && (typeof paymentMethod !== 'string' || !bankByCode(paymentMethod)))
+    throw badRequest(['Payment method not allowed']);
   return { method: paymentMethod, option: paymentOption };
 };

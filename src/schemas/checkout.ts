@@ -226,7 +226,12 @@ export const CheckoutDisputeFormSchema = z
   .check(
     z.superRefine((form, ctx) => {
       if (form.reason === 'invalid_sum' && form.amount === undefined) {
-        ctx.issues.push({ code: 'custom', path: ['amount'], message: 'is required when reason is "invalid_sum" (the amount really sent)', input: form.amount });
+        ctx.issues.push({
+          code: 'custom',
+          path: ['amount'],
+          message: 'is required when reason is "invalid_sum" (the amount really sent)',
+          input: form.amount,
+        });
       }
       if (form.reason !== 'invalid_sum' && form.amount !== undefined) {
         ctx.issues.push({ code: 'custom', path: ['amount'], message: 'is only sent when reason is "invalid_sum"', input: form.amount });

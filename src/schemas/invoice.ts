@@ -9,16 +9,7 @@
  * are strict: a misspelt field is an error before anything is sent.
  */
 import * as z from 'zod/mini';
-import {
-  decimalString,
-  httpUrl,
-  isoDateTime,
-  lenient,
-  nonEmptyString,
-  openEnum,
-  positiveDecimalString,
-  uuidString,
-} from './primitives.js';
+import { decimalString, httpUrl, isoDateTime, lenient, nonEmptyString, openEnum, positiveDecimalString, uuidString } from './primitives.js';
 import { compareDecimals } from './patterns.js';
 
 /** An invoice's direction: `in` (the payer pays the merchant), `out` (a pay-out to the payer). */
@@ -203,10 +194,20 @@ const requireShownDeal = (deals: readonly Deal[], ctx: { issues: z.core.$ZodRawI
       return;
     }
     if (typeof deal.requisites.requisites !== 'string' || deal.requisites.requisites.trim() === '') {
-      ctx.issues.push({ code: 'custom', path: [...path, index, 'requisites', 'requisites'], message: 'must be a non-empty string on an active deal', input: deal.requisites.requisites });
+      ctx.issues.push({
+        code: 'custom',
+        path: [...path, index, 'requisites', 'requisites'],
+        message: 'must be a non-empty string on an active deal',
+        input: deal.requisites.requisites,
+      });
     }
     if (typeof deal.requisites.holder !== 'string') {
-      ctx.issues.push({ code: 'custom', path: [...path, index, 'requisites', 'holder'], message: 'must be a string on an active deal', input: deal.requisites.holder });
+      ctx.issues.push({
+        code: 'custom',
+        path: [...path, index, 'requisites', 'holder'],
+        message: 'must be a string on an active deal',
+        input: deal.requisites.holder,
+      });
     }
   });
 };

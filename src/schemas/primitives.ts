@@ -23,29 +23,28 @@ const describeReceived = (value: unknown): string =>
 
 /** A decimal amount as text; anything else is refused with a message naming what was received. */
 export const decimalString = () =>
-  z.string({
-    error: (issue) =>
-      `must be a decimal number as text like "1500.00", got ${describeReceived(issue.input)}`,
-  }).check(
-    // A regex check, not a refine: it carries over to the JSON Schema the browser validates with.
-    z.regex(DECIMAL_PATTERN, {
-      error: (issue) =>
-        `must be a decimal number as text like "1500.00" (digits and one point, no sign, exponent or comma), got ${describeReceived(issue.input)}`,
-      abort: true,
-    }),
-  );
+  z
+    .string({
+      error: (issue) => `must be a decimal number as text like "1500.00", got ${describeReceived(issue.input)}`,
+    })
+    .check(
+      // A regex check, not a refine: it carries over to the JSON Schema the browser validates with.
+      z.regex(DECIMAL_PATTERN, {
+        error: (issue) =>
+          `must be a decimal number as text like "1500.00" (digits and one point, no sign, exponent or comma), got ${describeReceived(issue.input)}`,
+        abort: true,
+      }),
+    );
 
 /** A decimal amount that must be greater than zero (request amounts: an invoice of 0 is meaningless). */
 export const positiveDecimalString = () =>
-  decimalString().check(
-    z.refine((value) => /[1-9]/.test(value), { error: 'must be greater than zero' }),
-  );
+  decimalString().check(z.refine((value) => /[1-9]/.test(value), { error: 'must be greater than zero' }));
 
 /** A string that is a UUID (any case), with a message naming what came instead. */
 export const uuidString = () =>
-  z.string({ error: (issue) => `must be a UUID, got ${describeReceived(issue.input)}` }).check(
-    z.regex(UUID_PATTERN, { error: (issue) => `must be a UUID, got ${describeReceived(issue.input)}` }),
-  );
+  z
+    .string({ error: (issue) => `must be a UUID, got ${describeReceived(issue.input)}` })
+    .check(z.regex(UUID_PATTERN, { error: (issue) => `must be a UUID, got ${describeReceived(issue.input)}` }));
 
 let warnedNoOffset = false;
 /** Told (once per process) that a timestamp without an offset was read as UTC; replaceable for tests and loggers. */
@@ -54,7 +53,9 @@ export const timestampWarnings = {
   noOffset: (text: string): void => {
     if (warnedNoOffset) return;
     warnedNoOffset = true;
-    console.warn(`merchant-checkout: the payment service sent a timestamp without a UTC offset (${JSON.stringify(text)}); it is read as UTC. (Logged once.)`);
+    console.warn(
+      `merchant-checkout: the payment service sent a timestamp without a UTC offset (${JSON.stringify(text)}); it is read as UTC. (Logged once.)`,
+    );
   },
 };
 
@@ -94,9 +95,7 @@ export const lenient = <Schema extends z.ZodMiniType>(schema: Schema) =>
 
 /** A string of at least one character. */
 export const nonEmptyString = () =>
-  z.string({ error: (issue) => `must be a string, got ${describeReceived(issue.input)}` }).check(
-    z.minLength(1, 'must not be empty'),
-  );
+  z.string({ error: (issue) => `must be a string, got ${describeReceived(issue.input)}` }).check(z.minLength(1, 'must not be empty'));
 
 /** An absolute http(s) URL. */
 export const httpUrl = () =>
@@ -137,8 +136,7 @@ export const openEnum = <const Known extends readonly string[]>(known: Known) =>
  * is a single object: accept both, yield the object. (Unwrapping first, rather than a union,
  * keeps the messages of the inner schema with their field paths.)
  */
-export const oneOrSingleton = <Schema extends z.ZodMiniType>(schema: Schema) =>
-  z.pipe(z.transform(unwrapSingleton), schema);
+export const oneOrSingleton = <Schema extends z.ZodMiniType>(schema: Schema) => z.pipe(z.transform(unwrapSingleton), schema);
 
 /**
  * Messages for the generic issue kinds, which `zod/mini` leaves as "Invalid input" unless a

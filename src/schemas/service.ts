@@ -67,10 +67,20 @@ export const OpenDisputeFormSchema = z
     z.superRefine((form, ctx) => {
       const amount = form[DISPUTE_AMOUNT_FIELD];
       if (form.disputeReason === 'invalid_sum' && amount === undefined) {
-        ctx.issues.push({ code: 'custom', path: [DISPUTE_AMOUNT_FIELD], message: 'is required when disputeReason is "invalid_sum"', input: amount });
+        ctx.issues.push({
+          code: 'custom',
+          path: [DISPUTE_AMOUNT_FIELD],
+          message: 'is required when disputeReason is "invalid_sum"',
+          input: amount,
+        });
       }
       if (form.disputeReason !== 'invalid_sum' && amount !== undefined) {
-        ctx.issues.push({ code: 'custom', path: [DISPUTE_AMOUNT_FIELD], message: 'is only sent when disputeReason is "invalid_sum"', input: amount });
+        ctx.issues.push({
+          code: 'custom',
+          path: [DISPUTE_AMOUNT_FIELD],
+          message: 'is only sent when disputeReason is "invalid_sum"',
+          input: amount,
+        });
       }
     }),
   );
@@ -87,7 +97,14 @@ export const listOf = <Schema extends z.ZodMiniType>(item: Schema) =>
   );
 
 /** Decimal text; a JSON number is taken as its text (a rate is shown, never computed with). */
-const decimalText = () => z.union([decimalString(), z.pipe(z.number(), z.transform((value) => String(value)))]);
+const decimalText = () =>
+  z.union([
+    decimalString(),
+    z.pipe(
+      z.number(),
+      z.transform((value) => String(value)),
+    ),
+  ]);
 
 /** A named code (bank, payment option); a missing `name` falls back to the code. */
 const namedCode = <Code extends z.ZodMiniType<string>>(code: Code) =>
@@ -143,7 +160,13 @@ const accountMoney = () => lenient(z.nullable(MoneySchema));
  */
 export const AccountSchema = z.pipe(
   z.looseObject({
-    id: z.union([nonEmptyString(), z.pipe(z.int(), z.transform((value) => String(value)))]),
+    id: z.union([
+      nonEmptyString(),
+      z.pipe(
+        z.int(),
+        z.transform((value) => String(value)),
+      ),
+    ]),
     currency: lenient(z.nullable(z.string())),
     sum: accountMoney(),
     frozenSum: accountMoney(),
@@ -162,6 +185,6 @@ export type Account = z.infer<typeof AccountSchema>;
 export const AccountListSchema = listOf(AccountSchema);
 
 /** `GET /api/public/invoices/{id}/qr-code`: SVG markup. */
-export const QrCodeSvgSchema = z.string().check(
-  z.refine((text) => /<svg[\s>/]/i.test(text), { error: 'must be SVG markup (an <svg> element)' }),
-);
+export const QrCodeSvgSchema = z
+  .string()
+  .check(z.refine((text) => /<svg[\s>/]/i.test(text), { error: 'must be SVG markup (an <svg> element)' }));

@@ -23,9 +23,11 @@ export const declareRequestLimits = <H extends object>(handler: H, limits: Reque
 
 /** The limits `handler` declared, if it did. */
 export const requestLimitsOf = (handler: unknown): RequestLimits | undefined => {
-  const limits = (typeof handler === 'function' || (typeof handler === 'object' && handler !== null) ? (handler as { [REQUEST_LIMITS]?: unknown })[REQUEST_LIMITS] : undefined) as
-    | Partial<RequestLimits>
-    | undefined;
+  const limits = (
+    typeof handler === 'function' || (typeof handler === 'object' && handler !== null)
+      ? (handler as { [REQUEST_LIMITS]?: unknown })[REQUEST_LIMITS]
+      : undefined
+  ) as Partial<RequestLimits> | undefined;
   return typeof limits?.maxBodyBytes === 'number' && typeof limits.bodyTimeoutMs === 'number'
     ? { maxBodyBytes: limits.maxBodyBytes, bodyTimeoutMs: limits.bodyTimeoutMs }
     : undefined;
@@ -98,7 +100,12 @@ export interface ReadTextOptions {
  * stopping at `options.signal` or `options.timeoutMs` (see {@link readTextLimited}). The reader
  * is canceled on any failure (`take` throwing included), so a body nobody wants is not read on.
  */
-export const readChunks = async (message: Request | Response, limit: number, options: ReadTextOptions, take: (chunk: Uint8Array) => void): Promise<void> => {
+export const readChunks = async (
+  message: Request | Response,
+  limit: number,
+  options: ReadTextOptions,
+  take: (chunk: Uint8Array) => void,
+): Promise<void> => {
   if (declaredLength(message) > limit) {
     await message.body?.cancel().catch(() => undefined);
     throw new BodyTooLargeError(limit);
@@ -151,7 +158,11 @@ export const readTextLimited = async (message: Request | Response, limit: number
  * {@link readTextLimited}: at most `limit` bytes are ever held, and reading stops (the stream
  * canceled) at the first byte too many, at the deadline or when `signal` aborts.
  */
-export const readBytesLimited = async (message: Request | Response, limit: number, options: Omit<ReadTextOptions, 'fatal'> = {}): Promise<Uint8Array> => {
+export const readBytesLimited = async (
+  message: Request | Response,
+  limit: number,
+  options: Omit<ReadTextOptions, 'fatal'> = {},
+): Promise<Uint8Array> => {
   const chunks: Uint8Array[] = [];
   let size = 0;
   await readChunks(message, limit, options, (chunk) => {

@@ -81,13 +81,7 @@ export {
   type KitNotificationOptions,
   type KitHandler,
 } from './kit.js';
-export {
-  ChangeHandlerTimeoutError,
-  BooksBusyError,
-  type InvoiceChange,
-  type ChangeSource,
-  type ApplyOutcome,
-} from './books/ledger.js';
+export { ChangeHandlerTimeoutError, BooksBusyError, type InvoiceChange, type ChangeSource, type ApplyOutcome } from './books/ledger.js';
 export type { ChangeKind, FieldChange, InvoiceSnapshot, DealSnapshot, SnapshotClaim } from './books/snapshot.js';
 export {
   DEFAULT_RECONCILE_TICK_MS,

@@ -112,7 +112,15 @@ export const createCheckoutServer = (options: CheckoutServerOptions): CheckoutSe
     }
   };
   const reconcileOptions = options.reconcile === false ? {} : (options.reconcile ?? {});
-  const core = createCore({ clients, store, onChange, handlerTimeoutMs, schedule: reconcileOptions, now: options.now, report: (error) => report(error) });
+  const core = createCore({
+    clients,
+    store,
+    onChange,
+    handlerTimeoutMs,
+    schedule: reconcileOptions,
+    now: options.now,
+    report: (error) => report(error),
+  });
   const checkout = createProxy({ reader: core.reader, store }, options);
   const notifications: KitHandler = options.notifications
     ? createReceiver(core, options.notifications, report)
@@ -127,7 +135,8 @@ export const createCheckoutServer = (options: CheckoutServerOptions): CheckoutSe
     notifications,
     // An adapter in front (`createNodeServer(kit.fetch)`) lets in what the proxy accepts (its uploads).
     fetch: declareRequestLimits(
-      (request: Request) => (options.notifications && new URL(request.url).pathname === notificationsPath ? notifications(request) : checkout(request)),
+      (request: Request) =>
+        options.notifications && new URL(request.url).pathname === notificationsPath ? notifications(request) : checkout(request),
       requestLimitsOf(checkout)!,
     ),
     reconciler,

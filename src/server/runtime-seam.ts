@@ -82,8 +82,7 @@ export interface TextFetch extends UpstreamFetch {
 }
 
 /** The direct text entry of `fetch`, when it is a {@link TextFetch}. */
-export const textEntryOf = (fetch: UpstreamFetch): TextFetch['sendText'] | undefined =>
-  isTextFetch(fetch) ? fetch.sendText : undefined;
+export const textEntryOf = (fetch: UpstreamFetch): TextFetch['sendText'] | undefined => (isTextFetch(fetch) ? fetch.sendText : undefined);
 
 const isTextFetch = (fetch: UpstreamFetch): fetch is TextFetch => 'sendText' in fetch && typeof fetch.sendText === 'function';
 

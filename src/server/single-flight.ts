@@ -11,7 +11,12 @@ interface Flight<T> {
   waiting: number;
 }
 
-export type SingleFlight = <T>(scope: object, key: string, signal: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>) => Promise<T>;
+export type SingleFlight = <T>(
+  scope: object,
+  key: string,
+  signal: AbortSignal | undefined,
+  work: (signal: AbortSignal) => Promise<T>,
+) => Promise<T>;
 
 /**
  * `flight(scope, key, signal, work)`: joins the call of `work` in flight for `scope` (e.g. the

@@ -9,7 +9,18 @@
  * (never an id or a query value), statuses, error codes, the terminal's tag (a fingerprint,
  * never the key), outcomes. Never a secret, a token, an invoice's requisites or a receipt.
  */
-import { SpanKind, SpanStatusCode, metrics, trace, type Attributes, type Counter, type Histogram, type Meter, type Span, type Tracer } from '@opentelemetry/api';
+import {
+  SpanKind,
+  SpanStatusCode,
+  metrics,
+  trace,
+  type Attributes,
+  type Counter,
+  type Histogram,
+  type Meter,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
 
 /** The instrumentation scope's name (the package's). */
 export const TELEMETRY_SCOPE = 'merchant-checkout';
@@ -43,17 +54,30 @@ const meter = (): Instruments => {
   const made = provider.getMeter(TELEMETRY_SCOPE);
   const value: Instruments = {
     meter: made,
-    upstreamDuration: made.createHistogram('merchant_checkout.upstream.duration', { unit: 's', description: "Duration of the payment service's answers, by operation and status" }),
-    upstreamErrors: made.createCounter('merchant_checkout.upstream.errors', { description: 'Calls to the payment service that failed, by operation and error code' }),
-    routeDuration: made.createHistogram('merchant_checkout.checkout.duration', { unit: 's', description: 'Duration of the checkout routes, by route and status' }),
-    notifications: made.createCounter('merchant_checkout.notifications', { description: "The service's notifications, by outcome: changed, duplicate, corrected, unconfirmed, refused, failed" }),
+    upstreamDuration: made.createHistogram('merchant_checkout.upstream.duration', {
+      unit: 's',
+      description: "Duration of the payment service's answers, by operation and status",
+    }),
+    upstreamErrors: made.createCounter('merchant_checkout.upstream.errors', {
+      description: 'Calls to the payment service that failed, by operation and error code',
+    }),
+    routeDuration: made.createHistogram('merchant_checkout.checkout.duration', {
+      unit: 's',
+      description: 'Duration of the checkout routes, by route and status',
+    }),
+    notifications: made.createCounter('merchant_checkout.notifications', {
+      description: "The service's notifications, by outcome: changed, duplicate, corrected, unconfirmed, refused, failed",
+    }),
     reads: { poll: 0, push: 0 },
     findings: made.createCounter('merchant_checkout.reconciler.findings', { description: 'What the reconciler found, by finding' }),
   };
   made
-    .createObservableCounter('merchant_checkout.checkout.reads', { description: "Invoice states a payer's page got, by how: poll (a read) or push (an event)" })
+    .createObservableCounter('merchant_checkout.checkout.reads', {
+      description: "Invoice states a payer's page got, by how: poll (a read) or push (an event)",
+    })
     .addCallback((result) => {
-      for (const via of ['poll', 'push'] as const) if (value.reads[via] > 0) result.observe(value.reads[via], { 'merchant_checkout.via': via });
+      for (const via of ['poll', 'push'] as const)
+        if (value.reads[via] > 0) result.observe(value.reads[via], { 'merchant_checkout.via': via });
     });
   instruments = { provider, value };
   return value;
@@ -95,7 +119,11 @@ export interface UpstreamCall {
 }
 
 /** One call to the payment service, traced and measured; `outcome` reads the status and error code of what happened. */
-export const upstreamCall = <T>(call: UpstreamCall, work: () => Promise<T>, outcome: (error: unknown) => { status?: number; code?: string }): Promise<T> => {
+export const upstreamCall = <T>(
+  call: UpstreamCall,
+  work: () => Promise<T>,
+  outcome: (error: unknown) => { status?: number; code?: string },
+): Promise<T> => {
   const started = performance.now();
   const attributes: Attributes = {
     'http.request.method': call.method,
@@ -107,7 +135,10 @@ export const upstreamCall = <T>(call: UpstreamCall, work: () => Promise<T>, outc
     const finish = (status: number | undefined, code: string | undefined) => {
       if (status !== undefined) span.setAttribute('http.response.status_code', status);
       if (code !== undefined) span.setAttribute('merchant_checkout.service_error', code);
-      const labels: Attributes = { 'merchant_checkout.operation': call.operation, ...(status === undefined ? {} : { 'http.response.status_code': status }) };
+      const labels: Attributes = {
+        'merchant_checkout.operation': call.operation,
+        ...(status === undefined ? {} : { 'http.response.status_code': status }),
+      };
       const tools = meter();
       tools.upstreamDuration.record((performance.now() - started) / 1000, labels);
       if (code !== undefined) tools.upstreamErrors.add(1, { ...labels, 'merchant_checkout.service_error': code });
@@ -140,7 +171,9 @@ export const checkoutRoute = <T extends Response>(route: string, method: string,
 export type NotificationOutcome = 'changed' | 'corrected' | 'duplicate' | 'unconfirmed' | 'refused' | 'failed';
 
 /** One notification, traced; its outcome counted. */
-export const notificationSpan = <T extends Response>(work: (outcome: (value: NotificationOutcome, kind?: string) => void) => Promise<T>): Promise<T> =>
+export const notificationSpan = <T extends Response>(
+  work: (outcome: (value: NotificationOutcome, kind?: string) => void) => Promise<T>,
+): Promise<T> =>
   inSpan('merchant_checkout.notification', SpanKind.SERVER, {}, async (span) => {
     let seen: NotificationOutcome = 'failed';
     const outcome = (value: NotificationOutcome, kind?: string) => {
@@ -159,7 +192,10 @@ export const notificationSpan = <T extends Response>(work: (outcome: (value: Not
   });
 
 /** One pass of the reconciler, traced; its findings counted. */
-export const reconcilePass = <T extends { checked: number; findings: readonly { finding: string }[] }>(kind: 'scheduled' | 'asked', work: () => Promise<T>): Promise<T> =>
+export const reconcilePass = <T extends { checked: number; findings: readonly { finding: string }[] }>(
+  kind: 'scheduled' | 'asked',
+  work: () => Promise<T>,
+): Promise<T> =>
   inSpan('merchant_checkout.reconcile', SpanKind.INTERNAL, { 'merchant_checkout.pass': kind }, async (span) => {
     const report = await work();
     span.setAttribute('merchant_checkout.checked', report.checked);

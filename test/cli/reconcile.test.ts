@@ -25,7 +25,13 @@ const changes: InvoiceChange[] = [];
 before(async () => {
   mock = await startMockServer({ merchants: [MERCHANT], controls: true, port: 0 });
   client = new MerchantClient({ baseUrl: mock.url, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey });
-  kit = createCheckoutServer({ client, authorize: () => true, reconcile: false, notifications: { token: TOKEN, path: '/notify' }, onChange: (change) => void changes.push(change) });
+  kit = createCheckoutServer({
+    client,
+    authorize: () => true,
+    reconcile: false,
+    notifications: { token: TOKEN, path: '/notify' },
+    onChange: (change) => void changes.push(change),
+  });
   shop = createServer(toNodeHandler(kit.fetch));
   await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
   notifyUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}/notify`;
@@ -38,7 +44,12 @@ after(async () => {
   await mock.close();
 });
 
-const ENV = { PAYMENT_API_URL: '', PAYMENT_API_KEY: MERCHANT.apiKey, PAYMENT_SECRET_KEY: MERCHANT.secretKey, PAYMENT_NOTIFICATION_TOKEN: TOKEN };
+const ENV = {
+  PAYMENT_API_URL: '',
+  PAYMENT_API_KEY: MERCHANT.apiKey,
+  PAYMENT_SECRET_KEY: MERCHANT.secretKey,
+  PAYMENT_NOTIFICATION_TOKEN: TOKEN,
+};
 
 const run = async (args: string[], env: Record<string, string | undefined> = { ...ENV, PAYMENT_API_URL: mock.url }, stdin = '') => {
   let out = '';
@@ -65,7 +76,10 @@ describe('merchant-checkout reconcile', () => {
     mock.service.markPaid(invoice.id);
     const first = await run(['reconcile', '--id', invoice.id, '--internal-id', invoice.internalId!, '--notify', notifyUrl, '--json']);
     assert.equal(first.status, 0, first.err);
-    const report = JSON.parse(first.out) as { checked: number; findings: { invoiceId: string; status: string; paid: string; finding: string }[] };
+    const report = JSON.parse(first.out) as {
+      checked: number;
+      findings: { invoiceId: string; status: string; paid: string; finding: string }[];
+    };
     assert.equal(report.checked, 2);
     assert.deepEqual(
       report.findings.map(({ invoiceId, status, paid, finding }) => [invoiceId, status, paid, finding]),
@@ -88,7 +102,13 @@ describe('merchant-checkout reconcile', () => {
     const result = await run(['reconcile', '--id', `${invoice.id},${missing}`, '--json']);
     assert.equal(result.status, 1);
     const { findings } = JSON.parse(result.out) as { findings: { finding: string; status: string | null }[] };
-    assert.deepEqual(findings.map((finding) => [finding.finding, finding.status]), [['read', 'new'], ['not_found', null]]);
+    assert.deepEqual(
+      findings.map((finding) => [finding.finding, finding.status]),
+      [
+        ['read', 'new'],
+        ['not_found', null],
+      ],
+    );
   });
 
   test('a missing or malformed setting is named, with exit status 2, before anything is sent', async () => {
@@ -97,7 +117,11 @@ describe('merchant-checkout reconcile', () => {
       [['reconcile', '--id', 'x'], { ...ENV, PAYMENT_API_URL: undefined }, /PAYMENT_API_URL is not set/],
       [['reconcile', '--id', 'x'], { ...ENV, PAYMENT_API_URL: 'not a url' }, /PAYMENT_API_URL must be an absolute URL/],
       [['reconcile', '--id', 'x'], { PAYMENT_API_URL: mock.url, PAYMENT_API_KEY: 'k' }, /PAYMENT_SECRET_KEY is not set/],
-      [['reconcile', '--id', 'x'], { PAYMENT_API_URL: mock.url, PAYMENT_TERMINALS: '[{"apiKey":"a"}]' }, /PAYMENT_TERMINALS\[0\]\.secretKey/],
+      [
+        ['reconcile', '--id', 'x'],
+        { PAYMENT_API_URL: mock.url, PAYMENT_TERMINALS: '[{"apiKey":"a"}]' },
+        /PAYMENT_TERMINALS\[0\]\.secretKey/,
+      ],
       [['reconcile', '--id', 'x', '--notify', 'nope'], { ...ENV, PAYMENT_API_URL: mock.url }, /--notify must be an absolute URL/],
       [['reconcile'], { ...ENV, PAYMENT_API_URL: mock.url }, /give at least one --id/],
       [['reconcile', '--bogus'], { ...ENV, PAYMENT_API_URL: mock.url }, /Unknown option '--bogus'/],

@@ -28,7 +28,11 @@ const WEBHOOK_SECRET = `whsec_${SECRET_BYTES.toString('base64')}`;
 
 const requireCommand = (command: string, args: string[]) => {
   const run = spawnSync(command, args, { encoding: 'utf8' });
-  assert.equal(run.error, undefined, `${command} is needed for the any-stack examples: sudo apt-get install -y ${command === 'php' ? 'php-cli' : 'python3'}`);
+  assert.equal(
+    run.error,
+    undefined,
+    `${command} is needed for the any-stack examples: sudo apt-get install -y ${command === 'php' ? 'php-cli' : 'python3'}`,
+  );
 };
 
 const signed = (id: string, body: string, secret = SECRET_BYTES) => {
@@ -87,7 +91,8 @@ after(async () => {
 });
 
 const SHOPS = {
-  php: (port: number, books: string) => ['php', ['-S', `127.0.0.1:${port}`, 'examples/php/shop.php'], { SHOP_BOOKS: books, PHP_CLI_SERVER_WORKERS: '4' }] as const,
+  php: (port: number, books: string) =>
+    ['php', ['-S', `127.0.0.1:${port}`, 'examples/php/shop.php'], { SHOP_BOOKS: books, PHP_CLI_SERVER_WORKERS: '4' }] as const,
   python: (port: number) => ['python3', ['examples/python/shop.py'], { PORT: String(port) }] as const,
 };
 
@@ -102,57 +107,75 @@ for (const language of ['php', 'python'] as const) {
       shopUrl = `http://127.0.0.1:${port}`;
       ({ child: gateway, url: gatewayUrl } = await startGateway(shopUrl));
       const [command, args, env] = SHOPS[language](port, join(tmpdir(), `any-stack-${process.pid}.json`));
-      shop = await startProcess(command, [...args], { ...env, GATEWAY_URL: gatewayUrl, GATEWAY_API_KEY: BEARER, SHOP_WEBHOOK_SECRET: WEBHOOK_SECRET }, `${shopUrl}/orders`);
+      shop = await startProcess(
+        command,
+        [...args],
+        { ...env, GATEWAY_URL: gatewayUrl, GATEWAY_API_KEY: BEARER, SHOP_WEBHOOK_SECRET: WEBHOOK_SECRET },
+        `${shopUrl}/orders`,
+      );
     });
     after(async () => {
       await stop(shop);
       await stop(gateway);
     });
 
-    test('creates the invoice through the gateway, shows the checkout with its token, and credits the paid order once', { timeout: 90_000 }, async () => {
-      const context = await browser.newContext();
-      const watch = new ConsoleWatch(context);
-      const page = await context.newPage();
-      const order = `${language}-${Date.now()}`;
-      const tokens = new Set<string>();
-      page.on('request', (request) => {
-        if (request.url().startsWith(`${gatewayUrl}/checkout-api/`)) tokens.add(request.headers()['x-checkout-token'] ?? '(none)');
-      });
-      await page.goto(`${shopUrl}/pay?order=${order}&amount=1500.00`);
-      const element = page.locator('merchant-checkout');
-      const invoiceId = (await element.getAttribute('invoice-id'))!;
-      const base = page.locator('merchant-checkout [part~="base"]');
-      // A new invoice: the payer picks a way to pay.
-      await base.and(page.locator('[data-screen="picker"]')).waitFor({ timeout: 20_000 });
-      assert.deepEqual([...tokens], [await element.getAttribute('checkout-token')], 'every checkout request carried the page\'s token');
+    test(
+      'creates the invoice through the gateway, shows the checkout with its token, and credits the paid order once',
+      { timeout: 90_000 },
+      async () => {
+        const context = await browser.newContext();
+        const watch = new ConsoleWatch(context);
+        const page = await context.newPage();
+        const order = `${language}-${Date.now()}`;
+        const tokens = new Set<string>();
+        page.on('request', (request) => {
+          if (request.url().startsWith(`${gatewayUrl}/checkout-api/`)) tokens.add(request.headers()['x-checkout-token'] ?? '(none)');
+        });
+        await page.goto(`${shopUrl}/pay?order=${order}&amount=1500.00`);
+        const element = page.locator('merchant-checkout');
+        const invoiceId = (await element.getAttribute('invoice-id'))!;
+        const base = page.locator('merchant-checkout [part~="base"]');
+        // A new invoice: the payer picks a way to pay.
+        await base.and(page.locator('[data-screen="picker"]')).waitFor({ timeout: 20_000 });
+        assert.deepEqual([...tokens], [await element.getAttribute('checkout-token')], "every checkout request carried the page's token");
 
-      mock.service.markPaid(invoiceId);
-      await base.and(page.locator('[data-screen="paid"]')).waitFor({ timeout: 20_000 });
-      const books = async () => (await (await fetch(`${shopUrl}/orders`)).json()) as Books;
-      const end = Date.now() + 20_000;
-      while ((await books())[order]?.status !== 'paid') {
-        assert.ok(Date.now() < end, `the ${language} shop was not told of the payment: ${JSON.stringify(await books())}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      const credited = (await books())[order]!;
-      assert.equal(credited.credited, '1500.00 RUB', 'the amount as the service settled it, decimal text with its currency');
-      assert.deepEqual(
-        credited.changes.filter((change) => change.type === 'invoice.paid').length,
-        1,
-        'one paid change',
-      );
+        mock.service.markPaid(invoiceId);
+        await base.and(page.locator('[data-screen="paid"]')).waitFor({ timeout: 20_000 });
+        const books = async () => (await (await fetch(`${shopUrl}/orders`)).json()) as Books;
+        const end = Date.now() + 20_000;
+        while ((await books())[order]?.status !== 'paid') {
+          assert.ok(Date.now() < end, `the ${language} shop was not told of the payment: ${JSON.stringify(await books())}`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        const credited = (await books())[order]!;
+        assert.equal(credited.credited, '1500.00 RUB', 'the amount as the service settled it, decimal text with its currency');
+        assert.deepEqual(credited.changes.filter((change) => change.type === 'invoice.paid').length, 1, 'one paid change');
 
-      // The same delivery again (a retry, another instance): applied once.
-      const paidChange = credited.changes.find((change) => change.type === 'invoice.paid')!;
-      const replayBody = JSON.stringify({ type: 'invoice.paid', timestamp: new Date().toISOString(), data: { id: paidChange.id, invoiceId, internalId: order, current: { status: 'paid', sum: '1500.00 RUB', receivedSumFromTaker: '1500.00 RUB' } } });
-      const replay = await fetch(`${shopUrl}/webhook`, { method: 'POST', headers: signed(paidChange.id, replayBody), body: replayBody });
-      assert.deepEqual(await replay.json(), { ok: true, duplicate: true });
-      // Signed with another secret: refused, and nothing changes.
-      const forged = await fetch(`${shopUrl}/webhook`, { method: 'POST', headers: signed('forged-change', replayBody, Buffer.from('not-the-shops-secret')), body: replayBody });
-      assert.equal(forged.status, 401);
-      assert.deepEqual((await books())[order], credited, 'the replay and the forgery changed nothing');
-      assert.deepEqual(watch.take(), [], 'no console error on the shop\'s page');
-      await context.close();
-    });
+        // The same delivery again (a retry, another instance): applied once.
+        const paidChange = credited.changes.find((change) => change.type === 'invoice.paid')!;
+        const replayBody = JSON.stringify({
+          type: 'invoice.paid',
+          timestamp: new Date().toISOString(),
+          data: {
+            id: paidChange.id,
+            invoiceId,
+            internalId: order,
+            current: { status: 'paid', sum: '1500.00 RUB', receivedSumFromTaker: '1500.00 RUB' },
+          },
+        });
+        const replay = await fetch(`${shopUrl}/webhook`, { method: 'POST', headers: signed(paidChange.id, replayBody), body: replayBody });
+        assert.deepEqual(await replay.json(), { ok: true, duplicate: true });
+        // Signed with another secret: refused, and nothing changes.
+        const forged = await fetch(`${shopUrl}/webhook`, {
+          method: 'POST',
+          headers: signed('forged-change', replayBody, Buffer.from('not-the-shops-secret')),
+          body: replayBody,
+        });
+        assert.equal(forged.status, 401);
+        assert.deepEqual((await books())[order], credited, 'the replay and the forgery changed nothing');
+        assert.deepEqual(watch.take(), [], "no console error on the shop's page");
+        await context.close();
+      },
+    );
   });
 }

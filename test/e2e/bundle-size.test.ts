@@ -19,7 +19,14 @@ const GZIP_LIMIT = 30_000;
 const gzipSize = (code: Buffer) => gzipSync(code, { level: 9 }).byteLength;
 
 test('the first render needs only dist/cdn/merchant-checkout.js: it imports nothing statically', async () => {
-  const { metafile } = await build({ entryPoints: [fileURLToPath(CDN_FILE)], bundle: true, format: 'esm', write: false, metafile: true, logLevel: 'silent' });
+  const { metafile } = await build({
+    entryPoints: [fileURLToPath(CDN_FILE)],
+    bundle: true,
+    format: 'esm',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
   const main = Object.entries(metafile.inputs).find(([file]) => file.endsWith('dist/cdn/merchant-checkout.js'))?.[1];
   assert.ok(main, 'esbuild read the main file');
   assert.deepEqual(

@@ -62,7 +62,11 @@ test('dist/esm imports lit, @lit/*, qrcode and zod instead of holding a copy', a
   const dir = `${root}dist/esm/`;
   const files = (await readdir(dir, { recursive: true })).filter((file) => file.endsWith('.js'));
   assert.ok(files.includes('index.js') && files.includes('define.js') && files.includes('react.js'));
-  assert.deepEqual(files.filter((file) => file.includes('node_modules')), [], 'no dependency bundled into dist/esm');
+  assert.deepEqual(
+    files.filter((file) => file.includes('node_modules')),
+    [],
+    'no dependency bundled into dist/esm',
+  );
   const bare = new Set<string>();
   for (const file of files) {
     const code = await readFile(`${dir}${file}`, 'utf8');
@@ -74,7 +78,10 @@ test('dist/esm imports lit, @lit/*, qrcode and zod instead of holding a copy', a
   const unexpected = [...bare].filter((specifier) => !DEPENDENCY.test(specifier));
   assert.deepEqual(unexpected, []);
   for (const dependency of ['lit', '@lit/task', '@lit/react', 'zod/mini', 'react']) {
-    assert.ok([...bare].some((specifier) => specifier === dependency || specifier.startsWith(`${dependency}/`)), `imports ${dependency}`);
+    assert.ok(
+      [...bare].some((specifier) => specifier === dependency || specifier.startsWith(`${dependency}/`)),
+      `imports ${dependency}`,
+    );
   }
 });
 

@@ -81,7 +81,9 @@ before(async () => {
     }),
   );
   integrity = JSON.parse(await readFile(new URL('integrity.json', CDN_DIR), 'utf8')) as Record<string, string>;
-  const scripts = new Map<string, Buffer>(await Promise.all(Object.keys(integrity).map(async (name) => [`/${name}`, await readFile(new URL(name, CDN_DIR))] as const)));
+  const scripts = new Map<string, Buffer>(
+    await Promise.all(Object.keys(integrity).map(async (name) => [`/${name}`, await readFile(new URL(name, CDN_DIR))] as const)),
+  );
   server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const script = scripts.get(path);
@@ -131,7 +133,9 @@ test('the CDN file is an ES module with no bare import, loading its chunks only 
   );
   const chunk = /(?:^|\/)dist\/cdn\/(merchant-checkout-[\w-]+\.js)$/;
   assert.deepEqual(
-    imports.filter((entry) => entry.file.endsWith('dist/cdn/merchant-checkout.js') && !(entry.kind === 'dynamic-import' && chunk.test(entry.path))),
+    imports.filter(
+      (entry) => entry.file.endsWith('dist/cdn/merchant-checkout.js') && !(entry.kind === 'dynamic-import' && chunk.test(entry.path)),
+    ),
     [],
     'the main file only imports chunks, and only with import()',
   );
@@ -180,7 +184,10 @@ test('a plain page with only the script tag shows the checkout under a strict CS
 
     const deal = invoice.deals.find((candidate) => candidate.isActive)!;
     const digits = (text: string) => text.replace(/\D/g, '');
-    assert.ok(digits(view.requisites).includes(digits(deal.requisites!.requisites!)), `${view.requisites} shows ${deal.requisites!.requisites!}`);
+    assert.ok(
+      digits(view.requisites).includes(digits(deal.requisites!.requisites!)),
+      `${view.requisites} shows ${deal.requisites!.requisites!}`,
+    );
     assert.match(view.amount ?? '', /1[\s\u00a0\u202f,]?500/);
     assert.ok(view.holder?.includes(deal.requisites!.holder!), `holder ${deal.requisites!.holder!}`);
     assert.ok(view.qr > 100, 'the QR code is drawn');

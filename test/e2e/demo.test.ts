@@ -230,7 +230,7 @@ test('every QA scenario link reaches its state', async () => {
         break;
       case 'unique-amount':
         assert.match(await part('amount').innerText(), /Send exactly this amount[\s\S]*1,500\.00/);
-        assert.doesNotMatch(await part('amount').locator('.value').innerText(), /1,500\.00/, 'the amount to send is the service\'s');
+        assert.doesNotMatch(await part('amount').locator('.value').innerText(), /1,500\.00/, "the amount to send is the service's");
         break;
       case 'corrected':
         assert.match(await part('amount').innerText(), /5,004\.50[\s\S]*settled[\s\S]*5,000\.00/);

@@ -48,7 +48,12 @@ const doctor = (args: string[], env: Record<string, string>) =>
 test('doctor --yes --json infers the flags a mock process was started with, and cancels its one invoice', async () => {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const mock = await startProcess(process.execPath, [MOCK_BIN, `--port=${port}`, '--api-key=doctor-e2e-key', `--secret-key=${SECRET}`, ...BRAND_FLAGS], {}, `${url}/__mock/state`);
+  const mock = await startProcess(
+    process.execPath,
+    [MOCK_BIN, `--port=${port}`, '--api-key=doctor-e2e-key', `--secret-key=${SECRET}`, ...BRAND_FLAGS],
+    {},
+    `${url}/__mock/state`,
+  );
   cleanups.push(() => stop(mock));
   const env = { PAYMENT_API_URL: url, PAYMENT_API_KEY: 'doctor-e2e-key', PAYMENT_SECRET_KEY: SECRET };
   const { status, out, err } = await doctor(['--yes', '--json', '--url', url], env);
@@ -70,9 +75,15 @@ test('doctor --yes --json infers the flags a mock process was started with, and 
   assert.deepEqual([...report.mockFlags].sort(), [...BRAND_FLAGS].sort());
   assert.ok(!out.includes(SECRET) && !err.includes(SECRET), 'the secret is never printed');
   const state = (await (await fetch(`${url}/__mock/state`)).json()) as { invoices: { id: string; status: string }[] };
-  assert.deepEqual(state.invoices.map((invoice) => [invoice.id, invoice.status]), [[report.invoice?.id, 'canceled']]);
+  assert.deepEqual(
+    state.invoices.map((invoice) => [invoice.id, invoice.status]),
+    [[report.invoice?.id, 'canceled']],
+  );
   const requests = (await (await fetch(`${url}/__mock/requests`)).json()) as { method: string; path: string }[];
-  assert.deepEqual(requests.filter((request) => /confirm-transfer|\/dispute|\/withdrawals/.test(request.path)), []);
+  assert.deepEqual(
+    requests.filter((request) => /confirm-transfer|\/dispute|\/withdrawals/.test(request.path)),
+    [],
+  );
 
   // Another host named on the command line: refused before anything is sent.
   const refused = await doctor(['--yes', '--url', `http://127.0.0.1:${port + 1}`], env);

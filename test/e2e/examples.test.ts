@@ -102,7 +102,10 @@ const envBefore = Object.fromEntries(ENV.map((name) => [name, process.env[name]]
 
 /** This repository's TypeScript over a project of the scratch app, which resolves from the app's node_modules. */
 const tsc = (project: string, ...options: string[]): Compiled => {
-  const run = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(app, project), ...options], { cwd: app, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(app, project), ...options], {
+    cwd: app,
+    encoding: 'utf8',
+  });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 };
 
@@ -127,7 +130,10 @@ before(async () => {
   cpSync(join(root, 'examples'), join(app, 'examples'), { recursive: true });
 
   // The Node examples are also compiled: build/*.js is what the tests below run.
-  typecheck = { node: tsc('examples/tsconfig.json', '--noEmit', 'false', '--outDir', join(app, 'build')), nextjs: tsc('examples/nextjs/tsconfig.json') };
+  typecheck = {
+    node: tsc('examples/tsconfig.json', '--noEmit', 'false', '--outDir', join(app, 'build')),
+    nextjs: tsc('examples/nextjs/tsconfig.json'),
+  };
 
   const requireInApp = createRequire(join(app, 'package.json'));
   const server = await importFrom<typeof ServerEntry>(requireInApp.resolve('merchant-checkout/server'));
@@ -178,7 +184,11 @@ const session = (id: string | undefined): Record<string, string> => (id ? { cook
  * without the order's session is refused, the visitor who has it reads the invoice and its
  * variants and starts a deal, whose requisites come back.
  */
-const checkoutThroughProxy = async (call: (path: string, init?: RequestInit) => Promise<Response>, shop: Shop, origin: string): Promise<void> => {
+const checkoutThroughProxy = async (
+  call: (path: string, init?: RequestInit) => Promise<Response>,
+  shop: Shop,
+  origin: string,
+): Promise<void> => {
   const invoice = await createInvoice(false);
   await shop.orders.insert({ invoiceId: invoice.id, sessionId: VISITOR, paymentStatus: invoice.status });
   const base = `/checkout-api/invoices/${invoice.id}`;
@@ -205,7 +215,9 @@ const checkoutThroughProxy = async (call: (path: string, init?: RequestInit) => 
     body: JSON.stringify(variants[0]),
   });
   assert.equal(started.status, 200, await started.clone().text());
-  const withDeal = (await started.json()) as { deals: { isActive: boolean; paymentOption: string; requisites?: { requisites?: string } }[] };
+  const withDeal = (await started.json()) as {
+    deals: { isActive: boolean; paymentOption: string; requisites?: { requisites?: string } }[];
+  };
   const deal = withDeal.deals.find((each) => each.isActive);
   assert.equal(deal?.paymentOption, variants[0]!.option);
   assert.ok(deal?.requisites?.requisites, 'the deal has requisites to pay to');
@@ -230,7 +242,8 @@ test('the packed tarball installs into the scratch app, which resolves it and no
 test('the examples type-check against the installed package (tsc, strict)', () => {
   assert.equal(typecheck.node.status, 0, `examples/tsconfig.json:\n${typecheck.node.output}`);
   assert.equal(typecheck.nextjs.status, 0, `examples/nextjs/tsconfig.json:\n${typecheck.nextjs.output}`);
-  for (const name of ['kit', 'node-http', 'express', 'hono', 'shop']) assert.ok(existsSync(join(app, 'build', `${name}.js`)), `build/${name}.js`);
+  for (const name of ['kit', 'node-http', 'express', 'hono', 'shop'])
+    assert.ok(existsSync(join(app, 'build', `${name}.js`)), `build/${name}.js`);
 });
 
 for (const name of ['node-http', 'express', 'hono']) {
@@ -246,15 +259,23 @@ test('examples/nextjs/…/route.ts: GET and POST of the route module answer real
   const route = await importFrom<RouteExample>(join(examples, 'app', 'checkout-api', '[...path]', 'route.ts'));
   const shop = await importFrom<Shop>(join(examples, 'lib', 'shop.ts'));
   const origin = 'https://shop.example';
-  await checkoutThroughProxy((path, init) => {
-    const request = new Request(`${origin}${path}`, init);
-    return request.method === 'POST' ? route.POST(request) : route.GET(request);
-  }, shop, origin);
+  await checkoutThroughProxy(
+    (path, init) => {
+      const request = new Request(`${origin}${path}`, init);
+      return request.method === 'POST' ? route.POST(request) : route.GET(request);
+    },
+    shop,
+    origin,
+  );
 });
 
 /** A notification as the service sends it, with the right token, saying the invoice is paid. */
 const claimPaid = (id: string) =>
-  JSON.stringify({ notificationType: 'invoice', notificationDate: new Date().toISOString(), invoice: { id, status: 'paid', updatedAt: new Date(Date.now() + 60_000).toISOString() } });
+  JSON.stringify({
+    notificationType: 'invoice',
+    notificationDate: new Date().toISOString(),
+    invoice: { id, status: 'paid', updatedAt: new Date(Date.now() + 60_000).toISOString() },
+  });
 
 test('examples/kit.ts: a payment is read from the service and recorded once; forged notifications credit nothing', async () => {
   const shop = await importFrom<Shop>(join(app, 'build', 'shop.js'));
@@ -262,7 +283,11 @@ test('examples/kit.ts: a payment is read from the service and recorded once; for
   await shop.orders.insert({ invoiceId: invoice.id, sessionId: VISITOR, paymentStatus: invoice.status });
 
   // The right token but the service shows the invoice unpaid: refused, nothing recorded.
-  const forged = await fetch(notificationUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-notification-token': NOTIFICATION_TOKEN }, body: claimPaid(invoice.id) });
+  const forged = await fetch(notificationUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-notification-token': NOTIFICATION_TOKEN },
+    body: claimPaid(invoice.id),
+  });
   assert.equal(forged.status, 409);
   assert.equal((await shop.orders.findByInvoice(invoice.id))?.paymentStatus, 'new');
 
@@ -278,7 +303,11 @@ test('examples/kit.ts: a payment is read from the service and recorded once; for
   const wrongToken = await fetch(notificationUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-notification-token': 'not-the-token' },
-    body: JSON.stringify({ notificationType: 'invoice', notificationDate: new Date().toISOString(), invoice: { id: invoice.id, status: 'canceled' } }),
+    body: JSON.stringify({
+      notificationType: 'invoice',
+      notificationDate: new Date().toISOString(),
+      invoice: { id: invoice.id, status: 'canceled' },
+    }),
   });
   assert.equal(wrongToken.status, 401);
   assert.equal((await shop.orders.findByInvoice(invoice.id))?.paymentStatus, 'paid');
@@ -292,7 +321,13 @@ test('examples/nextjs/…/payments/notify/route.ts: the Next.js kit reads a noti
   const invoice = await createInvoice(true);
   await shop.orders.insert({ invoiceId: invoice.id, sessionId: VISITOR, paymentStatus: invoice.status });
   const post = (body: string) =>
-    notify.POST(new Request('https://shop.example/payments/notify', { method: 'POST', headers: { 'x-notification-token': NOTIFICATION_TOKEN }, body }));
+    notify.POST(
+      new Request('https://shop.example/payments/notify', {
+        method: 'POST',
+        headers: { 'x-notification-token': NOTIFICATION_TOKEN },
+        body,
+      }),
+    );
   assert.equal((await post(claimPaid(invoice.id))).status, 409, 'not paid at the service yet');
   mock.service.markPaid(invoice.id);
   assert.equal((await post(claimPaid(invoice.id))).status, 200);
@@ -311,7 +346,8 @@ const forward = async (request: IncomingMessage, response: ServerResponse, proxy
   const aborted = new AbortController();
   response.on('close', () => aborted.abort());
   const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string' && name !== 'host' && name !== 'connection') headers.set(name, value);
+  for (const [name, value] of Object.entries(request.headers))
+    if (typeof value === 'string' && name !== 'host' && name !== 'connection') headers.set(name, value);
   try {
     const answer = await fetch(`${proxy}${request.url ?? '/'}`, { method: request.method, headers, signal: aborted.signal });
     response.writeHead(answer.status, Object.fromEntries(answer.headers));
@@ -330,14 +366,23 @@ test('examples/cdn.html: Chromium runs the element under the integrity of the in
   await shop.orders.insert({ invoiceId: invoice.id, sessionId: VISITOR, paymentStatus: invoice.status });
 
   const html = readFileSync(join(app, 'examples', 'cdn.html'), 'utf8');
-  assert.ok(html.includes(`integrity="${INTEGRITY_PLACEHOLDER}"`) && html.includes(`invoice-id="${EXAMPLE_INVOICE_ID}"`), 'cdn.html has the placeholders');
-  const integrity = JSON.parse(readFileSync(join(app, 'node_modules/merchant-checkout/dist/cdn/integrity.json'), 'utf8')) as Record<string, string>;
+  assert.ok(
+    html.includes(`integrity="${INTEGRITY_PLACEHOLDER}"`) && html.includes(`invoice-id="${EXAMPLE_INVOICE_ID}"`),
+    'cdn.html has the placeholders',
+  );
+  const integrity = JSON.parse(readFileSync(join(app, 'node_modules/merchant-checkout/dist/cdn/integrity.json'), 'utf8')) as Record<
+    string,
+    string
+  >;
   const page = (filled: boolean) =>
-    html.replace(EXAMPLE_INVOICE_ID, invoice.id).replace(INTEGRITY_PLACEHOLDER, filled ? integrity['merchant-checkout.js']! : INTEGRITY_PLACEHOLDER);
+    html
+      .replace(EXAMPLE_INVOICE_ID, invoice.id)
+      .replace(INTEGRITY_PLACEHOLDER, filled ? integrity['merchant-checkout.js']! : INTEGRITY_PLACEHOLDER);
 
   const site = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    if (path === '/' || path === '/unfilled') response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(path === '/'));
+    if (path === '/' || path === '/unfilled')
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(path === '/'));
     else if (path.startsWith('/assets/')) serveCdnFile(response, path.slice('/assets/'.length));
     else if (path.startsWith('/checkout-api/')) void forward(request, response, proxy);
     else if (path === '/favicon.ico') response.writeHead(204).end();
@@ -409,14 +454,20 @@ test('README and docs/server.md show the examples exactly as they are in example
     .map(([path, doc]) => `${doc}: examples/${path}`);
   assert.deepEqual(mismatched, [], 'each example is linked, and the code block after its link is the file, byte for byte');
   assert.ok(readme.includes('](examples/shop.ts)'), 'README links the stand-in for the shop code');
-  assert.equal(readFileSync(join(root, 'examples/nextjs/lib/shop.ts'), 'utf8'), readFileSync(join(root, 'examples/shop.ts'), 'utf8'), 'the Next.js app has the same stand-in');
+  assert.equal(
+    readFileSync(join(root, 'examples/nextjs/lib/shop.ts'), 'utf8'),
+    readFileSync(join(root, 'examples/shop.ts'), 'utf8'),
+    'the Next.js app has the same stand-in',
+  );
 
   assert.match(readme, /^npm install merchant-checkout$/m);
   // The adopter's command reads integrity.json where npm installs it; the scratch app has it there.
   assert.ok(readme.includes('node_modules/merchant-checkout/dist/cdn/integrity.json'));
   // A hash pasted anywhere in the README or the element's guide must be the one the build wrote: no stale value.
   const built = JSON.parse(readFileSync(join(root, 'dist/cdn/integrity.json'), 'utf8')) as Record<string, string>;
-  const pasted = [readme, readFileSync(join(root, 'docs/element.md'), 'utf8')].flatMap((text) => [...text.matchAll(/sha384-[\w+/=-]+/g)].map((match) => match[0]));
+  const pasted = [readme, readFileSync(join(root, 'docs/element.md'), 'utf8')].flatMap((text) =>
+    [...text.matchAll(/sha384-[\w+/=-]+/g)].map((match) => match[0]),
+  );
   assert.deepEqual(
     pasted.filter((value) => value !== INTEGRITY_PLACEHOLDER && !Object.values(built).includes(value)),
     [],

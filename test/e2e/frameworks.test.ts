@@ -44,7 +44,10 @@ const write = (path: string, text: string) => {
 const nextApp = (app: string) => {
   cpSync(join(root, 'examples/nextjs/lib'), join(app, 'lib'), { recursive: true });
   cpSync(join(root, 'examples/nextjs/app'), join(app, 'app'), { recursive: true });
-  write(join(app, 'app/layout.tsx'), `export default function RootLayout({ children }: { children: React.ReactNode }) {\n  return (\n    <html lang="en">\n      <body>{children}</body>\n    </html>\n  );\n}\n`);
+  write(
+    join(app, 'app/layout.tsx'),
+    `export default function RootLayout({ children }: { children: React.ReactNode }) {\n  return (\n    <html lang="en">\n      <body>{children}</body>\n    </html>\n  );\n}\n`,
+  );
   write(
     join(app, 'app/pay/[invoiceId]/page.tsx'),
     `'use client';\nimport { use } from 'react';\nimport { MerchantCheckout } from 'merchant-checkout/react';\n\nexport default function Pay({ params }: { params: Promise<{ invoiceId: string }> }) {\n  const { invoiceId } = use(params);\n  return <MerchantCheckout invoiceId={invoiceId} endpoint="/checkout-api" onCheckoutStatus={(event) => console.log(event.detail.status)} />;\n}\n`,
@@ -102,40 +105,67 @@ after(() => {
 
 test('the packed package declares redis as an optional peer, and the server entry never names it', () => {
   assert.equal(next.packed.peerDependencies?.redis !== undefined, true);
-  const serverFiles = [join(next.app, 'node_modules/merchant-checkout/dist/node/server.js'), ...readdirSync(join(next.app, 'node_modules/merchant-checkout/dist/node/chunks')).map((file) => join(next.app, 'node_modules/merchant-checkout/dist/node/chunks', file))];
+  const serverFiles = [
+    join(next.app, 'node_modules/merchant-checkout/dist/node/server.js'),
+    ...readdirSync(join(next.app, 'node_modules/merchant-checkout/dist/node/chunks')).map((file) =>
+      join(next.app, 'node_modules/merchant-checkout/dist/node/chunks', file),
+    ),
+  ];
   const named = serverFiles.filter((file) => /["']redis["']/.test(readFileSync(file, 'utf8')));
-  assert.deepEqual(named.map((file) => file.slice(next.app.length)), [], 'only dist/node/redis.js may name it');
-});
-
-test('next build of an app-router app: the kit\'s route handlers and a client page with the element, without redis installed', { timeout: 300_000 }, () => {
-  nextApp(next.app);
-  const build = nextBuild(next.app);
-  const output = `${build.stdout}${build.stderr}`;
-  assert.equal(build.status, 0, output.slice(-4000));
-  for (const route of ['/checkout-api/[...path]', '/payments/notify', '/pay/[invoiceId]']) assert.ok(output.includes(route), `${route} in:\n${output.slice(-2000)}`);
-  assert.doesNotMatch(output, /Can't resolve 'redis'/);
-});
-
-test('the same build fails with Next\'s own message when a route takes the Redis store without redis installed', { timeout: 300_000 }, () => {
-  nextApp(broken.app);
-  write(
-    join(broken.app, 'app/with-redis/route.ts'),
-    `import { createRedisStore } from 'merchant-checkout/redis';\n\nexport const GET = async () => {\n  await createRedisStore({ url: 'redis://127.0.0.1:6379' }).close();\n  return new Response('ok');\n};\n`,
+  assert.deepEqual(
+    named.map((file) => file.slice(next.app.length)),
+    [],
+    'only dist/node/redis.js may name it',
   );
-  const build = nextBuild(broken.app);
-  const output = `${build.stdout}${build.stderr}`;
-  assert.notEqual(build.status, 0);
-  assert.match(output, /Can't resolve 'redis'/);
 });
+
+test(
+  "next build of an app-router app: the kit's route handlers and a client page with the element, without redis installed",
+  { timeout: 300_000 },
+  () => {
+    nextApp(next.app);
+    const build = nextBuild(next.app);
+    const output = `${build.stdout}${build.stderr}`;
+    assert.equal(build.status, 0, output.slice(-4000));
+    for (const route of ['/checkout-api/[...path]', '/payments/notify', '/pay/[invoiceId]'])
+      assert.ok(output.includes(route), `${route} in:\n${output.slice(-2000)}`);
+    assert.doesNotMatch(output, /Can't resolve 'redis'/);
+  },
+);
+
+test(
+  "the same build fails with Next's own message when a route takes the Redis store without redis installed",
+  { timeout: 300_000 },
+  () => {
+    nextApp(broken.app);
+    write(
+      join(broken.app, 'app/with-redis/route.ts'),
+      `import { createRedisStore } from 'merchant-checkout/redis';\n\nexport const GET = async () => {\n  await createRedisStore({ url: 'redis://127.0.0.1:6379' }).close();\n  return new Response('ok');\n};\n`,
+    );
+    const build = nextBuild(broken.app);
+    const output = `${build.stdout}${build.stderr}`;
+    assert.notEqual(build.status, 0);
+    assert.match(output, /Can't resolve 'redis'/);
+  },
+);
 
 test('a Vite build of a React page with the element, from the installed package', { timeout: 120_000 }, async () => {
-  write(join(vite.app, 'index.html'), `<!doctype html>\n<html lang="en">\n  <body>\n    <div id="root"></div>\n    <script type="module" src="/main.tsx"></script>\n  </body>\n</html>\n`);
+  write(
+    join(vite.app, 'index.html'),
+    `<!doctype html>\n<html lang="en">\n  <body>\n    <div id="root"></div>\n    <script type="module" src="/main.tsx"></script>\n  </body>\n</html>\n`,
+  );
   write(
     join(vite.app, 'main.tsx'),
     `import { createRoot } from 'react-dom/client';\nimport { MerchantCheckout } from 'merchant-checkout/react';\n\ncreateRoot(document.getElementById('root')!).render(<MerchantCheckout invoiceId="6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b" endpoint="/checkout-api" />);\n`,
   );
   const { build } = (await import(join(vite.app, 'node_modules/vite/dist/node/index.js'))) as typeof Vite;
-  await build({ root: vite.app, logLevel: 'error', configFile: false, oxc: { jsx: { runtime: 'automatic' } }, build: { outDir: 'dist', minify: true } });
+  await build({
+    root: vite.app,
+    logLevel: 'error',
+    configFile: false,
+    oxc: { jsx: { runtime: 'automatic' } },
+    build: { outDir: 'dist', minify: true },
+  });
   const assets = readdirSync(join(vite.app, 'dist/assets')).filter((file) => file.endsWith('.js'));
   const code = assets.map((file) => readFileSync(join(vite.app, 'dist/assets', file), 'utf8')).join('\n');
   assert.ok(code.includes('merchant-checkout'), 'the element is in the bundle');

@@ -31,7 +31,9 @@ const gateways: { child: ChildProcess; url: string; alive: boolean }[] = [];
 const deliveries: { id: string; type: string }[] = [];
 
 const listen = (server: Server) =>
-  new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  new Promise<string>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 
 /** Starts one gateway process; resolves with its URL once it logs that it listens. */
 const startGateway = (): Promise<{ child: ChildProcess; url: string; alive: boolean }> =>
@@ -71,7 +73,12 @@ const startGateway = (): Promise<{ child: ChildProcess; url: string; alive: bool
 
 before(async () => {
   redis = await startRedis();
-  mock = await startMockServer({ merchants: [MERCHANT], controls: true, port: 0, notificationRetry: { attempts: 3, baseDelayMs: 50, maxDelayMs: 200, timeoutMs: 5000 } });
+  mock = await startMockServer({
+    merchants: [MERCHANT],
+    controls: true,
+    port: 0,
+    notificationRetry: { attempts: 3, baseDelayMs: 50, maxDelayMs: 200, timeoutMs: 5000 },
+  });
   shop = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -87,10 +94,13 @@ before(async () => {
   balancer = createServer((req, res) => {
     const live = gateways.filter((gateway) => gateway.alive);
     const target = new URL(live[next++ % live.length]!.url);
-    const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.writeHead(502).end());
     req.pipe(upstream);
   });
@@ -100,7 +110,13 @@ before(async () => {
 
 after(async () => {
   for (const gateway of gateways) if (gateway.alive) gateway.child.kill('SIGTERM');
-  await Promise.all(gateways.map((gateway) => (gateway.child.exitCode === null && gateway.child.signalCode === null ? new Promise((resolve) => gateway.child.once('exit', resolve)) : Promise.resolve())));
+  await Promise.all(
+    gateways.map((gateway) =>
+      gateway.child.exitCode === null && gateway.child.signalCode === null
+        ? new Promise((resolve) => gateway.child.once('exit', resolve))
+        : Promise.resolve(),
+    ),
+  );
   for (const server of [balancer, shop]) {
     server?.closeAllConnections();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
@@ -142,7 +158,10 @@ test('three gateways on one Redis, one killed mid-way: the shop receives every c
   for (const id of invoices.slice(10)) mock.service.expire(id);
   await mock.service.notificationsSettled();
   const expected = new Set(invoices);
-  await waitFor('a webhook for every invoice', () => new Set(deliveries.map((delivery) => delivery.id.split(':')[0])).size >= expected.size);
+  await waitFor(
+    'a webhook for every invoice',
+    () => new Set(deliveries.map((delivery) => delivery.id.split(':')[0])).size >= expected.size,
+  );
   // Settle: nothing more should come.
   await new Promise((resolve) => setTimeout(resolve, 1500));
   const byInvoice = new Map<string, string[]>();

@@ -389,7 +389,12 @@ test('dist/cdn/integrity.json holds the sha384 of exactly the shipped CDN files'
   );
   const integrity = JSON.parse(text('dist/cdn/integrity.json')) as Record<string, string>;
   const expected = Object.fromEntries(
-    cdnFiles.map((file) => [file.slice('dist/cdn/'.length), `sha384-${createHash('sha384').update(readFileSync(join(root, file))).digest('base64')}`]),
+    cdnFiles.map((file) => [
+      file.slice('dist/cdn/'.length),
+      `sha384-${createHash('sha384')
+        .update(readFileSync(join(root, file)))
+        .digest('base64')}`,
+    ]),
   );
   assert.deepEqual(integrity, expected);
 });
@@ -433,7 +438,11 @@ test('no shipped file points at a file the package lacks', () => {
 
 test('the CDN files run Lit in production mode and have types', () => {
   for (const file of packed.filter((path) => path.startsWith('dist/cdn/') && path.endsWith('.js'))) {
-    assert.doesNotMatch(text(file), /Lit is in dev mode|reactive-element\/development|lit-html\/development/, `no Lit dev build in ${file}`);
+    assert.doesNotMatch(
+      text(file),
+      /Lit is in dev mode|reactive-element\/development|lit-html\/development/,
+      `no Lit dev build in ${file}`,
+    );
   }
   assert.deepEqual(pkg.exports['./cdn'], { types: './dist/types/element/cdn.d.ts', default: './dist/cdn/merchant-checkout.js' });
 });
@@ -447,7 +456,14 @@ test('@lit/react and React are optional peers: a project without React installs 
   // What `npm install merchant-checkout` pulls in, from the lock file: the dependencies and
   // everything they require, peers that are not optional included (npm installs those too).
   const lock = JSON.parse(text('package-lock.json')) as {
-    packages: Record<string, { dependencies?: Record<string, string>; peerDependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }> }>;
+    packages: Record<
+      string,
+      {
+        dependencies?: Record<string, string>;
+        peerDependencies?: Record<string, string>;
+        peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+      }
+    >;
   };
   const locate = (name: string, from: string): string | undefined => {
     for (let dir = from; ; dir = dir.slice(0, dir.lastIndexOf('/node_modules/'))) {
@@ -480,9 +496,13 @@ test('publint (strict, with suggestions) finds nothing', async () => {
 });
 
 test('are the types wrong? no (attw, profile esm-only)', () => {
-  const attw = spawnSync(process.execPath, [join(root, 'node_modules/@arethetypeswrong/cli/dist/index.js'), tarball, '--profile', 'esm-only', '--format', 'ascii', '--no-color'], {
-    cwd: root,
-    encoding: 'utf8',
-  });
+  const attw = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/@arethetypeswrong/cli/dist/index.js'), tarball, '--profile', 'esm-only', '--format', 'ascii', '--no-color'],
+    {
+      cwd: root,
+      encoding: 'utf8',
+    },
+  );
   assert.equal(attw.status, 0, `attw found problems:\n${attw.stdout}${attw.stderr}`);
 });

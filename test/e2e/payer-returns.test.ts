@@ -11,7 +11,18 @@ import AxeBuilder from '@axe-core/playwright';
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { CDPSession, Page } from 'playwright-core';
-import { comeBack, launchPhone, leave, recordScreens, screensSeen, setOffline, startLab, untilScreen, type PayerLab, type Phone } from './support/payer-lab.js';
+import {
+  comeBack,
+  launchPhone,
+  leave,
+  recordScreens,
+  screensSeen,
+  setOffline,
+  startLab,
+  untilScreen,
+  type PayerLab,
+  type Phone,
+} from './support/payer-lab.js';
 
 const HEARTBEAT = 1000;
 const SILENCE = 2 * HEARTBEAT;
@@ -106,7 +117,9 @@ test('back/forward cache: the stream closes on pagehide, and the return reads at
   await pause(3 * HEARTBEAT);
   assert.equal(lab.count(id, away).all, 0, 'a cached page holds no stream and reads nothing');
   await page.goBack({ waitUntil: 'commit' });
-  const restored = await page.evaluate(() => performance.getEntriesByType('navigation').length > 0 && (window as unknown as { screens?: string[] }).screens !== undefined);
+  const restored = await page.evaluate(
+    () => performance.getEntriesByType('navigation').length > 0 && (window as unknown as { screens?: string[] }).screens !== undefined,
+  );
   assert.ok(restored, 'restored from the back/forward cache, not loaded anew');
   await untilScreen(page, 'paid', 5000);
   assert.ok(lab.count(id, away).reads <= 1);
@@ -198,10 +211,13 @@ test('several tabs: each shows the truth on return', async () => {
 test('phone layout: the deal, the amount and “I have paid” fit the first screen; the ways to pay fold behind “Change bank”; the QR code comes after', async () => {
   const { page } = await checkout();
   const top = (name: string) =>
-    page.locator(`merchant-checkout [part~="${name}"]`).first().evaluate((node) => {
-      const box = node.getBoundingClientRect();
-      return { top: Math.round(box.top), bottom: Math.round(box.bottom) };
-    });
+    page
+      .locator(`merchant-checkout [part~="${name}"]`)
+      .first()
+      .evaluate((node) => {
+        const box = node.getBoundingClientRect();
+        return { top: Math.round(box.top), bottom: Math.round(box.bottom) };
+      });
   for (const name of ['amount', 'requisites', 'bank-link', 'paid-button']) {
     const box = await top(name);
     assert.ok(box.bottom <= 640, `${name} ends at ${box.bottom} px, inside the first 640`);
@@ -211,8 +227,14 @@ test('phone layout: the deal, the amount and “I have paid” fit the first scr
   const variants = page.locator('merchant-checkout [part~="variants"]');
   assert.equal(await variants.isVisible(), false, 'the ways to pay are folded');
   const axe = async () => {
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).include('merchant-checkout').analyze();
-    assert.deepEqual(results.violations.map((violation) => violation.id), []);
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+      .include('merchant-checkout')
+      .analyze();
+    assert.deepEqual(
+      results.violations.map((violation) => violation.id),
+      [],
+    );
   };
   await axe();
   // A tap: mouse clicks are touch events on this emulated phone, which Playwright's click waits on.

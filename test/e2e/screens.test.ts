@@ -127,7 +127,8 @@ for (const state of SCREEN_STATES) {
         // Reflow (WCAG 1.4.10), which axe does not check: the card fits the width, no sideways scrolling.
         const right = await page.evaluate(() => document.querySelector('merchant-checkout')!.getBoundingClientRect().right + scrollX);
         const { width } = DEVICES[variant.width].viewport;
-        if (right > width + 0.5) problems.push(`reflow: the element ends at ${right.toFixed(1)} px, past the ${width} px viewport (the page scrolls sideways)`);
+        if (right > width + 0.5)
+          problems.push(`reflow: the element ends at ${right.toFixed(1)} px, past the ${width} px viewport (the page scrolls sideways)`);
         assert.deepEqual(problems, [], `${state.name} ${variantName(variant)}:\n${problems.join('\n')}`);
       });
     }
@@ -199,7 +200,10 @@ describe('every payment option shown as what it is, in a language of its payers,
         assert.ok(await part(page, 'qr').locator('svg path').count(), 'the QR code drawn from the deal’s data');
       } else if (kind === 'qr-image') {
         const image = part(page, 'qr').locator('img');
-        assert.ok(await image.evaluate((node: HTMLImageElement) => node.complete && node.naturalWidth > 0), 'the service’s picture of the QR code, loaded');
+        assert.ok(
+          await image.evaluate((node: HTMLImageElement) => node.complete && node.naturalWidth > 0),
+          'the service’s picture of the QR code, loaded',
+        );
       } else {
         assert.equal((await part(page, 'requisites').locator('dt').innerText()).trim(), t.requisitesLabel(kind));
       }

@@ -15,7 +15,11 @@ import type { ScenarioReport } from '../../src/cli/simulate.js';
 import { freePort, startProcess, stop } from './support/processes.js';
 
 const BIN = fileURLToPath(new URL('../../dist/node/cli.js', import.meta.url));
-const KEYS = { PAYMENT_API_KEY: 'simulate-e2e-key', PAYMENT_SECRET_KEY: 'simulate-e2e-secret', PAYMENT_NOTIFICATION_TOKEN: 'simulate-e2e-token' };
+const KEYS = {
+  PAYMENT_API_KEY: 'simulate-e2e-key',
+  PAYMENT_SECRET_KEY: 'simulate-e2e-secret',
+  PAYMENT_NOTIFICATION_TOKEN: 'simulate-e2e-token',
+};
 const cleanups: (() => Promise<unknown>)[] = [];
 after(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
@@ -24,7 +28,10 @@ after(async () => {
 /** Runs the bin's `simulate`; its exit status, its JSON report and what it said on stderr. */
 const simulate = (args: string[]) =>
   new Promise<{ status: number | null; report: { faults: number; scenarios: ScenarioReport[] }; err: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'simulate', '--json', ...args], { env: { ...process.env, ...KEYS }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'simulate', '--json', ...args], {
+      env: { ...process.env, ...KEYS },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => void (out += chunk.toString('utf8')));
@@ -39,17 +46,30 @@ const simulate = (args: string[]) =>
     });
   });
 
-test('the kit\'s own receiver (the built gateway) handles every scenario right', async () => {
+test("the kit's own receiver (the built gateway) handles every scenario right", async () => {
   const servicePort = await freePort();
   const gatewayPort = await freePort();
   const gateway = await startProcess(
     process.execPath,
     [BIN, 'serve'],
-    { ...KEYS, PAYMENT_API_URL: `http://127.0.0.1:${servicePort}`, GATEWAY_SECRET: 'simulate-e2e-gateway-secret-01', PORT: String(gatewayPort), LOG_LEVEL: 'warn' },
+    {
+      ...KEYS,
+      PAYMENT_API_URL: `http://127.0.0.1:${servicePort}`,
+      GATEWAY_SECRET: 'simulate-e2e-gateway-secret-01',
+      PORT: String(gatewayPort),
+      LOG_LEVEL: 'warn',
+    },
     `http://127.0.0.1:${gatewayPort}/healthz`,
   );
   cleanups.push(() => stop(gateway));
-  const { status, report, err } = await simulate(['--receiver', `http://127.0.0.1:${gatewayPort}/notifications`, '--port', String(servicePort), '--grace-ms', '300']);
+  const { status, report, err } = await simulate([
+    '--receiver',
+    `http://127.0.0.1:${gatewayPort}/notifications`,
+    '--port',
+    String(servicePort),
+    '--grace-ms',
+    '300',
+  ]);
   assert.match(err, new RegExp(`listens at http://127.0.0.1:${servicePort}`));
   const wrong = report.scenarios.filter((scenario) => !scenario.ok);
   assert.deepEqual(wrong, [], JSON.stringify(wrong, null, 2));
@@ -71,7 +91,12 @@ test('a naive receiver (200 to anything, never asks the service): the report nam
   });
   await new Promise<void>((resolve) => naive.listen(0, '127.0.0.1', resolve));
   cleanups.push(() => new Promise((resolve) => naive.close(resolve)));
-  const { status, report } = await simulate(['--receiver', `http://127.0.0.1:${(naive.address() as AddressInfo).port}/hook`, '--grace-ms', '100']);
+  const { status, report } = await simulate([
+    '--receiver',
+    `http://127.0.0.1:${(naive.address() as AddressInfo).port}/hook`,
+    '--grace-ms',
+    '100',
+  ]);
   assert.equal(status, 1);
   const faults = Object.fromEntries(report.scenarios.filter((scenario) => !scenario.ok).map((scenario) => [scenario.name, scenario.fault]));
   assert.match(faults.forged ?? '', /forged paid at its word/);

@@ -153,7 +153,11 @@ test('every part the package has promised, and a token of each kind: colours, fo
   for (const part of PROMISED_PARTS) assert.ok(parts.includes(part), `part ${part}`);
   for (const part of element.cssParts ?? []) assert.ok(part.description, `description of part ${part.name}`);
   const properties = names(element.cssProperties);
-  for (const kind of PROMISED_TOKEN_KINDS) assert.ok(properties.some((name) => kind.test(name)), `a token for ${kind}`);
+  for (const kind of PROMISED_TOKEN_KINDS)
+    assert.ok(
+      properties.some((name) => kind.test(name)),
+      `a token for ${kind}`,
+    );
   for (const property of element.cssProperties ?? []) assert.ok(property.description, `description of ${property.name}`);
 });
 

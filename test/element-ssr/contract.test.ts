@@ -21,7 +21,10 @@ const templates = async () => {
 };
 
 test('every CSS custom property is documented, and every documented one is used', async () => {
-  const used = all((await Promise.all(['merchant-checkout.styles.ts', 'screen.styles.ts'].map(source))).join('\n'), /var\((--merchant-checkout-[a-z-]+)/g);
+  const used = all(
+    (await Promise.all(['merchant-checkout.styles.ts', 'screen.styles.ts'].map(source))).join('\n'),
+    /var\((--merchant-checkout-[a-z-]+)/g,
+  );
   const documented = all(jsdoc, /@cssproperty (--merchant-checkout-[a-z-]+)/g);
   assert.deepEqual(used, documented);
   for (const token of ['accent', 'text', 'muted', 'background', 'surface', 'border', 'danger', 'radius', 'font', 'spacing']) {

@@ -35,8 +35,13 @@ const LINKS = [
 
 test('payment links: as few bits as qrcode, so the same QR version', () => {
   for (const link of LINKS) {
-    for (const version of [1, 10, 27]) assert.ok(bits(fromString(link, version), version) <= bits(reference.fromString(link, version), version), `${link} at v${version}`);
-    assert.equal(Version.getBestVersionForData(fromString(link, 40), ECLevel.M), Version.getBestVersionForData(reference.fromString(link, 40), ECLevel.M), link);
+    for (const version of [1, 10, 27])
+      assert.ok(bits(fromString(link, version), version) <= bits(reference.fromString(link, version), version), `${link} at v${version}`);
+    assert.equal(
+      Version.getBestVersionForData(fromString(link, 40), ECLevel.M),
+      Version.getBestVersionForData(reference.fromString(link, 40), ECLevel.M),
+      link,
+    );
   }
 });
 

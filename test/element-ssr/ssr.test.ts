@@ -29,10 +29,12 @@ Object.defineProperty(globalThis, 'customElements', {
   value: new Proxy(
     {},
     {
-      get: (_target, method) => (...args: unknown[]) => {
-        registryCalls.push(`${String(method)}(${String(args[0])})`);
-        return undefined;
-      },
+      get:
+        (_target, method) =>
+        (...args: unknown[]) => {
+          registryCalls.push(`${String(method)}(${String(args[0])})`);
+          return undefined;
+        },
     },
   ),
 });

@@ -78,14 +78,21 @@ describe('banks: logos', () => {
     assert.equal(logoUrl('https://cdn.shop.example/banks/{code}.svg', 'a/b?c#d', page), 'https://cdn.shop.example/banks/a%2Fb%3Fc%23d.svg');
     assert.equal(logoUrl('/banks/{code}.png', 'vtb', page), 'https://shop.example/banks/vtb.png');
     assert.equal(logoUrl('logos/{code}.png', 'vtb', page), 'https://shop.example/checkout/logos/vtb.png');
-    assert.equal(logoUrl('/banks/{code}.png', 'vtb', 'http://localhost:8000/'), 'http://localhost:8000/banks/vtb.png', 'same origin in development');
+    assert.equal(
+      logoUrl('/banks/{code}.png', 'vtb', 'http://localhost:8000/'),
+      'http://localhost:8000/banks/vtb.png',
+      'same origin in development',
+    );
   });
 
-  it('refuses anything but https: or a path on the page\'s origin', () => {
+  it("refuses anything but https: or a path on the page's origin", () => {
     assert.isUndefined(logoUrl('javascript:alert(1)//{code}', 'x', page));
     assert.isUndefined(logoUrl(' JavaScript:alert(1)//{code}', 'x', page));
     assert.isUndefined(logoUrl('http://cdn.example/{code}.svg', 'x', page));
-    assert.isUndefined(logoUrl('http://localhost:8000/{code}.svg', 'x', 'http://localhost:8000/'), 'an absolute http: URL, even the same origin');
+    assert.isUndefined(
+      logoUrl('http://localhost:8000/{code}.svg', 'x', 'http://localhost:8000/'),
+      'an absolute http: URL, even the same origin',
+    );
     assert.isUndefined(logoUrl('data:image/svg+xml,<svg>{code}</svg>', 'x', page));
     assert.isUndefined(logoUrl('//evil.example/{code}.svg', 'x', 'http://localhost:8000/'));
     assert.isUndefined(logoUrl('https://cdn.example/logo.svg', 'x', page), 'a template without {code}');
@@ -107,7 +114,9 @@ describe('banks: logos', () => {
   });
 
   it('shows a logo that loads, the lettermark hidden', async () => {
-    const svg = encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="green"/></svg>');
+    const svg = encodeURIComponent(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="green"/></svg>',
+    );
     const el = await mount(html`${bankLogo(`data:image/svg+xml,${svg}`, 'Сбербанк')}<span>Сбербанк</span>`);
     const img = el.querySelector('img')!;
     await waitUntil(() => img.complete && img.naturalWidth > 0, 'the logo loads');

@@ -91,7 +91,10 @@ describe('banks: the SBP bank picker', () => {
   it("links each bank to its app for the payer's platform", async () => {
     const el = await mount();
     const sber = $$<HTMLAnchorElement>(el, '.bank-list a')[0]!;
-    assert.match(sber.getAttribute('href')!, /^intent:\/\/qr\.nspk\.ru\/AS10003P3RH0LJ2A9ROO038L6NT5RU1M\?.*#Intent;scheme=bank100000000111;package=ru\.sberbankmobile;S\.browser_fallback_url=https%3A%2F%2Fqr\.nspk\.ru%2F.*;end$/);
+    assert.match(
+      sber.getAttribute('href')!,
+      /^intent:\/\/qr\.nspk\.ru\/AS10003P3RH0LJ2A9ROO038L6NT5RU1M\?.*#Intent;scheme=bank100000000111;package=ru\.sberbankmobile;S\.browser_fallback_url=https%3A%2F%2Fqr\.nspk\.ru%2F.*;end$/,
+    );
     el.platform = 'ios';
     await el.updateComplete;
     assert.match(sber.getAttribute('href')!, /^bank100000000111:\/\/qr\.nspk\.ru\/AS10003P3RH0LJ2A9ROO038L6NT5RU1M\?type=01/);

@@ -15,14 +15,18 @@ const LINK = 'https://qr.nspk.ru/AS10003P3RH0LJ2A9ROO038L6NT5RU1M?type=01&bank=1
 const ADDRESS = 'qr.nspk.ru/AS10003P3RH0LJ2A9ROO038L6NT5RU1M?type=01&bank=100000000111&sum=10000&cur=RUB&crc=C08B';
 
 const UA = {
-  iphone: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+  iphone:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
   ipadDesktop: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
   android: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36',
   windows: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
-  telegram: 'Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP1A; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/124.0.0.0 Mobile Safari/537.36 Telegram-Android/10.11.2 (Google Pixel 8; Android 14; SDK 34; HIGH)',
+  telegram:
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP1A; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/124.0.0.0 Mobile Safari/537.36 Telegram-Android/10.11.2 (Google Pixel 8; Android 14; SDK 34; HIGH)',
   vk: 'Mozilla/5.0 (Linux; Android 13; SM-A525F Build/TP1A; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/123.0.0.0 Mobile Safari/537.36 VKAndroidApp/8.70-17458 (Android 13; SDK 33; arm64-v8a; samsung SM-A525F; ru; 2400x1080)',
-  instagram: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 330.0.3.12.235 (iPhone15,2; iOS 17_4; ru_RU; ru; scale=3.00; 1179x2556; 594766718) FBAV/1.0',
-  facebook: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/458.0.0.38.108;FBBV/577411434;FBDV/iPhone15,2;FBMD/iPhone;FBSN/iOS;FBSV/17.4;FBSS/3;FBID/phone;FBLC/ru_RU;FBOP/5]',
+  instagram:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 330.0.3.12.235 (iPhone15,2; iOS 17_4; ru_RU; ru; scale=3.00; 1179x2556; 594766718) FBAV/1.0',
+  facebook:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/458.0.0.38.108;FBBV/577411434;FBDV/iPhone15,2;FBMD/iPhone;FBSN/iOS;FBSV/17.4;FBSS/3;FBID/phone;FBLC/ru_RU;FBOP/5]',
 };
 
 describe('banks: SBP links', () => {
@@ -84,7 +88,10 @@ describe('banks: SBP links', () => {
   it('leaves out what it cannot vouch for', () => {
     const ozon = findBank('ozonbank');
     assert.isUndefined(ozon?.package, 'the NSPK list names no package for Ozon Bank');
-    assert.equal(bankAppLink(ozon, LINK, 'android'), `intent://${ADDRESS}#Intent;scheme=bank100000000273;S.browser_fallback_url=${encodeURIComponent(LINK)};end`);
+    assert.equal(
+      bankAppLink(ozon, LINK, 'android'),
+      `intent://${ADDRESS}#Intent;scheme=bank100000000273;S.browser_fallback_url=${encodeURIComponent(LINK)};end`,
+    );
     assert.equal(bankAppLink(findBank('rosbank'), LINK, 'ios'), LINK, 'no member id: the plain link');
     assert.equal(bankAppLink(undefined, LINK, 'android'), LINK);
     assert.equal(bankAppLink({ schema: 'javascript', package: 'x' }, LINK, 'ios'), LINK);
@@ -92,7 +99,11 @@ describe('banks: SBP links', () => {
       bankAppLink({ schema: 'bank100000000111', package: 'x;component=evil/.A' }, LINK, 'android'),
       `intent://${ADDRESS}#Intent;scheme=bank100000000111;S.browser_fallback_url=${encodeURIComponent(LINK)};end`,
     );
-    assert.equal(bankAppLink(findBank('sberbank'), `${LINK}#Intent;scheme=evil;end`, 'ios'), `bank100000000111://${ADDRESS}`, 'a fragment is dropped');
+    assert.equal(
+      bankAppLink(findBank('sberbank'), `${LINK}#Intent;scheme=evil;end`, 'ios'),
+      `bank100000000111://${ADDRESS}`,
+      'a fragment is dropped',
+    );
     assert.isUndefined(bankAppLink(findBank('sberbank'), 'https://evil.example/AS1', 'ios'));
   });
 });
@@ -116,7 +127,12 @@ const NSPK_SAMPLE = {
       isWebClientActive: 'true',
       isDrActive: true,
     },
-    { bankName: 'Банк Пример', logoURL: 'https://qr.nspk.ru/proxyapp/logo/bank100000000999.png', schema: 'bank100000000999', package_name: 'not a package;end' },
+    {
+      bankName: 'Банк Пример',
+      logoURL: 'https://qr.nspk.ru/proxyapp/logo/bank100000000999.png',
+      schema: 'bank100000000999',
+      package_name: 'not a package;end',
+    },
     { bankName: 'Сломанный банк', schema: 'bank123', package_name: 'ru.broken' },
     { bankName: 42, schema: 'bank100000000998' },
     null,
@@ -141,20 +157,60 @@ describe('banks: SBP member lists', () => {
 
   it('reads a plain array of entries, strictly where links are made', () => {
     const members = parseSbpMembers([
-      { code: 'mybank', ru: 'Мой\u202e банк', en: 'My Bank', aliases: ['мой', 7], color: '#0A7F5A', schema: 'bank100000000500', package: 'ru.my.bank', rank: 3, extra: { deep: true } },
+      {
+        code: 'mybank',
+        ru: 'Мой\u202e банк',
+        en: 'My Bank',
+        aliases: ['мой', 7],
+        color: '#0A7F5A',
+        schema: 'bank100000000500',
+        package: 'ru.my.bank',
+        rank: 3,
+        extra: { deep: true },
+      },
       { code: 'other', ru: 'Другой', schema: 'bank1000000005001', package: 'ru', color: 'red' },
       { code: 'mybank', ru: 'Дубль' },
       { code: 'nameless' },
       { ru: 'No code, no schema' },
     ]);
     assert.deepEqual(members, [
-      { code: 'mybank', ru: 'Мой банк', en: 'My Bank', aliases: ['мой'], color: '#0a7f5a', schema: 'bank100000000500', package: 'ru.my.bank', rank: 3 },
-      { code: 'other', ru: 'Другой', en: undefined, aliases: undefined, color: undefined, schema: undefined, package: undefined, rank: undefined },
+      {
+        code: 'mybank',
+        ru: 'Мой банк',
+        en: 'My Bank',
+        aliases: ['мой'],
+        color: '#0a7f5a',
+        schema: 'bank100000000500',
+        package: 'ru.my.bank',
+        rank: 3,
+      },
+      {
+        code: 'other',
+        ru: 'Другой',
+        en: undefined,
+        aliases: undefined,
+        color: undefined,
+        schema: undefined,
+        package: undefined,
+        rank: undefined,
+      },
     ]);
   });
 
   it('gives nothing for garbage, never throwing', () => {
-    for (const garbage of [undefined, null, 42, true, 'not json', '{"dictionary":', '{}', { dictionary: 'x' }, { dictionary: [1, [], null] }, [null, 1, 'x', {}], () => 1]) {
+    for (const garbage of [
+      undefined,
+      null,
+      42,
+      true,
+      'not json',
+      '{"dictionary":',
+      '{}',
+      { dictionary: 'x' },
+      { dictionary: [1, [], null] },
+      [null, 1, 'x', {}],
+      () => 1,
+    ]) {
       assert.deepEqual(parseSbpMembers(garbage), [], JSON.stringify(garbage) ?? typeof garbage);
     }
   });
@@ -179,7 +235,14 @@ describe('banks: SBP member lists', () => {
     assert.equal(sber.package, 'ru.sberbankmobile.new', "the list's package wins");
     assert.include(sber.aliases ?? [], 'Сбербанк ПАО', "the list's own name stays searchable");
     assert.deepEqual(
-      orderForPicker([{ code: 'b', ru: 'Б', en: 'Alpha' }, { code: 'a', ru: 'А', en: 'Beta' }], BANK_DIRECTORY, 'en').map((e) => e.code),
+      orderForPicker(
+        [
+          { code: 'b', ru: 'Б', en: 'Alpha' },
+          { code: 'a', ru: 'А', en: 'Beta' },
+        ],
+        BANK_DIRECTORY,
+        'en',
+      ).map((e) => e.code),
       ['b', 'a'],
       'alphabetical in the payer’s language',
     );
@@ -188,7 +251,10 @@ describe('banks: SBP member lists', () => {
 });
 
 describe('banks: loading a merchant list', () => {
-  const answer = (body: string, status = 200): MembersFetch => () => Promise.resolve({ ok: status < 300, status, text: () => Promise.resolve(body) });
+  const answer =
+    (body: string, status = 200): MembersFetch =>
+    () =>
+      Promise.resolve({ ok: status < 300, status, text: () => Promise.resolve(body) });
 
   it('fetches and reads an https: list', async () => {
     const calls: { url: string; init: RequestInit }[] = [];
@@ -226,10 +292,15 @@ describe('banks: loading a merchant list', () => {
   it('gives up after its timeout, and on the caller’s abort', async () => {
     const hanging: MembersFetch = (_url, init) =>
       new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason as Error)));
-    const error = await loadSbpMembers('https://shop.example/banks.json', hanging, { base: 'https://shop.example/', timeout: 20 }).catch((e: unknown) => e);
+    const error = await loadSbpMembers('https://shop.example/banks.json', hanging, { base: 'https://shop.example/', timeout: 20 }).catch(
+      (e: unknown) => e,
+    );
     assert.equal((error as DOMException).name, 'TimeoutError');
     const controller = new AbortController();
-    const pending = loadSbpMembers('https://shop.example/banks.json', hanging, { base: 'https://shop.example/', signal: controller.signal });
+    const pending = loadSbpMembers('https://shop.example/banks.json', hanging, {
+      base: 'https://shop.example/',
+      signal: controller.signal,
+    });
     controller.abort(new DOMException('gone', 'AbortError'));
     assert.equal(((await pending.catch((e: unknown) => e)) as DOMException).name, 'AbortError');
   });

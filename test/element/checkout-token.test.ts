@@ -14,7 +14,8 @@ interface Seen {
   token: string | undefined;
 }
 
-const tokenOf = (init: RequestInit | undefined): string | undefined => (init?.headers as Record<string, string> | undefined)?.['x-checkout-token'];
+const tokenOf = (init: RequestInit | undefined): string | undefined =>
+  (init?.headers as Record<string, string> | undefined)?.['x-checkout-token'];
 
 describe('checkout-token', () => {
   it('is sent with every read and the event stream; a renewed token is sent from the next request on, the invoice not reloaded', async () => {
@@ -26,7 +27,9 @@ describe('checkout-token', () => {
       seen.push({ method: init?.method ?? 'GET', path: url.pathname, token: tokenOf(init) });
       if (url.pathname.endsWith('/events')) return streams.fetch(url.pathname, init ?? {});
       const body = url.pathname.endsWith('/available-payment-variants') ? variants() : waitingInvoice();
-      return Promise.resolve(new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json', date: new Date().toUTCString() } }));
+      return Promise.resolve(
+        new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json', date: new Date().toUTCString() } }),
+      );
     };
     try {
       const el = await fixture<MerchantCheckoutElement>(
@@ -53,7 +56,11 @@ describe('checkout-token', () => {
       el.checkoutToken = 'token-two';
       await el.updateComplete;
       streams.requests[0]!.end();
-      await waitUntil(() => seen.slice(before).some((request) => request.path === `/gateway/invoices/${INVOICE_ID}`), 'a read after the stream ended', { timeout: 5000 });
+      await waitUntil(
+        () => seen.slice(before).some((request) => request.path === `/gateway/invoices/${INVOICE_ID}`),
+        'a read after the stream ended',
+        { timeout: 5000 },
+      );
       const after = seen.slice(before);
       assert.deepEqual(
         after.filter((request) => request.token !== 'token-two'),

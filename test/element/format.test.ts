@@ -39,7 +39,10 @@ describe('format', () => {
     }
 
     it('keeps every digit of an amount too large for a float', () => {
-      assert.equal(plain(formatMoney({ amount: '123456789012345678901234.56', currency: 'RUB' }, 'en')), '₽123,456,789,012,345,678,901,234.56');
+      assert.equal(
+        plain(formatMoney({ amount: '123456789012345678901234.56', currency: 'RUB' }, 'en')),
+        '₽123,456,789,012,345,678,901,234.56',
+      );
       assert.equal(plain(formatMoney({ amount: '9007199254740993.01', currency: 'RUB' }, 'ru')), '9 007 199 254 740 993,01 ₽');
     });
 
@@ -101,13 +104,29 @@ describe('format', () => {
     it('shows and copies the options beyond Russia as what they are', () => {
       const cases: [string, Parameters<typeof formatRequisites>[1], { kind: string; text: string; value: string; ifsc?: string }][] = [
         ['shop.pay@okaxis', 'upi', { kind: 'upi', text: 'shop.pay@okaxis', value: 'shop.pay@okaxis' }],
-        ['50100248163579 IFSC hdfc0001234', 'imps', { kind: 'imps', text: '5010 0248 1635 79', value: '50100248163579', ifsc: 'HDFC0001234' }],
-        ['IFSC: SBIN0005943, A/c 00000031234567890', 'imps', { kind: 'imps', text: '0000 0031 2345 6789 0', value: '00000031234567890', ifsc: 'SBIN0005943' }],
+        [
+          '50100248163579 IFSC hdfc0001234',
+          'imps',
+          { kind: 'imps', text: '5010 0248 1635 79', value: '50100248163579', ifsc: 'HDFC0001234' },
+        ],
+        [
+          'IFSC: SBIN0005943, A/c 00000031234567890',
+          'imps',
+          { kind: 'imps', text: '0000 0031 2345 6789 0', value: '00000031234567890', ifsc: 'SBIN0005943' },
+        ],
         ['0000003100012345678901', 'cvu', { kind: 'cvu', text: '00000031 00012345678901', value: '0000003100012345678901' }],
         ['0000 0031 0001 2345 6789 01', 'cvu', { kind: 'cvu', text: '00000031 00012345678901', value: '0000003100012345678901' }],
         ['+7(916)555-01-23', 'topup', { kind: 'topup', text: '+7 (916) 555-01-23', value: '+7(916)555-01-23' }],
-        ['https://t.me/SamovarPayBot?start=inv_42', 'telegram', { kind: 'telegram', text: '@SamovarPayBot', value: 'https://t.me/SamovarPayBot?start=inv_42' }],
-        ['https://pay.example/qr/7f3a.png', 'qr-image', { kind: 'qr-image', text: 'https://pay.example/qr/7f3a.png', value: 'https://pay.example/qr/7f3a.png' }],
+        [
+          'https://t.me/SamovarPayBot?start=inv_42',
+          'telegram',
+          { kind: 'telegram', text: '@SamovarPayBot', value: 'https://t.me/SamovarPayBot?start=inv_42' },
+        ],
+        [
+          'https://pay.example/qr/7f3a.png',
+          'qr-image',
+          { kind: 'qr-image', text: 'https://pay.example/qr/7f3a.png', value: 'https://pay.example/qr/7f3a.png' },
+        ],
         // A Korean account keeps its bank's dashes.
         ['110-123-456789', 'account', { kind: 'account', text: '110-123-456789', value: '110-123-456789' }],
       ];
@@ -145,14 +164,18 @@ describe('status', () => {
   it('knows the statuses of the service, the mock and their obvious synonyms', () => {
     const statuses = ['new', 'transfer_waiting', 'paid', 'Completed', 'success', 'canceled', 'CANCELLED', 'expired', 'timed-out'];
     assert.deepEqual(statuses.map(statusMeaning), ['open', 'open', 'paid', 'paid', 'paid', 'canceled', 'canceled', 'expired', 'expired']);
-    assert.deepEqual(['dispute', 'Disputed', '', 'constructor', '__proto__', 'toString'].map(statusMeaning), ['dispute', 'dispute', 'other', 'other', 'other', 'other']);
+    assert.deepEqual(['dispute', 'Disputed', '', 'constructor', '__proto__', 'toString'].map(statusMeaning), [
+      'dispute',
+      'dispute',
+      'other',
+      'other',
+      'other',
+      'other',
+    ]);
   });
 
   it('calls only paid, canceled and expired final', () => {
-    assert.deepEqual(
-      ['new', 'paid', 'canceled', 'expired', 'in_review'].map(isFinalStatus),
-      [false, true, true, true, false],
-    );
+    assert.deepEqual(['new', 'paid', 'canceled', 'expired', 'in_review'].map(isFinalStatus), [false, true, true, true, false]);
     assert.equal(normalizeStatus('  Transfer-Waiting '), 'transfer_waiting');
     assert.equal(statusMeaning('\u2066paid\u2069'), 'paid', 'what reads as paid means paid');
   });

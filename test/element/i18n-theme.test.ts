@@ -1,7 +1,21 @@
 import { assert, expect, fixture, fixtureSync, html, waitUntil } from '@open-wc/testing';
 import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import type { MerchantCheckoutElement } from '../../src/element/merchant-checkout.js';
-import { FakeClient, INVOICE_ID, canceledInvoice, dealWith, liveRegion, nextEvent, part, plain, readyClient, screenOf, text, untilScreen, waitingInvoice } from './helpers.js';
+import {
+  FakeClient,
+  INVOICE_ID,
+  canceledInvoice,
+  dealWith,
+  liveRegion,
+  nextEvent,
+  part,
+  plain,
+  readyClient,
+  screenOf,
+  text,
+  untilScreen,
+  waitingInvoice,
+} from './helpers.js';
 
 const background = (el: MerchantCheckoutElement) => getComputedStyle(part(el, 'base')!).backgroundColor;
 const WHITE = 'rgb(255, 255, 255)';
@@ -11,7 +25,9 @@ describe('<merchant-checkout> language', () => {
   afterEach(() => document.documentElement.setAttribute('lang', 'en'));
 
   it('takes its own lang, falling back along the tag', async () => {
-    const el = await fixture<MerchantCheckoutElement>(html`<merchant-checkout lang="ru-RU" invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout>`);
+    const el = await fixture<MerchantCheckoutElement>(
+      html`<merchant-checkout lang="ru-RU" invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout>`,
+    );
     await untilScreen(el, 'waiting');
     assert.equal(text(part(el, 'title')), 'Переведите деньги');
     assert.equal(text(part(el, 'cancel-button')), 'Отменить платёж');
@@ -23,12 +39,18 @@ describe('<merchant-checkout> language', () => {
   });
 
   it('takes the nearest ancestor’s lang, then <html lang>, and follows a change of <html lang>', async () => {
-    const wrapper = await fixture<HTMLDivElement>(html`<div lang="ru"><p><merchant-checkout invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout></p></div>`);
+    const wrapper = await fixture<HTMLDivElement>(
+      html`<div lang="ru">
+        <p><merchant-checkout invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout></p>
+      </div>`,
+    );
     const el = wrapper.querySelector('merchant-checkout')!;
     await untilScreen(el, 'waiting');
     assert.equal(text(part(el, 'title')), 'Переведите деньги');
 
-    const bare = await fixture<MerchantCheckoutElement>(html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout>`);
+    const bare = await fixture<MerchantCheckoutElement>(
+      html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout>`,
+    );
     await untilScreen(bare, 'waiting');
     assert.equal(text(part(bare, 'title')), 'Transfer the money');
     document.documentElement.setAttribute('lang', 'ru');
@@ -37,14 +59,18 @@ describe('<merchant-checkout> language', () => {
 
   it('is ready (checkout-ready) once the screen is in the payer’s language, not while its strings load', async () => {
     // The first Tajik element of this page: its strings and the screens' templates load now.
-    const el = fixtureSync<MerchantCheckoutElement>(html`<merchant-checkout lang="tg" invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout>`);
+    const el = fixtureSync<MerchantCheckoutElement>(
+      html`<merchant-checkout lang="tg" invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout>`,
+    );
     await nextEvent(el, 'checkout-ready');
     assert.equal(screenOf(el), 'waiting');
     assert.equal(text(part(el, 'title')), 'Пулро интиқол диҳед');
   });
 
   it('sets the lang of the language it shows on its text, for screen readers', async () => {
-    const el = await fixture<MerchantCheckoutElement>(html`<merchant-checkout lang="kk-KZ" invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout>`);
+    const el = await fixture<MerchantCheckoutElement>(
+      html`<merchant-checkout lang="kk-KZ" invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout>`,
+    );
     await untilScreen(el, 'waiting');
     assert.equal(text(part(el, 'title')), 'Ақшаны аударыңыз');
     assert.equal(part(el, 'base')!.getAttribute('lang'), 'kk');
@@ -56,7 +82,9 @@ describe('<merchant-checkout> language', () => {
   });
 
   it('with lang="auto", follows the page’s lang, then the browser’s languages', async () => {
-    const wrapper = await fixture<HTMLDivElement>(html`<div lang="uz"><merchant-checkout lang="auto" invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout></div>`);
+    const wrapper = await fixture<HTMLDivElement>(
+      html`<div lang="uz"><merchant-checkout lang="auto" invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout></div>`,
+    );
     const el = wrapper.querySelector('merchant-checkout')!;
     await untilScreen(el, 'waiting');
     assert.equal(text(part(el, 'title')), 'Pulni oʻtkazing');
@@ -77,8 +105,16 @@ describe('<merchant-checkout> language', () => {
   it('lets the page replace the loading heading and the strings of new kinds of requisites too', async () => {
     const client = new FakeClient();
     // The property takes the bank picker's, the forms' and the boot strings' keys as well (a type error otherwise).
-    const strings: MerchantCheckoutElement['strings'] = { loading: 'One moment…', ifscLabel: 'IFSC code', pickerTitle: 'Your bank', chooseFile: 'Pick a file', reload: 'Reload' };
-    const el = await fixture<MerchantCheckoutElement>(html`<merchant-checkout lang="en" invoice-id=${INVOICE_ID} .client=${client} .strings=${strings}></merchant-checkout>`);
+    const strings: MerchantCheckoutElement['strings'] = {
+      loading: 'One moment…',
+      ifscLabel: 'IFSC code',
+      pickerTitle: 'Your bank',
+      chooseFile: 'Pick a file',
+      reload: 'Reload',
+    };
+    const el = await fixture<MerchantCheckoutElement>(
+      html`<merchant-checkout lang="en" invoice-id=${INVOICE_ID} .client=${client} .strings=${strings}></merchant-checkout>`,
+    );
     assert.equal(text(part(el, 'title')), 'One moment…');
     const imps = dealWith({ paymentOption: 'IMPS', requisites: { requisites: '50100248163579 IFSC HDFC0001234', holder: 'Payee' } });
     await client.answer('getInvoice', waitingInvoice({ deals: [imps] }));
@@ -102,7 +138,9 @@ describe('<merchant-checkout> language', () => {
 
   it('announces status changes in the page language', async () => {
     const client = readyClient();
-    const el = await fixture<MerchantCheckoutElement>(html`<merchant-checkout lang="ru" invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`);
+    const el = await fixture<MerchantCheckoutElement>(
+      html`<merchant-checkout lang="ru" invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`,
+    );
     await untilScreen(el, 'waiting');
     part(el, 'cancel-button')!.click();
     await el.updateComplete;
@@ -117,7 +155,9 @@ describe('<merchant-checkout> theme', () => {
   afterEach(() => emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' }));
 
   it('is light by default and dark with theme="dark"', async () => {
-    const el = await fixture<MerchantCheckoutElement>(html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout>`);
+    const el = await fixture<MerchantCheckoutElement>(
+      html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout>`,
+    );
     await untilScreen(el, 'waiting');
     assert.equal(background(el), WHITE);
     el.theme = 'dark';
@@ -129,7 +169,9 @@ describe('<merchant-checkout> theme', () => {
 
   it('follows prefers-color-scheme unless theme="light"', async () => {
     await emulateMedia({ colorScheme: 'dark' });
-    const el = await fixture<MerchantCheckoutElement>(html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout>`);
+    const el = await fixture<MerchantCheckoutElement>(
+      html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout>`,
+    );
     await untilScreen(el, 'waiting');
     assert.equal(background(el), DARK);
     await expect(el).to.be.accessible();
@@ -164,7 +206,9 @@ describe('<merchant-checkout> theme', () => {
   });
 
   it('draws the screens with their own styles, adopted once after the element’s, whatever re-renders', async () => {
-    const el = await fixture<MerchantCheckoutElement>(html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout>`);
+    const el = await fixture<MerchantCheckoutElement>(
+      html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout>`,
+    );
     await untilScreen(el, 'waiting');
     // The amount's size and the stacks come with the screens' templates, not the first render.
     assert.equal(getComputedStyle(part(el, 'amount')!.querySelector('.value')!).fontWeight, '700');
@@ -181,7 +225,9 @@ describe('<merchant-checkout> theme', () => {
   });
 
   it('stills the loading shimmer for prefers-reduced-motion', async () => {
-    const el = await fixture<MerchantCheckoutElement>(html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${new FakeClient()}></merchant-checkout>`);
+    const el = await fixture<MerchantCheckoutElement>(
+      html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${new FakeClient()}></merchant-checkout>`,
+    );
     const bar = el.shadowRoot!.querySelector('.bar')!;
     assert.equal(getComputedStyle(bar).animationName, 'shimmer');
     await emulateMedia({ reducedMotion: 'reduce' });

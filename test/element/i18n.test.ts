@@ -40,7 +40,8 @@ interface Counted {
 }
 
 /** `word` after each count, as languages write a noun that keeps one form after a number. */
-const after = (word: string, digits: (count: number) => string = String, space = ' ') => COUNTS.map((count) => `${digits(count)}${space}${word}`);
+const after = (word: string, digits: (count: number) => string = String, space = ' ') =>
+  COUNTS.map((count) => `${digits(count)}${space}${word}`);
 const bengali = (count: number) => count.toLocaleString('bn');
 
 /** What the payer reads, in part, at each count: the number with its word in the right form. */
@@ -53,7 +54,14 @@ const COUNTED: Record<Language, Counted> = {
     found: ['1 bank found', '2 banks found', '5 banks found', '11 banks found', '21 banks found', '101 banks found'],
   },
   ru: {
-    minutes: ['Осталась 1 минута', 'Осталось 2 минуты', 'Осталось 5 минут', 'Осталось 11 минут', 'Осталась 21 минута', 'Осталась 101 минута'],
+    minutes: [
+      'Осталась 1 минута',
+      'Осталось 2 минуты',
+      'Осталось 5 минут',
+      'Осталось 11 минут',
+      'Осталась 21 минута',
+      'Осталась 101 минута',
+    ],
     seconds: ['Осталась 1 секунда', 'Осталось 2 секунды', 'Осталось 5 секунд', 'Осталось 11 секунд', 'Осталась 21 секунда'],
     // «до» takes the genitive: до 1 минуты, до 2 минут.
     checking: ['до 1 минуты.', 'до 2 минут.', 'до 5 минут.', 'до 11 минут.', 'до 21 минуты.', 'до 101 минуты.'],
@@ -65,7 +73,14 @@ const COUNTED: Record<Language, Counted> = {
     seconds: ['Queda 1 segundo', 'Quedan 2 segundos', 'Quedan 5 segundos', 'Quedan 11 segundos', 'Quedan 21 segundos'],
     checking: ['hasta 1 minuto.', 'hasta 2 minutos.', 'hasta 5 minutos.', 'hasta 11 minutos.', 'hasta 21 minutos.', 'hasta 101 minutos.'],
     autoReturn: after('s'),
-    found: ['Se encontró 1 banco', 'Se encontraron 2 bancos', 'Se encontraron 5 bancos', 'Se encontraron 11 bancos', 'Se encontraron 21 bancos', 'Se encontraron 101 bancos'],
+    found: [
+      'Se encontró 1 banco',
+      'Se encontraron 2 bancos',
+      'Se encontraron 5 bancos',
+      'Se encontraron 11 bancos',
+      'Se encontraron 21 bancos',
+      'Se encontraron 101 bancos',
+    ],
   },
   bn: {
     minutes: after('মিনিট বাকি', bengali),
@@ -134,7 +149,12 @@ describe('every language', () => {
       it('has every entry, in its own words', () => {
         assert.equal(t.language, language);
         assert.deepEqual(Object.keys(t).sort(), Object.keys(en).sort());
-        for (const [key, value] of Object.entries({ ...t, ...BOOT_STRINGS[language], ...JOURNEY_STRINGS[language], ...PICKER_STRINGS[language] })) {
+        for (const [key, value] of Object.entries({
+          ...t,
+          ...BOOT_STRINGS[language],
+          ...JOURNEY_STRINGS[language],
+          ...PICKER_STRINGS[language],
+        })) {
           if (typeof value === 'string') assert.isNotEmpty(value.trim(), key);
         }
         for (const kind of REQUISITES_KINDS) assert.isNotEmpty(t.requisitesLabel(kind), kind);
@@ -146,7 +166,13 @@ describe('every language', () => {
         assert.isString(t.errorMessage('toString'));
         if (language !== 'en') {
           // Translated, not English left behind.
-          const sample = (translation: Translation) => [translation.title('waiting'), translation.guidance('X'), translation.cancel, translation.confirmPaid, translation.retry];
+          const sample = (translation: Translation) => [
+            translation.title('waiting'),
+            translation.guidance('X'),
+            translation.cancel,
+            translation.confirmPaid,
+            translation.retry,
+          ];
           const english = sample(en);
           sample(t).forEach((value, index) => assert.notEqual(value, english[index], `${language}: ${value}`));
         }

@@ -27,7 +27,13 @@ const mockInvoice = async (id: string) => (await (await fetch(`/__mock/invoices/
  */
 const mount = (invoiceId: string, { noStream = false, pollInterval = 1000 } = {}) =>
   fixture<MerchantCheckoutElement>(
-    html`<merchant-checkout lang="en" endpoint="/checkout-api" poll-interval=${pollInterval} ?no-stream=${noStream} invoice-id=${invoiceId}></merchant-checkout>`,
+    html`<merchant-checkout
+      lang="en"
+      endpoint="/checkout-api"
+      poll-interval=${pollInterval}
+      ?no-stream=${noStream}
+      invoice-id=${invoiceId}
+    ></merchant-checkout>`,
   );
 
 /** The network is real here: give it more than waitUntil's default second. */

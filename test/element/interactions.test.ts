@@ -20,7 +20,12 @@ import {
 
 const mount = async (client: FakeClient, attributes: { hideCancel?: boolean } = {}) => {
   const el = await fixture<MerchantCheckoutElement>(
-    html`<merchant-checkout lang="en" invoice-id=${INVOICE_ID} ?hide-cancel=${attributes.hideCancel} .client=${client}></merchant-checkout>`,
+    html`<merchant-checkout
+      lang="en"
+      invoice-id=${INVOICE_ID}
+      ?hide-cancel=${attributes.hideCancel}
+      .client=${client}
+    ></merchant-checkout>`,
   );
   return el;
 };
@@ -271,7 +276,10 @@ describe('<merchant-checkout> interactions', () => {
     }
 
     it('offers a retry when the variants cannot be loaded', async () => {
-      const client = readyClient(newInvoice()).reply('getPaymentVariants', () => new CheckoutError('upstream_timeout', 'slow', { status: 504, retryable: true }));
+      const client = readyClient(newInvoice()).reply(
+        'getPaymentVariants',
+        () => new CheckoutError('upstream_timeout', 'slow', { status: 504, retryable: true }),
+      );
       const el = await mount(client);
       await untilScreen(el, 'picker');
       await waitUntil(() => part(el, 'retry-button'));

@@ -98,7 +98,7 @@ describe('<merchant-checkout> the payer’s journey', () => {
       part(el, 'submit-button')!.click();
       const call = await client.next('sendReceipt');
       assert.instanceOf(call.body, File);
-      assert.equal((call.body).name, 'receipt.png');
+      assert.equal(call.body.name, 'receipt.png');
       await waitUntil(() => text(part(el, 'submit-button')) === 'Sending…');
       await client.answer('sendReceipt', waitingInvoice({ deals: [confirmedDeal()] }));
       await sent;
@@ -253,7 +253,10 @@ describe('<merchant-checkout> the payer’s journey', () => {
 
     it('is offered when the deal the payer paid ended unconfirmed while the invoice is open', async () => {
       const client: FakeClient = new FakeClient()
-        .reply('getInvoice', (): CheckoutAnswer => ({ data: client.callsOf('getInvoice').length > 1 ? expiredDeal : waitingInvoice(), date: new Date().toUTCString() }))
+        .reply('getInvoice', (): CheckoutAnswer => ({
+          data: client.callsOf('getInvoice').length > 1 ? expiredDeal : waitingInvoice(),
+          date: new Date().toUTCString(),
+        }))
         .reply('getPaymentVariants', () => ({ data: [], date: new Date().toUTCString() }));
       const expiredDeal = newInvoice({ deals: [dealWith({ isActive: false, status: 'expired' })] });
       const el = await checking(client);
@@ -265,16 +268,21 @@ describe('<merchant-checkout> the payer’s journey', () => {
 
   describe('back to the shop', () => {
     const paidAt = (attributes: { returnUrl?: string; autoReturn?: number }, invoice: object) =>
-      fixture<MerchantCheckoutElement>(html`<merchant-checkout
-        lang="en"
-        invoice-id=${INVOICE_ID}
-        return-url=${attributes.returnUrl ?? ''}
-        auto-return=${attributes.autoReturn ?? 0}
-        .client=${readyClient(invoice)}
-      ></merchant-checkout>`);
+      fixture<MerchantCheckoutElement>(
+        html`<merchant-checkout
+          lang="en"
+          invoice-id=${INVOICE_ID}
+          return-url=${attributes.returnUrl ?? ''}
+          auto-return=${attributes.autoReturn ?? 0}
+          .client=${readyClient(invoice)}
+        ></merchant-checkout>`,
+      );
 
     it('links to the invoice’s own URL on paid (before return-url), with an icon and "Amount paid"', async () => {
-      const el = await paidAt({ returnUrl: '/elsewhere' }, { ...waitingInvoice({ status: 'paid', deals: [] }), successUrl: 'https://shop.example/success' });
+      const el = await paidAt(
+        { returnUrl: '/elsewhere' },
+        { ...waitingInvoice({ status: 'paid', deals: [] }), successUrl: 'https://shop.example/success' },
+      );
       await untilScreen(el, 'paid');
       const link = part(el, 'return-link') as HTMLAnchorElement;
       assert.equal(link.href, 'https://shop.example/success');
@@ -322,7 +330,10 @@ describe('<merchant-checkout> the payer’s journey', () => {
 
   describe('requisites by kind', () => {
     it('opens a payment page instead of copying a URL', async () => {
-      const deal = dealWith({ paymentOption: 'TO_BANK_DETAILS', requisites: { requisites: 'https://pay.bank.example/p/42', holder: null } });
+      const deal = dealWith({
+        paymentOption: 'TO_BANK_DETAILS',
+        requisites: { requisites: 'https://pay.bank.example/p/42', holder: null },
+      });
       const el = await mount(readyClient({ ...waitingInvoice(), deals: [{ ...deal, requisitesKind: 'url' }] }));
       await untilScreen(el, 'waiting');
       const link = part(el, 'pay-link') as HTMLAnchorElement;
@@ -386,7 +397,9 @@ describe('<merchant-checkout> the payer’s journey', () => {
 
     it('takes the merchant’s bank list as an object', async () => {
       const client = readyClient();
-      const el = await fixture<MerchantCheckoutElement>(html`<merchant-checkout lang="en" invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`);
+      const el = await fixture<MerchantCheckoutElement>(
+        html`<merchant-checkout lang="en" invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`,
+      );
       el.sbpBanks = { version: '1.0', dictionary: [{ bankName: 'Мой банк', schema: 'bank100000000999', package_name: 'ru.my.bank' }] };
       await untilScreen(el, 'waiting');
       part(el, 'bank-picker-button')!.click();

@@ -26,7 +26,6 @@ import {
   mount,
 } from './helpers.js';
 
-
 /** Every later `getInvoice` waits for the test to answer it. */
 const holdReads = (client: FakeClient) => client.reply('getInvoice', () => undefined);
 
@@ -262,7 +261,10 @@ describe('<merchant-checkout> money safety: displayed text cannot lie or break t
       range.setEnd(node, index + 1);
       lefts.push(range.getBoundingClientRect().left);
     }
-    assert.deepEqual(lefts, [...lefts].sort((a, b) => a - b));
+    assert.deepEqual(
+      lefts,
+      [...lefts].sort((a, b) => a - b),
+    );
     await expect(el).to.be.accessible();
   });
 });
@@ -329,13 +331,20 @@ describe('<merchant-checkout> money safety: a changed amount or place to pay is 
 
   it('shows the notice on the first read when the service says the amount was changed (isSumChanged)', async () => {
     const el = fixtureSync<MerchantCheckoutElement>(
-      html`<merchant-checkout lang="en" invoice-id=${INVOICE_ID} .client=${readyClient(waitingInvoice({ isSumChanged: true }))}></merchant-checkout>`,
+      html`<merchant-checkout
+        lang="en"
+        invoice-id=${INVOICE_ID}
+        .client=${readyClient(waitingInvoice({ isSumChanged: true }))}
+      ></merchant-checkout>`,
     );
     const { detail } = await nextEvent(el, 'checkout-amount-changed');
     assert.equal(detail.field, 'amount');
     assert.isUndefined(detail.previous);
     await untilScreen(el, 'waiting');
-    assert.equal(text(part(el, 'change-notice')), 'The payment details changed. Check them before you pay. Amount to send: ₽1,500.00 Got it');
+    assert.equal(
+      text(part(el, 'change-notice')),
+      'The payment details changed. Check them before you pay. Amount to send: ₽1,500.00 Got it',
+    );
     await expect(el).to.be.accessible();
   });
 
@@ -354,9 +363,15 @@ describe('<merchant-checkout> money safety: a changed amount or place to pay is 
 });
 
 describe('<merchant-checkout> money safety: the amount the service expects and the amount it settled', () => {
-  it('shows and copies the unique amount the service expects, and says it differs from the order\'s', async () => {
+  it("shows and copies the unique amount the service expects, and says it differs from the order's", async () => {
     const copied: string[] = [];
-    Object.defineProperty(navigator.clipboard, 'writeText', { value: (value: string) => { copied.push(value); return Promise.resolve(); }, configurable: true });
+    Object.defineProperty(navigator.clipboard, 'writeText', {
+      value: (value: string) => {
+        copied.push(value);
+        return Promise.resolve();
+      },
+      configurable: true,
+    });
     try {
       const el = await mount(readyClient(waitingInvoice({ amountDue: { amount: '1503.17', currency: 'RUB', subunit: 2 } })));
       await untilScreen(el, 'waiting');
@@ -374,7 +389,9 @@ describe('<merchant-checkout> money safety: the amount the service expects and t
   });
 
   it('on the paid screen, the amount settled after a dispute beside the amount asked', async () => {
-    const el = await mount(readyClient(waitingInvoice({ status: 'paid', deals: [], amountPaid: { amount: '100.00', currency: 'RUB', subunit: 2 } })));
+    const el = await mount(
+      readyClient(waitingInvoice({ status: 'paid', deals: [], amountPaid: { amount: '100.00', currency: 'RUB', subunit: 2 } })),
+    );
     await untilScreen(el, 'paid');
     const amount = part(el, 'amount')!;
     assert.include(text(amount), 'Amount paid');
@@ -383,4 +400,3 @@ describe('<merchant-checkout> money safety: the amount the service expects and t
     await expect(el).to.be.accessible();
   });
 });
-

@@ -9,21 +9,39 @@ import { dealWith, liveRegion, mount, nextEvent, part, parts, plain, readyClient
 
 /** Replaces `navigator.clipboard.writeText` for one test. */
 const stubClipboard = (written: string[]) => {
-  Object.defineProperty(navigator.clipboard, 'writeText', { value: (value: string) => written.push(value) && Promise.resolve(), configurable: true });
+  Object.defineProperty(navigator.clipboard, 'writeText', {
+    value: (value: string) => written.push(value) && Promise.resolve(),
+    configurable: true,
+  });
   return () => Reflect.deleteProperty(navigator.clipboard, 'writeText');
 };
 
 /** A waiting invoice in `currency` whose deal is `requisites` under `option`, as an older proxy sends it (no `requisitesKind`). */
-const invoiceFor = (option: string, requisites: string, sum: { amount: string; currency: string; subunit: number }, more: Record<string, unknown> = {}) =>
+const invoiceFor = (
+  option: string,
+  requisites: string,
+  sum: { amount: string; currency: string; subunit: number },
+  more: Record<string, unknown> = {},
+) =>
   waitingInvoice({
     sum,
     paymentOption: option,
-    deals: [dealWith({ paymentOption: option, paymentMethod: 'somebank', paymentMethodName: 'Some Bank', requisites: { requisites, holder: 'Payee' }, qrCodeLink: null, ...more })],
+    deals: [
+      dealWith({
+        paymentOption: option,
+        paymentMethod: 'somebank',
+        paymentMethodName: 'Some Bank',
+        requisites: { requisites, holder: 'Payee' },
+        qrCodeLink: null,
+        ...more,
+      }),
+    ],
   });
 
 const value = (el: MerchantCheckoutElement, name: string) => text(part(el, name)?.querySelector('.value'));
 const label = (el: MerchantCheckoutElement, name: string) => text(part(el, name)?.querySelector('dt'));
-const copyButton = (el: MerchantCheckoutElement, name: string) => part(el, name)!.querySelector<HTMLButtonElement>('[part~="copy-button"]')!;
+const copyButton = (el: MerchantCheckoutElement, name: string) =>
+  part(el, name)!.querySelector<HTMLButtonElement>('[part~="copy-button"]')!;
 
 describe('<merchant-checkout> payment options', () => {
   let restore: () => void = () => undefined;
@@ -50,7 +68,10 @@ describe('<merchant-checkout> payment options', () => {
   it('an IMPS account and its IFSC, each with its own copy button, in Bengali', async () => {
     const written: string[] = [];
     restore = stubClipboard(written);
-    const el = await mount(readyClient(invoiceFor('IMPS', '50100248163579 IFSC HDFC0001234', { amount: '1500.00', currency: 'INR', subunit: 2 })), 'bn');
+    const el = await mount(
+      readyClient(invoiceFor('IMPS', '50100248163579 IFSC HDFC0001234', { amount: '1500.00', currency: 'INR', subunit: 2 })),
+      'bn',
+    );
     await untilScreen(el, 'waiting');
     assert.equal(label(el, 'requisites'), 'অ্যাকাউন্ট নম্বর');
     assert.equal(value(el, 'requisites'), '5010 0248 1635 79');
@@ -71,7 +92,10 @@ describe('<merchant-checkout> payment options', () => {
   });
 
   it('a CVU in its two blocks, in Argentine pesos, in Spanish', async () => {
-    const el = await mount(readyClient(invoiceFor('CVU', '0000003100012345678901', { amount: '25000.00', currency: 'ARS', subunit: 2 })), 'es');
+    const el = await mount(
+      readyClient(invoiceFor('CVU', '0000003100012345678901', { amount: '25000.00', currency: 'ARS', subunit: 2 })),
+      'es',
+    );
     await untilScreen(el, 'waiting');
     assert.equal(label(el, 'requisites'), 'CVU');
     assert.equal(value(el, 'requisites'), '00000031 00012345678901');
@@ -81,7 +105,10 @@ describe('<merchant-checkout> payment options', () => {
   });
 
   it('a mobile number to top up, in Russian', async () => {
-    const el = await mount(readyClient(invoiceFor('MOBILE_TOP_UP', '+7(916)555-01-23', { amount: '500.00', currency: 'RUB', subunit: 2 })), 'ru');
+    const el = await mount(
+      readyClient(invoiceFor('MOBILE_TOP_UP', '+7(916)555-01-23', { amount: '500.00', currency: 'RUB', subunit: 2 })),
+      'ru',
+    );
     await untilScreen(el, 'waiting');
     assert.equal(label(el, 'requisites'), 'Номер для пополнения');
     assert.equal(value(el, 'requisites'), '+7 (916) 555-01-23');

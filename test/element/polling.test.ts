@@ -2,18 +2,7 @@ import { assert, expect, fixture, html } from '@open-wc/testing';
 import { type Clock, withGlobal } from '@sinonjs/fake-timers';
 import type { MerchantCheckoutElement } from '../../src/element/merchant-checkout.js';
 import { CheckoutError } from '../../src/element/protocol-client.js';
-import {
-  FakeClient,
-  INVOICE_ID,
-  OTHER_INVOICE_ID,
-  liveRegion,
-  part,
-  screenOf,
-  settle,
-  text,
-  waitingInvoice,
-  variants,
-} from './helpers.js';
+import { FakeClient, INVOICE_ID, OTHER_INVOICE_ID, liveRegion, part, screenOf, settle, text, waitingInvoice, variants } from './helpers.js';
 
 const MINUTE = 60_000;
 /** The device's real clock when a test starts; fake clocks start from it (or off it, for skew). */
@@ -44,7 +33,12 @@ const setVisibility = (state: 'hidden' | 'visible') => {
 const mountWaiting = async (options: { pollInterval?: number; invoice?: unknown; serverNow?: number } = {}) => {
   const client = new FakeClient();
   const el = await fixture<MerchantCheckoutElement>(
-    html`<merchant-checkout lang="en" invoice-id=${INVOICE_ID} poll-interval=${options.pollInterval ?? 5000} .client=${client}></merchant-checkout>`,
+    html`<merchant-checkout
+      lang="en"
+      invoice-id=${INVOICE_ID}
+      poll-interval=${options.pollInterval ?? 5000}
+      .client=${client}
+    ></merchant-checkout>`,
   );
   const serverDate = new Date(options.serverNow ?? realNow).toUTCString();
   await client.answer('getInvoice', options.invoice ?? waitingInvoice(), serverDate);
@@ -186,7 +180,9 @@ describe('<merchant-checkout> polling and time', () => {
 
   it('aborts everything of the old invoice when invoice-id changes', async () => {
     const client = new FakeClient();
-    const el = await fixture<MerchantCheckoutElement>(html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`);
+    const el = await fixture<MerchantCheckoutElement>(
+      html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`,
+    );
     const [oldInvoice, oldVariants] = [await client.next('getInvoice'), await client.next('getPaymentVariants')];
     el.invoiceId = OTHER_INVOICE_ID;
     await el.updateComplete;
@@ -218,7 +214,9 @@ describe('<merchant-checkout> polling and time', () => {
     it('trusts the device clock when an answer has no Date header', async () => {
       install(60 * MINUTE);
       const client = new FakeClient();
-      const el = await fixture<MerchantCheckoutElement>(html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`);
+      const el = await fixture<MerchantCheckoutElement>(
+        html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`,
+      );
       await client.answer('getInvoice', expiringIn(30 * MINUTE), null);
       await settle(el);
       assert.equal(screenOf(el), 'expired', 'an hour-fast clock without correction sees the deal as expired');
@@ -316,22 +314,19 @@ describe('<merchant-checkout> polling and time', () => {
       await clock.tickAsync(11 * MINUTE);
       await settle(el);
       observer.disconnect();
-      assert.deepEqual(
-        [...new Set(heard)].filter(Boolean),
-        [
-          '10 minutes left to pay',
-          '9 minutes left to pay',
-          '8 minutes left to pay',
-          '7 minutes left to pay',
-          '6 minutes left to pay',
-          '5 minutes left to pay',
-          '4 minutes left to pay',
-          '3 minutes left to pay',
-          '2 minutes left to pay',
-          '1 minute left to pay',
-          '30 seconds left to pay',
-        ],
-      );
+      assert.deepEqual([...new Set(heard)].filter(Boolean), [
+        '10 minutes left to pay',
+        '9 minutes left to pay',
+        '8 minutes left to pay',
+        '7 minutes left to pay',
+        '6 minutes left to pay',
+        '5 minutes left to pay',
+        '4 minutes left to pay',
+        '3 minutes left to pay',
+        '2 minutes left to pay',
+        '1 minute left to pay',
+        '30 seconds left to pay',
+      ]);
     });
   });
 });

@@ -162,10 +162,21 @@ describe('the payer’s journey: banks, receipt, report', () => {
   const later = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
 
   it('reads the banks of a currency from `/banks?currency=`', async () => {
-    const { fetch, sent } = recordingFetch(() => json([{ code: 'sberbank', name: 'Сбербанк' }, { code: 'tinkoff', name: 'Т-Банк', extra: 1 }]));
+    const { fetch, sent } = recordingFetch(() =>
+      json([
+        { code: 'sberbank', name: 'Сбербанк' },
+        { code: 'tinkoff', name: 'Т-Банк', extra: 1 },
+      ]),
+    );
     const client = createCheckoutClient({ endpoint: '/checkout-api/', fetch });
     const { value } = await readBanks(client, 'RUB', signal());
-    assert.deepEqual(value.map(({ code, name }) => [code, name]), [['sberbank', 'Сбербанк'], ['tinkoff', 'Т-Банк']]);
+    assert.deepEqual(
+      value.map(({ code, name }) => [code, name]),
+      [
+        ['sberbank', 'Сбербанк'],
+        ['tinkoff', 'Т-Банк'],
+      ],
+    );
     assert.equal(sent[0]!.url, '/checkout-api/banks?currency=RUB');
     assert.equal(sent[0]!.init.method, 'GET');
     await readBanks(client, 'R&B', signal());
@@ -203,14 +214,24 @@ describe('the payer’s journey: banks, receipt, report', () => {
 
   it('a bare Blob goes as `receipt`', async () => {
     const { fetch, sent } = recordingFetch(() => json(waitingInvoice()));
-    await sendReceipt(createCheckoutClient({ endpoint: '', fetch }), INVOICE_ID, new Blob(['%PDF-1.4'], { type: 'application/pdf' }), signal());
+    await sendReceipt(
+      createCheckoutClient({ endpoint: '', fetch }),
+      INVOICE_ID,
+      new Blob(['%PDF-1.4'], { type: 'application/pdf' }),
+      signal(),
+    );
     assert.equal(((sent[0]!.init.body as FormData).get('attachment') as File).name, 'receipt');
   });
 
   it('reports a payment: reason, amount as the text typed, receipt; the answer’s outcome and invoice', async () => {
     const { fetch, sent } = recordingFetch(() => json({ outcome: 'forwarded', invoice: waitingInvoice({ status: 'dispute' }) }));
     const client = createCheckoutClient({ endpoint: '/checkout-api', fetch });
-    const { value } = await reportPayment(client, INVOICE_ID, { reason: 'invalid_sum', amount: '1000.50', attachment: receipt() }, signal());
+    const { value } = await reportPayment(
+      client,
+      INVOICE_ID,
+      { reason: 'invalid_sum', amount: '1000.50', attachment: receipt() },
+      signal(),
+    );
     assert.equal(value.outcome, 'forwarded');
     assert.equal(value.invoice.status, 'dispute');
     const { url, init } = sent[0]!;
@@ -228,7 +249,10 @@ describe('the payer’s journey: banks, receipt, report', () => {
     for (const [answer, message] of [
       [{ outcome: 'ignored', invoice: waitingInvoice() }, /^outcome: /],
       [{ outcome: 'reported' }, /invoice/],
-      [{ outcome: 'reported', invoice: waitingInvoice({ sum: { amount: 1000.5, currency: 'RUB', subunit: 2 } }) }, /^invoice\.sum\.amount: /],
+      [
+        { outcome: 'reported', invoice: waitingInvoice({ sum: { amount: 1000.5, currency: 'RUB', subunit: 2 } }) },
+        /^invoice\.sum\.amount: /,
+      ],
       [other, /^id: the answer is about invoice/],
     ] as const) {
       const client = createCheckoutClient({ endpoint: '', fetch: recordingFetch(() => json(answer)).fetch });
@@ -239,8 +263,16 @@ describe('the payer’s journey: banks, receipt, report', () => {
   });
 
   it('passes on the proxy’s refusals with their codes', async () => {
-    for (const [code, status] of [['dispute_exists', 409], ['receipts_off', 403], ['unsupported_media_type', 415], ['payload_too_large', 413]] as const) {
-      const client = createCheckoutClient({ endpoint: '', fetch: recordingFetch(() => json({ error: { code, message: 'no' } }, status)).fetch });
+    for (const [code, status] of [
+      ['dispute_exists', 409],
+      ['receipts_off', 403],
+      ['unsupported_media_type', 415],
+      ['payload_too_large', 413],
+    ] as const) {
+      const client = createCheckoutClient({
+        endpoint: '',
+        fetch: recordingFetch(() => json({ error: { code, message: 'no' } }, status)).fetch,
+      });
       const error = await failure(sendReceipt(client, INVOICE_ID, receipt(), signal()));
       assert.deepInclude(error, { code, status, retryable: false });
     }
@@ -289,7 +321,8 @@ describe('the payer’s journey: banks, receipt, report', () => {
       startDeal: () => Promise.resolve({ data: waitingInvoice() }),
       getBanks: (currency) => Promise.resolve({ data: [{ code: 'sberbank', name: `Сбербанк (${currency})` }] }),
       sendReceipt: () => Promise.resolve({ data: [waitingInvoice()] }),
-      reportPayment: (_id, report) => Promise.resolve({ data: { outcome: report.reason === 'no_payment' ? 'reported' : 'forwarded', invoice: waitingInvoice() } }),
+      reportPayment: (_id, report) =>
+        Promise.resolve({ data: { outcome: report.reason === 'no_payment' ? 'reported' : 'forwarded', invoice: waitingInvoice() } }),
     };
     assert.equal((await readBanks(own, 'KZT', signal())).value[0]!.name, 'Сбербанк (KZT)');
     assert.equal((await sendReceipt(own, INVOICE_ID, receipt(), signal())).value.id, INVOICE_ID);

@@ -21,7 +21,8 @@ const NOW = Date.parse('2026-11-22T10:00:00+03:00');
 
 const invoiceOf = (overrides: Record<string, unknown> = {}, kind = 'card'): CheckoutInvoice =>
   checkoutViewOf(exampleLookupInvoice(overrides), kind) as CheckoutInvoice;
-const noDeal = (overrides: Record<string, unknown> = {}) => invoiceOf({ deals: [], paymentMethod: null, paymentOption: null, ...overrides });
+const noDeal = (overrides: Record<string, unknown> = {}) =>
+  invoiceOf({ deals: [], paymentMethod: null, paymentOption: null, ...overrides });
 
 const snapshot = (overrides: Partial<SessionSnapshot> = {}): SessionSnapshot => ({
   load: { state: 'done' },
@@ -194,7 +195,10 @@ describe('screen()', () => {
     });
 
     it('has no countdown for an expiry it cannot read', () => {
-      const model = shown(snapshot({ invoice: invoiceOf({ expireAt: 'soon', deals: [exampleLookupDeal({ canceledAt: null })] }) }), NOW + 365 * 24 * 60 * MINUTE);
+      const model = shown(
+        snapshot({ invoice: invoiceOf({ expireAt: 'soon', deals: [exampleLookupDeal({ canceledAt: null })] }) }),
+        NOW + 365 * 24 * 60 * MINUTE,
+      );
       assert.equal(model.screen, 'waiting');
       assert.isUndefined(model.remaining);
     });
@@ -216,15 +220,27 @@ describe('screen()', () => {
 
     it('never says expired before a read since the deadline: the invoice may have been paid in its last second', () => {
       assert.deepEqual(screen(snapshot(), NOW + 30 * MINUTE), { screen: 'loading' }, 'the read is on its way');
-      assert.deepEqual(screen(snapshot({ readAt: NOW + 30 * MINUTE - 1 }), NOW + 31 * MINUTE), { screen: 'loading' }, 'a read sent just before does not count');
-      assert.deepEqual(screen(snapshot({ connectionLost: true }), NOW + 31 * MINUTE), { screen: 'error', code: 'network_error' }, 'the read failed');
+      assert.deepEqual(
+        screen(snapshot({ readAt: NOW + 30 * MINUTE - 1 }), NOW + 31 * MINUTE),
+        { screen: 'loading' },
+        'a read sent just before does not count',
+      );
+      assert.deepEqual(
+        screen(snapshot({ connectionLost: true }), NOW + 31 * MINUTE),
+        { screen: 'error', code: 'network_error' },
+        'the read failed',
+      );
       assert.deepEqual(screen(snapshot({ offline: true }), NOW + 31 * MINUTE), { screen: 'error', code: 'network_error' }, 'offline');
     });
 
     it('reads at the deal’s deadline too, before it shows the deal’s requisites as a place to pay', () => {
       const invoice = invoiceOf({ deals: [exampleLookupDeal({ canceledAt: new Date(NOW + 10 * MINUTE).toISOString() })] });
       assert.deepEqual(screen(snapshot({ invoice }), NOW + 10 * MINUTE), { screen: 'loading' });
-      assert.equal(shown(snapshot({ invoice, readAt: NOW + 10 * MINUTE }), NOW + 10 * MINUTE).screen, 'waiting', 'what the read says then is shown');
+      assert.equal(
+        shown(snapshot({ invoice, readAt: NOW + 10 * MINUTE }), NOW + 10 * MINUTE).screen,
+        'waiting',
+        'what the read says then is shown',
+      );
     });
 
     it('but a final status from the service beats the local countdown, read or not', () => {
@@ -399,7 +415,9 @@ describe('screen()', () => {
       const invoice = invoiceOf({ status: 'expired' });
       assert.isUndefined(shown(snapshot({ invoice, report: { state: 'done', outcome: 'forwarded' } })).report);
       assert.deepInclude(shown(snapshot({ invoice, report: { state: 'done', outcome: 'reported' } })).report, { state: 'done' });
-      assert.deepInclude(shown(snapshot({ invoice, report: { state: 'failed', code: 'dispute_exists' } })).report, { code: 'dispute_exists' });
+      assert.deepInclude(shown(snapshot({ invoice, report: { state: 'failed', code: 'dispute_exists' } })).report, {
+        code: 'dispute_exists',
+      });
     });
 
     it('has a dispute screen of its own, with the number to quote and nothing to pay', () => {
@@ -420,7 +438,11 @@ describe('screen()', () => {
 
     it('leads to the invoice’s own URLs first, then to the attributes', () => {
       const own = { ...invoiceOf({ status: 'paid' }), successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/no' };
-      assert.deepEqual(shown(snapshot({ invoice: own }), NOW, env).returnTo, { url: 'https://shop.example/ok', kind: 'success', autoIn: undefined });
+      assert.deepEqual(shown(snapshot({ invoice: own }), NOW, env).returnTo, {
+        url: 'https://shop.example/ok',
+        kind: 'success',
+        autoIn: undefined,
+      });
       const paid = { ...invoiceOf({ status: 'paid' }), successUrl: null };
       assert.equal(shown(snapshot({ invoice: paid }), NOW, env).returnTo?.url, 'https://shop.example/thanks');
       for (const status of ['canceled', 'expired']) {
@@ -464,9 +486,18 @@ describe('screen()', () => {
     });
 
     it('draws QR data itself even when the service links its own picture, and shows the picture only without data', () => {
-      const both = withRequisites('https://qr.nspk.ru/AS1A42?type=02', 'SBP_QR', { qrCodeLink: 'https://service.example/api/public/invoices/1/qr-code' }, 'qr');
+      const both = withRequisites(
+        'https://qr.nspk.ru/AS1A42?type=02',
+        'SBP_QR',
+        { qrCodeLink: 'https://service.example/api/public/invoices/1/qr-code' },
+        'qr',
+      );
       assert.deepEqual(shown(snapshot({ invoice: both })).deal!.qr, { text: 'https://qr.nspk.ru/AS1A42?type=02', image: false });
-      assert.equal(shown(snapshot({ invoice: both }), NOW, { touch: true }).deal!.sbpLink, 'https://qr.nspk.ru/AS1A42?type=02', 'its SBP link opens bank apps');
+      assert.equal(
+        shown(snapshot({ invoice: both }), NOW, { touch: true }).deal!.sbpLink,
+        'https://qr.nspk.ru/AS1A42?type=02',
+        'its SBP link opens bank apps',
+      );
       const image = withRequisites('', 'CLICK_UZ_QR', { qrCodeLink: 'https://cdn.service.example/qr/42.png' }, 'qr');
       assert.deepEqual(shown(snapshot({ invoice: image })).deal!.qr, { text: 'https://cdn.service.example/qr/42.png', image: true });
     });
@@ -569,7 +600,7 @@ describe('text from the service on screen', () => {
 describe('the amount to send and the amount settled', () => {
   const RUB = (amount: string) => ({ amount, currency: 'RUB', subunit: 2 });
 
-  it('a unique amount (amountDue) is the one shown and copied while open, with the order\'s amount beside it', () => {
+  it("a unique amount (amountDue) is the one shown and copied while open, with the order's amount beside it", () => {
     const invoice = { ...invoiceOf(), amountDue: RUB('1503.17') };
     const waiting = shown(snapshot({ invoice }));
     assert.deepEqual([waiting.sum, waiting.asked, waiting.deal?.amount.value], [RUB('1503.17'), RUB('1500.00'), '1503.17']);

@@ -18,7 +18,6 @@ import {
   mount,
 } from './helpers.js';
 
-
 describe('<merchant-checkout> screens', () => {
   it('shows a busy skeleton while loading, then the deal', async () => {
     const client = new FakeClient();
@@ -77,7 +76,9 @@ describe('<merchant-checkout> screens', () => {
 
   it('makes a bank code readable when the deal has no bank name, and shows a phone number grouped', async () => {
     const invoice = waitingInvoice({
-      deals: [dealWith({ paymentMethodName: undefined, paymentOption: 'SBP', requisites: { requisites: '+79001234567', holder: 'Anna K.' } })],
+      deals: [
+        dealWith({ paymentMethodName: undefined, paymentOption: 'SBP', requisites: { requisites: '+79001234567', holder: 'Anna K.' } }),
+      ],
     });
     const el = await mount(readyClient(invoice));
     await untilScreen(el, 'waiting');
@@ -91,7 +92,10 @@ describe('<merchant-checkout> screens', () => {
     const el = await mount(readyClient());
     await untilScreen(el, 'waiting');
     await waitUntil(() => part(el, 'variants'));
-    await waitUntil(() => text(part(el, 'variants')!.querySelectorAll('[role="group"] .label')[1]) === 'T-Bank', 'the directory names tinkoff');
+    await waitUntil(
+      () => text(part(el, 'variants')!.querySelectorAll('[role="group"] .label')[1]) === 'T-Bank',
+      'the directory names tinkoff',
+    );
     const groups = [...part(el, 'variants')!.querySelectorAll('[role="group"]')];
     assert.deepEqual(
       groups.map((group) => text(group.querySelector('.label'))),
@@ -179,9 +183,19 @@ describe('<merchant-checkout> screens', () => {
 
   describe('error screen', () => {
     const cases: [string, Error, string, string][] = [
-      ['a network failure', new CheckoutError('network_error', 'the request failed', { retryable: true }), 'network_error', 'No connection'],
+      [
+        'a network failure',
+        new CheckoutError('network_error', 'the request failed', { retryable: true }),
+        'network_error',
+        'No connection',
+      ],
       ['a 404 from the proxy', new CheckoutError('not_found', 'unknown invoice', { status: 404 }), 'not_found', 'not found'],
-      ['a 502 from the proxy', new CheckoutError('upstream_error', 'bad gateway', { status: 502, retryable: true }), 'upstream_error', 'not available'],
+      [
+        'a 502 from the proxy',
+        new CheckoutError('upstream_error', 'bad gateway', { status: 502, retryable: true }),
+        'upstream_error',
+        'not available',
+      ],
       ['anything a custom client throws', new TypeError('boom'), 'network_error', 'No connection'],
     ];
     for (const [what, error, code, message] of cases) {
@@ -235,7 +249,9 @@ describe('<merchant-checkout> screens', () => {
 
     it('says a malformed invoice-id is not valid without asking anyone', async () => {
       const client = new FakeClient();
-      const el = await fixture<MerchantCheckoutElement>(html`<merchant-checkout lang="en" invoice-id="../../admin" .client=${client}></merchant-checkout>`);
+      const el = await fixture<MerchantCheckoutElement>(
+        html`<merchant-checkout lang="en" invoice-id="../../admin" .client=${client}></merchant-checkout>`,
+      );
       await untilScreen(el, 'error');
       assert.include(text(part(el, 'error')), 'not valid');
       assert.equal(client.calls.length, 0);

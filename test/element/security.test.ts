@@ -42,7 +42,9 @@ const PAYLOADS = [
 const FOREIGN = 'script, img, iframe, object, embed, input, video, details:not(.fold), form, meta, style, math, a#xss';
 
 const mount = (invoice: unknown) =>
-  fixture<MerchantCheckoutElement>(html`<merchant-checkout lang="en" invoice-id=${INVOICE_ID} .client=${readyClient(invoice)}></merchant-checkout>`);
+  fixture<MerchantCheckoutElement>(
+    html`<merchant-checkout lang="en" invoice-id=${INVOICE_ID} .client=${readyClient(invoice)}></merchant-checkout>`,
+  );
 
 /** Gives an injected handler (image error, autofocus, toggle) the time it would need to fire: proves it did not. */
 const letHandlersFire = () => aTimeout(50);
@@ -99,7 +101,10 @@ describe('<merchant-checkout> security', () => {
     } finally {
       document.removeEventListener('checkout-error', onError);
     }
-    assert.deepEqual(codes, PAYLOADS.map(() => 'invalid_response'));
+    assert.deepEqual(
+      codes,
+      PAYLOADS.map(() => 'invalid_response'),
+    );
     await letHandlersFire();
     assert.equal(window.xssHits, 0);
   });
@@ -110,7 +115,12 @@ describe('<merchant-checkout> security', () => {
     const touch = (query: string) => ({ matches: query.includes('coarse') }) as MediaQueryList;
     Object.defineProperty(window, 'matchMedia', { value: touch, configurable: true, writable: true });
     try {
-      for (const link of ['javascript:window.xssHits++', 'data:text/html,<script>window.xssHits++</script>', 'http://qr.example/pay', '//evil.example']) {
+      for (const link of [
+        'javascript:window.xssHits++',
+        'data:text/html,<script>window.xssHits++</script>',
+        'http://qr.example/pay',
+        '//evil.example',
+      ]) {
         const el = await mount(waitingInvoice({ deals: [dealWith({ qrCodeLink: link })] }));
         await untilScreen(el, 'waiting');
         assert.isNull(part(el, 'qr'), link);
@@ -162,7 +172,7 @@ describe('<merchant-checkout> security', () => {
       assert.isTrue(report.trustedTypesEnforced, 'the page really enforces Trusted Types');
       assert.deepEqual(report.screens, ['waiting', 'canceled']);
       assert.equal(report.qrPaths, 1);
-      assert.equal(report.holder, '<img src=x onerror="parent.postMessage(\'xss\', \'*\')">');
+      assert.equal(report.holder, "<img src=x onerror=\"parent.postMessage('xss', '*')\">");
       assert.deepEqual(report.violations, []);
     } finally {
       frame.remove();

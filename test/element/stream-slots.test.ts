@@ -107,7 +107,8 @@ describe('stream slots: the event streams of a site’s tabs', () => {
     const own = tab(1);
     assert.ok(await own.slots.claim(() => assert.fail('a stranger took the place')));
     const stranger = new BroadcastChannel(name);
-    for (const data of [null, 'x', { type: 'state', tab: 'z', streams: 'all' }, { type: 'state', streams: [1, 2, 3] }]) stranger.postMessage(data);
+    for (const data of [null, 'x', { type: 'state', tab: 'z', streams: 'all' }, { type: 'state', streams: [1, 2, 3] }])
+      stranger.postMessage(data);
     stranger.postMessage({ type: 'state', tab: 'z', visible: true, shownAt: 0, streams: [1] });
     await settle();
     stranger.close();

@@ -41,7 +41,13 @@ const realTimers = () => {
 const mountStreaming = async (options: { invoice?: unknown; noStream?: boolean } = {}) => {
   const client = new StreamingFakeClient();
   const el = await fixture<MerchantCheckoutElement>(
-    html`<merchant-checkout lang="en" invoice-id=${INVOICE_ID} poll-interval="5000" ?no-stream=${options.noStream ?? false} .client=${client}></merchant-checkout>`,
+    html`<merchant-checkout
+      lang="en"
+      invoice-id=${INVOICE_ID}
+      poll-interval="5000"
+      ?no-stream=${options.noStream ?? false}
+      .client=${client}
+    ></merchant-checkout>`,
   );
   await client.answer('getInvoice', options.invoice ?? waitingInvoice());
   await client.answer('getPaymentVariants', variants());
@@ -65,7 +71,9 @@ describe('<merchant-checkout> event stream', () => {
     assert.equal(reads(client), 1, 'no poll while the stream delivers');
 
     const sources: string[] = [];
-    el.addEventListener('checkout-status', (event) => sources.push(`${event.detail.previous}→${event.detail.status} ${event.detail.source}`));
+    el.addEventListener('checkout-status', (event) =>
+      sources.push(`${event.detail.previous}→${event.detail.status} ${event.detail.source}`),
+    );
     client.push(waitingInvoice({ status: 'paid', deals: [] }));
     await settle(el);
     assert.equal(screenOf(el), 'paid');
@@ -133,7 +141,10 @@ describe('<merchant-checkout> event stream', () => {
     await clock.tickAsync(5 * SECOND);
     assert.lengthOf(client.streams, 2, 'tried again after 30 s');
     client.failStream();
-    assert.deepEqual([1, 2, 3, 4, 5, 9].map(nextStreamDelay), [30, 60, 120, 240, 300, 300].map((s) => s * SECOND));
+    assert.deepEqual(
+      [1, 2, 3, 4, 5, 9].map(nextStreamDelay),
+      [30, 60, 120, 240, 300, 300].map((s) => s * SECOND),
+    );
     assert.equal(nextStreamDelay(20), MAX_STREAM_RETRY);
     await settle(el);
     assert.equal(screenOf(el), 'waiting');
@@ -237,7 +248,10 @@ describe('<merchant-checkout> event stream', () => {
     assert.isTrue(old!.signal.aborted);
     await client.answer('getInvoice', waitingInvoice({ id: OTHER_INVOICE_ID }));
     await settle(el);
-    assert.deepEqual(client.open().map((stream) => stream.invoiceId), [OTHER_INVOICE_ID]);
+    assert.deepEqual(
+      client.open().map((stream) => stream.invoiceId),
+      [OTHER_INVOICE_ID],
+    );
   });
 
   it('only polls with no-stream', async () => {
@@ -416,7 +430,10 @@ describe('<merchant-checkout> event stream', () => {
       request!.write('1}\r');
       request!.write('\nid: 1-0\r\n\r\n: heartbeat 15000\n\nevent: other\ndata: x\n\n');
       await turn();
-      assert.deepEqual(seen.filter((line) => line !== 'alive'), ['data {"id":1}', 'alive 15000']);
+      assert.deepEqual(
+        seen.filter((line) => line !== 'alive'),
+        ['data {"id":1}', 'alive 15000'],
+      );
       abort.abort();
       await turn();
       assert.notInclude(seen.join(), 'error', 'an abort is no failure');
@@ -446,7 +463,10 @@ describe('<merchant-checkout> event stream', () => {
         fetcher.requests[0]!.write(body);
         await turn();
         assert.deepEqual(seen.filter((line) => line.startsWith('error') || line.startsWith('data')).length, 1, message);
-        assert.include(seen.find((line) => line.startsWith('error')), message);
+        assert.include(
+          seen.find((line) => line.startsWith('error')),
+          message,
+        );
       }
       const fetcher = new StreamingFetch();
       const { seen } = watch(fetcher);
@@ -463,11 +483,15 @@ describe('<merchant-checkout> event stream', () => {
         const url = input instanceof Request ? input.url : input.toString();
         if (url.endsWith('/events')) return fetcher.fetch(url, init ?? {});
         const body = url.endsWith('/available-payment-variants') ? variants() : waitingInvoice({ id: url.split('/')[3] });
-        return Promise.resolve(new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json', date: new Date().toUTCString() } }));
+        return Promise.resolve(
+          new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json', date: new Date().toUTCString() } }),
+        );
       };
       const open = () => fetcher.requests.filter((request) => !request.init.signal?.aborted).map((request) => request.url);
       try {
-        const el = await fixture<MerchantCheckoutElement>(html`<merchant-checkout lang="en" endpoint="/checkout" invoice-id=${INVOICE_ID}></merchant-checkout>`);
+        const el = await fixture<MerchantCheckoutElement>(
+          html`<merchant-checkout lang="en" endpoint="/checkout" invoice-id=${INVOICE_ID}></merchant-checkout>`,
+        );
         await waitUntil(() => open().length === 1);
         fetcher.requests[0]!.write(`event: invoice\ndata: ${JSON.stringify(waitingInvoice({ status: 'paid', deals: [] }))}\n\n`);
         await untilScreen(el, 'paid');

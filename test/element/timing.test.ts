@@ -9,7 +9,8 @@ import type { MerchantCheckoutElement } from '../../src/element/merchant-checkou
 import { FakeClient, INVOICE_ID, newInvoice, part, readyClient, untilScreen } from './helpers.js';
 
 /** The element, listened to before its first render. */
-const mount = (client: FakeClient) => fixtureSync<MerchantCheckoutElement>(html`<merchant-checkout lang="en" invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`);
+const mount = (client: FakeClient) =>
+  fixtureSync<MerchantCheckoutElement>(html`<merchant-checkout lang="en" invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`);
 
 const collect = (el: MerchantCheckoutElement) => {
   const seen: CheckoutTimingDetail[] = [];
@@ -46,7 +47,10 @@ describe('<merchant-checkout> checkout-timing', () => {
   });
 
   it('times an invoice without requisites as ready only, and every failed request with its code', async () => {
-    const client = new FakeClient().reply('getInvoice', () => new CheckoutError('upstream_timeout', 'slow', { status: 504, retryable: true }));
+    const client = new FakeClient().reply(
+      'getInvoice',
+      () => new CheckoutError('upstream_timeout', 'slow', { status: 504, retryable: true }),
+    );
     const el = mount(client);
     const seen = collect(el);
     await waitUntil(() => seen.some(({ name }) => name === 'error'), 'the failed read is timed');
@@ -54,6 +58,9 @@ describe('<merchant-checkout> checkout-timing', () => {
     client.reply('getInvoice', () => ({ data: newInvoice() }));
     el.retry();
     await waitUntil(() => seen.some(({ name }) => name === 'ready'), 'ready after the retry');
-    assert.notOk(seen.some(({ name }) => name === 'requisites'), 'no deal yet: no requisites');
+    assert.notOk(
+      seen.some(({ name }) => name === 'requisites'),
+      'no deal yet: no requisites',
+    );
   });
 });

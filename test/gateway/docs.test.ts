@@ -39,9 +39,12 @@ const runs = (command: string, args: string[], input?: string) => {
   return run.stdout.trim();
 };
 
-test("the token minting of docs/server.md in PHP, Python and Java makes tokens the gateway accepts", async () => {
+test('the token minting of docs/server.md in PHP, Python and Java makes tokens the gateway accepts', async () => {
   const php = runs('php', ['-r', `$invoiceId = '${INVOICE}'; $gatewaySecret = '${SECRET}';\n${snippet('php')}\necho $token;`]);
-  const python = runs('python3', ['-c', `import base64, hashlib, hmac, time\ninvoice_id = '${INVOICE}'\ngateway_secret = '${SECRET}'\n${snippet('python')}\nprint(token)`]);
+  const python = runs('python3', [
+    '-c',
+    `import base64, hashlib, hmac, time\ninvoice_id = '${INVOICE}'\ngateway_secret = '${SECRET}'\n${snippet('python')}\nprint(token)`,
+  ]);
   const dir = mkdtempSync(join(tmpdir(), 'mint-java-'));
   try {
     const source = join(dir, 'Mint.java');
@@ -50,7 +53,11 @@ test("the token minting of docs/server.md in PHP, Python and Java makes tokens t
       `import java.time.Instant; import java.util.Base64; import javax.crypto.Mac; import javax.crypto.spec.SecretKeySpec; import static java.nio.charset.StandardCharsets.UTF_8;\npublic class Mint { public static void main(String[] args) throws Exception {\nString invoiceId = "${INVOICE}"; String gatewaySecret = "${SECRET}";\n${snippet('java')}\nSystem.out.println(token); } }\n`,
     );
     const java = runs('java', [source]);
-    for (const [language, token] of [['php', php], ['python', python], ['java', java]] as const) {
+    for (const [language, token] of [
+      ['php', php],
+      ['python', python],
+      ['java', java],
+    ] as const) {
       assert.equal(await verifyCheckoutToken(SECRET, token, INVOICE), true, `${language}: ${token}`);
       assert.equal(await verifyCheckoutToken(SECRET, token, '11111111-2222-4333-8444-555555555555'), 'wrong_invoice', language);
     }

@@ -37,7 +37,12 @@ const logLines: string[] = [];
 const gateways: RunningGateway[] = [];
 
 before(async () => {
-  mock = await startMockServer({ merchants: [MERCHANT], controls: true, port: 0, notificationRetry: { attempts: 3, baseDelayMs: 20, maxDelayMs: 40, timeoutMs: 2000 } });
+  mock = await startMockServer({
+    merchants: [MERCHANT],
+    controls: true,
+    port: 0,
+    notificationRetry: { attempts: 3, baseDelayMs: 20, maxDelayMs: 40, timeoutMs: 2000 },
+  });
   shop = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -82,18 +87,38 @@ const startSelf = async () => {
   const port = (probe.address() as AddressInfo).port;
   await new Promise((resolve) => probe.close(resolve));
   const config = readConfig(settingsSource(env({ PORT: String(port), GATEWAY_PUBLIC_URL: `http://127.0.0.1:${port}` }), undefined));
-  const running = await startGateway(config, jsonLog('debug', (line) => void logLines.push(line)));
+  const running = await startGateway(
+    config,
+    jsonLog('debug', (line) => void logLines.push(line)),
+  );
   gateways.push(running);
   return running;
 };
 
 const api = (url: string, path: string, init: RequestInit = {}) =>
-  fetch(`${url}${path}`, { ...init, headers: { authorization: `Bearer ${BEARER}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+  fetch(`${url}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${BEARER}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+  });
 
 const createInvoice = async (url: string, body: Record<string, unknown> = {}) => {
-  const answer = await api(url, '/v1/invoices', { method: 'POST', body: JSON.stringify({ type: 'in', amount: '1500.00', currency: 'RUB', internalId: `order-${crypto.randomUUID()}`, startDeal: true, ...body }) });
+  const answer = await api(url, '/v1/invoices', {
+    method: 'POST',
+    body: JSON.stringify({
+      type: 'in',
+      amount: '1500.00',
+      currency: 'RUB',
+      internalId: `order-${crypto.randomUUID()}`,
+      startDeal: true,
+      ...body,
+    }),
+  });
   assert.equal(answer.status, 201, await answer.clone().text());
-  return (await answer.json()) as { invoice: { id: string; status: string; notificationToken?: string }; checkoutToken: string; checkoutTokenExpiresAt: string };
+  return (await answer.json()) as {
+    invoice: { id: string; status: string; notificationToken?: string };
+    checkoutToken: string;
+    checkoutTokenExpiresAt: string;
+  };
 };
 
 const waitFor = async <T>(what: string, probe: () => T | undefined, timeoutMs = 5000): Promise<T> => {
@@ -112,16 +137,20 @@ const verifyWebhook = (message: Received): boolean => {
   const timestamp = String(message.headers['webhook-timestamp']);
   const key = Buffer.from(WEBHOOK_SECRET.slice('whsec_'.length), 'base64');
   const expected = `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${message.body}`).digest('base64')}`;
-  return String(message.headers['webhook-signature']).split(' ').includes(expected) && Math.abs(Date.now() / 1000 - Number(timestamp)) < 300;
+  return (
+    String(message.headers['webhook-signature']).split(' ').includes(expected) && Math.abs(Date.now() / 1000 - Number(timestamp)) < 300
+  );
 };
 
 describe('merchant-checkout serve: the gateway', () => {
-  test('an invoice created with the bearer key carries the gateway\'s notificationUrl and token; its page reads it with the checkout token only', async () => {
+  test("an invoice created with the bearer key carries the gateway's notificationUrl and token; its page reads it with the checkout token only", async () => {
     const gateway = await startSelf();
     const created = await createInvoice(gateway.url);
     assert.equal(created.invoice.status, 'new');
     assert.equal(created.invoice.notificationToken, undefined, 'the notification token never leaves the gateway');
-    const read = await fetch(`${gateway.url}/checkout-api/invoices/${created.invoice.id}`, { headers: { 'x-checkout-token': created.checkoutToken } });
+    const read = await fetch(`${gateway.url}/checkout-api/invoices/${created.invoice.id}`, {
+      headers: { 'x-checkout-token': created.checkoutToken },
+    });
     assert.equal(read.status, 200);
     assert.ok(Date.parse(created.checkoutTokenExpiresAt) > Date.now());
     // The service notifies the gateway itself, which hears it with the token it filled in.
@@ -131,7 +160,7 @@ describe('merchant-checkout serve: the gateway', () => {
     assert.deepEqual([record?.url, record?.state], [`${gateway.url}/notifications`, 'delivered']);
   });
 
-  test('expired, tampered, wrong-invoice and missing tokens are refused with the protocol\'s 404, and nothing reaches the service', async () => {
+  test("expired, tampered, wrong-invoice and missing tokens are refused with the protocol's 404, and nothing reaches the service", async () => {
     const gateway = await startSelf();
     const [one, other] = [await createInvoice(gateway.url), await createInvoice(gateway.url)];
     const before = mock.service.requests.length;
@@ -139,20 +168,31 @@ describe('merchant-checkout serve: the gateway', () => {
     const [id, seconds, signature] = one.checkoutToken.split('.') as [string, string, string];
     const tampered = `${id}.${Number(seconds) + 3600}.${signature}`;
     const foreign = await signCheckoutToken('another-secret-entirely-0000', one.invoice.id, Date.now() + 60_000);
-    for (const [name, token] of [['expired', expired], ['tampered', tampered], ['wrong invoice', other.checkoutToken], ['another secret', foreign], ['missing', undefined]] as const) {
+    for (const [name, token] of [
+      ['expired', expired],
+      ['tampered', tampered],
+      ['wrong invoice', other.checkoutToken],
+      ['another secret', foreign],
+      ['missing', undefined],
+    ] as const) {
       for (const path of ['', '/available-payment-variants', '/events']) {
-        const answer = await fetch(`${gateway.url}/checkout-api/invoices/${one.invoice.id}${path}`, { headers: token ? { 'x-checkout-token': token } : {} });
+        const answer = await fetch(`${gateway.url}/checkout-api/invoices/${one.invoice.id}${path}`, {
+          headers: token ? { 'x-checkout-token': token } : {},
+        });
         assert.equal(answer.status, 404, `${name} ${path}`);
         assert.equal(((await answer.json()) as { error: { code: string } }).error.code, 'not_found');
       }
-      const cancel = await fetch(`${gateway.url}/checkout-api/invoices/${one.invoice.id}/cancel`, { method: 'POST', headers: token ? { 'x-checkout-token': token } : {} });
+      const cancel = await fetch(`${gateway.url}/checkout-api/invoices/${one.invoice.id}/cancel`, {
+        method: 'POST',
+        headers: token ? { 'x-checkout-token': token } : {},
+      });
       assert.equal(cancel.status, 404, `${name} cancel`);
     }
     assert.equal(mock.service.requests.length, before, 'the service was not asked');
     assert.ok(!logLines.some((line) => line.includes(one.checkoutToken) || line.includes(signature)), 'no token in the log');
   });
 
-  test('every change is posted to the shop\'s webhook, signed; a failure is retried and then never sent again', async () => {
+  test("every change is posted to the shop's webhook, signed; a failure is retried and then never sent again", async () => {
     const gateway = await startSelf();
     const created = await createInvoice(gateway.url);
     shopAnswer = 500;
@@ -160,14 +200,22 @@ describe('merchant-checkout serve: the gateway', () => {
     await mock.service.notificationsSettled();
     const first = await waitFor('the first attempt', () => received[0]);
     assert.ok(verifyWebhook(first), 'a valid Standard Webhooks signature');
-    const payload = JSON.parse(first.body) as { type: string; data: { kind: string; invoiceId: string; id: string; invoice: Record<string, unknown> } };
+    const payload = JSON.parse(first.body) as {
+      type: string;
+      data: { kind: string; invoiceId: string; id: string; invoice: Record<string, unknown> };
+    };
     assert.equal(payload.type, 'invoice.paid');
     assert.equal(payload.data.invoiceId, created.invoice.id);
     assert.equal(first.headers['webhook-id'], payload.data.id);
     assert.equal('notificationToken' in payload.data.invoice, false);
     // Failed: pending, retried; the shop comes back; it is delivered, then never again.
-    const pending = (await (await api(gateway.url, '/v1/webhooks?state=pending')).json()) as { webhooks: { id: string; attempts: number; lastError: string }[] };
-    assert.deepEqual(pending.webhooks.map((each) => [each.id, each.attempts, each.lastError]), [[payload.data.id, 1, 'the shop answered 500']]);
+    const pending = (await (await api(gateway.url, '/v1/webhooks?state=pending')).json()) as {
+      webhooks: { id: string; attempts: number; lastError: string }[];
+    };
+    assert.deepEqual(
+      pending.webhooks.map((each) => [each.id, each.attempts, each.lastError]),
+      [[payload.data.id, 1, 'the shop answered 500']],
+    );
     shopAnswer = 200;
     assert.equal((await api(gateway.url, `/v1/webhooks/${encodeURIComponent(payload.data.id)}/redeliver`, { method: 'POST' })).status, 202);
     await waitFor('the redelivery', () => (received.length >= 2 ? true : undefined));
@@ -180,11 +228,20 @@ describe('merchant-checkout serve: the gateway', () => {
 
   test('the bearer API refuses a wrong key and a notificationUrl the gateway fills itself; health and readiness answer', async () => {
     const gateway = await startSelf();
-    assert.equal((await fetch(`${gateway.url}/v1/invoices`, { method: 'POST', headers: { authorization: 'Bearer nope' }, body: '{}' })).status, 401);
-    const filled = await api(gateway.url, '/v1/invoices', { method: 'POST', body: JSON.stringify({ type: 'in', amount: '1500.00', currency: 'RUB', notificationUrl: 'https://elsewhere.example' }) });
+    assert.equal(
+      (await fetch(`${gateway.url}/v1/invoices`, { method: 'POST', headers: { authorization: 'Bearer nope' }, body: '{}' })).status,
+      401,
+    );
+    const filled = await api(gateway.url, '/v1/invoices', {
+      method: 'POST',
+      body: JSON.stringify({ type: 'in', amount: '1500.00', currency: 'RUB', notificationUrl: 'https://elsewhere.example' }),
+    });
     assert.equal(filled.status, 400);
     assert.match(((await filled.json()) as { error: { message: string } }).error.message, /notificationUrl: the gateway fills it/);
-    const invalid = await api(gateway.url, '/v1/invoices', { method: 'POST', body: JSON.stringify({ type: 'in', amount: 'lots', currency: 'RUB' }) });
+    const invalid = await api(gateway.url, '/v1/invoices', {
+      method: 'POST',
+      body: JSON.stringify({ type: 'in', amount: 'lots', currency: 'RUB' }),
+    });
     assert.equal(invalid.status, 400);
     assert.match(((await invalid.json()) as { error: { message: string } }).error.message, /amount/);
     assert.equal((await fetch(`${gateway.url}/healthz`)).status, 200);
@@ -206,15 +263,27 @@ describe('merchant-checkout serve: the gateway', () => {
     for (const line of lines) {
       const parsed = JSON.parse(line) as { level: string; msg: string };
       assert.ok(parsed.level && parsed.msg, line);
-      for (const canary of [SECRET, BEARER, WEBHOOK_SECRET, TOKEN, MERCHANT.secretKey, MERCHANT.apiKey, created.checkoutToken, requisites, requisites.replace(/\s/g, '')]) {
+      for (const canary of [
+        SECRET,
+        BEARER,
+        WEBHOOK_SECRET,
+        TOKEN,
+        MERCHANT.secretKey,
+        MERCHANT.apiKey,
+        created.checkoutToken,
+        requisites,
+        requisites.replace(/\s/g, ''),
+      ]) {
         assert.ok(!line.includes(canary), `the log holds a secret: ${line}`);
       }
     }
     assert.ok(lines.some((line) => line.includes('"msg":"request"')));
     // The same kit's metrics as Prometheus text, with nothing secret in a label either.
     const exposition = await (await fetch(`${gateway.url}/metrics`)).text();
-    for (const name of ['merchant_checkout_upstream_duration', 'merchant_checkout_notifications', 'merchant_checkout_checkout_reads']) assert.ok(exposition.includes(name), name);
-    for (const canary of [SECRET, BEARER, TOKEN, MERCHANT.secretKey, created.checkoutToken, created.invoice.id, requisites]) assert.ok(!exposition.includes(canary), canary);
+    for (const name of ['merchant_checkout_upstream_duration', 'merchant_checkout_notifications', 'merchant_checkout_checkout_reads'])
+      assert.ok(exposition.includes(name), name);
+    for (const canary of [SECRET, BEARER, TOKEN, MERCHANT.secretKey, created.checkoutToken, created.invoice.id, requisites])
+      assert.ok(!exposition.includes(canary), canary);
   });
 
   test('the log writes the lines of one turn at once, and a warning or an error without waiting', async () => {
@@ -226,11 +295,23 @@ describe('merchant-checkout serve: the gateway', () => {
     assert.equal(writes.length, 0, 'info waits for the end of the turn');
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(writes.length, 1);
-    assert.deepEqual(writes[0]!.trimEnd().split('\n').map((line) => (JSON.parse(line) as { msg: string }).msg), ['one', 'two']);
+    assert.deepEqual(
+      writes[0]!
+        .trimEnd()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { msg: string }).msg),
+      ['one', 'two'],
+    );
     log('info', 'three');
     log('error', 'four');
     assert.equal(writes.length, 2, 'an error goes at once, with what came before it');
-    assert.deepEqual(writes[1]!.trimEnd().split('\n').map((line) => (JSON.parse(line) as { msg: string }).msg), ['three', 'four']);
+    assert.deepEqual(
+      writes[1]!
+        .trimEnd()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { msg: string }).msg),
+      ['three', 'four'],
+    );
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(writes.length, 2, 'nothing written twice');
   });
@@ -242,17 +323,37 @@ describe('merchant-checkout serve: the gateway', () => {
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const port = (probe.address() as AddressInfo).port;
     await new Promise((resolve) => probe.close(resolve));
-    const config = readConfig(settingsSource(env({ PORT: String(port), GATEWAY_PUBLIC_URL: `http://127.0.0.1:${port}`, GATEWAY_NOTIFICATIONS_PATH: '/', GATEWAY_BASE_PATH: '/pay' }), undefined));
+    const config = readConfig(
+      settingsSource(
+        env({
+          PORT: String(port),
+          GATEWAY_PUBLIC_URL: `http://127.0.0.1:${port}`,
+          GATEWAY_NOTIFICATIONS_PATH: '/',
+          GATEWAY_BASE_PATH: '/pay',
+        }),
+        undefined,
+      ),
+    );
     const running = await startGateway(config, () => undefined);
     gateways.push(running);
     assert.equal((await fetch(`${running.url}/healthz`)).status, 200, 'a notifications path of / does not swallow the health check');
     assert.equal((await fetch(`${running.url}/v1/webhooks`)).status, 401, 'nor the bearer API');
-    assert.equal((await fetch(`${running.url}/`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status, 401, 'the notifications: a wrong token');
+    assert.equal(
+      (await fetch(`${running.url}/`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status,
+      401,
+      'the notifications: a wrong token',
+    );
     const created = await createInvoice(running.url);
-    const read = await fetch(`${running.url}/pay/invoices/${created.invoice.id}`, { headers: { 'x-checkout-token': created.checkoutToken } });
+    const read = await fetch(`${running.url}/pay/invoices/${created.invoice.id}`, {
+      headers: { 'x-checkout-token': created.checkoutToken },
+    });
     assert.equal(read.status, 200);
     assert.equal(((await read.json()) as { id: string }).id, created.invoice.id);
-    assert.equal((await fetch(`${running.url}/payx/invoices/${created.invoice.id}`, { headers: { 'x-checkout-token': created.checkoutToken } })).status, 404);
+    assert.equal(
+      (await fetch(`${running.url}/payx/invoices/${created.invoice.id}`, { headers: { 'x-checkout-token': created.checkoutToken } }))
+        .status,
+      404,
+    );
   });
 
   test('SIGTERM: readiness turns 503 at once, a notification under way is finished and acknowledged, then the process stops', async () => {
@@ -269,8 +370,18 @@ describe('merchant-checkout serve: the gateway', () => {
     await stopping;
     mock.service.setLatency(0);
     const record = mock.service.notifications.find((each) => each.invoiceId === created.invoice.id && each.status === 'paid');
-    assert.deepEqual(record?.attempts.map((attempt) => attempt.status), [200], 'the notification under way was answered 200 before the stop');
-    assert.equal(await fetch(`${gateway.url}/healthz`).then(() => 'answered', () => 'closed'), 'closed');
+    assert.deepEqual(
+      record?.attempts.map((attempt) => attempt.status),
+      [200],
+      'the notification under way was answered 200 before the stop',
+    );
+    assert.equal(
+      await fetch(`${gateway.url}/healthz`).then(
+        () => 'answered',
+        () => 'closed',
+      ),
+      'closed',
+    );
   });
 
   test('settings: a missing or malformed one is named and the exit status is 2; --check reaches the service', async () => {
@@ -283,7 +394,10 @@ describe('merchant-checkout serve: the gateway', () => {
       [{ GATEWAY_SECRET: 'short' }, /GATEWAY_SECRET must be at least 16 characters/],
       [{ PORT: 'eighty' }, /PORT must be a port/],
       [{ SHOP_WEBHOOK_SECRET: 'plain' }, /SHOP_WEBHOOK_SECRET must be a Standard Webhooks secret/],
-      [{ GATEWAY_ALLOWED_ORIGINS: 'https://shop.example/path' }, /GATEWAY_ALLOWED_ORIGINS: "https:\/\/shop.example\/path" is not an origin/],
+      [
+        { GATEWAY_ALLOWED_ORIGINS: 'https://shop.example/path' },
+        /GATEWAY_ALLOWED_ORIGINS: "https:\/\/shop.example\/path" is not an origin/,
+      ],
       [{ PAYMENT_API_URL: '' }, /PAYMENT_API_URL is not set/],
     ] as [Record<string, string>, RegExp][]) {
       const run = io();
@@ -299,6 +413,7 @@ describe('merchant-checkout serve: the gateway', () => {
     assert.match(wrong.out.text, /FAIL\s+terminal 1/);
     const help = io();
     assert.equal(await runCli(['serve', '--help'], help.io), 0);
-    for (const name of ['GATEWAY_SECRET', 'GATEWAY_API_KEY', 'REDIS_URL', 'SHOP_WEBHOOK_URL', 'PORT', '--check', '--config']) assert.ok(help.out.text.includes(name), name);
+    for (const name of ['GATEWAY_SECRET', 'GATEWAY_API_KEY', 'REDIS_URL', 'SHOP_WEBHOOK_URL', 'PORT', '--check', '--config'])
+      assert.ok(help.out.text.includes(name), name);
   });
 });

@@ -15,9 +15,7 @@ export interface ReceivedRequest {
   signatureValid: boolean;
 }
 
-export type Reply =
-  | { status?: number; json?: unknown; text?: string; headers?: Record<string, string> }
-  | 'hang';
+export type Reply = { status?: number; json?: unknown; text?: string; headers?: Record<string, string> } | 'hang';
 
 export interface SigningServer {
   baseUrl: string;

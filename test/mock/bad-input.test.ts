@@ -6,7 +6,18 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { signRequest } from '../../src/server/index.js';
-import { MERCHANT, TRANSPORTS, createInvoiceBody, fieldsOf, inProcessMock, messagesOf, networkMock, readAnswer, signedRequest, type MockUnderTest } from './helpers.js';
+import {
+  MERCHANT,
+  TRANSPORTS,
+  createInvoiceBody,
+  fieldsOf,
+  inProcessMock,
+  messagesOf,
+  networkMock,
+  readAnswer,
+  signedRequest,
+  type MockUnderTest,
+} from './helpers.js';
 
 const postInvoice = (mock: MockUnderTest, body: unknown) =>
   signedRequest(mock, 'POST', '/api/merchant/invoices', { body: typeof body === 'string' ? body : JSON.stringify(body) });
@@ -73,7 +84,13 @@ for (const transport of TRANSPORTS) {
       assert.deepEqual(fieldsOf(bare), ['paymentMethod', 'paymentOption', 'paymentRequisites']);
       const dealOnOut = await postInvoice(
         mock,
-        createInvoiceBody({ type: 'out', paymentMethod: 'vtb', paymentOption: 'TO_CARD', paymentRequisites: { requisites: '1', holder: 'x' }, startDeal: true }),
+        createInvoiceBody({
+          type: 'out',
+          paymentMethod: 'vtb',
+          paymentOption: 'TO_CARD',
+          paymentRequisites: { requisites: '1', holder: 'x' },
+          startDeal: true,
+        }),
       );
       assert.equal(dealOnOut.status, 400);
       assert.deepEqual(fieldsOf(dealOnOut), ['startDeal']);
@@ -84,18 +101,30 @@ for (const transport of TRANSPORTS) {
       const account = '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
       assert.deepEqual(fieldsOf(await post({ accountId: account, amount: '1', address: 'a' })), ['code2FA']);
       assert.deepEqual(fieldsOf(await post({ accountId: 'acc-1', amount: '1', address: 'a', code2FA: '1' })), ['accountId']);
-      assert.deepEqual(fieldsOf(await post({ accountId: account, amount: '1', address: 'a', code2FA: '1', substractFeeFromAmount: true })), ['amount']);
+      assert.deepEqual(
+        fieldsOf(await post({ accountId: account, amount: '1', address: 'a', code2FA: '1', substractFeeFromAmount: true })),
+        ['amount'],
+      );
       assert.deepEqual(fieldsOf(await post({ accountId: account, amount: '0.000000001', address: 'a', code2FA: '1' })), ['amount']);
     });
 
     test('a JSON operation with another Content-Type is 415', async () => {
-      const answer = await signedRequest(mock, 'POST', '/api/merchant/invoices', { body: 'type=in', contentType: 'application/x-www-form-urlencoded' });
+      const answer = await signedRequest(mock, 'POST', '/api/merchant/invoices', {
+        body: 'type=in',
+        contentType: 'application/x-www-form-urlencoded',
+      });
       assert.equal(answer.status, 415);
       assert.match(messagesOf(answer)[0] ?? '', /application\/json/);
     });
 
     test('unknown paths are 404 and wrong methods 405 with Allow', async () => {
-      for (const path of ['/api/merchant', '/api/merchant/nothing', '/api/merchant/invoices/x/y/z', '/elsewhere', '/api/merchant/invoices/internal-id/']) {
+      for (const path of [
+        '/api/merchant',
+        '/api/merchant/nothing',
+        '/api/merchant/invoices/x/y/z',
+        '/elsewhere',
+        '/api/merchant/invoices/internal-id/',
+      ]) {
         const answer = await signedRequest(mock, 'GET', path);
         assert.equal(answer.status, 404, path);
         assert.equal(answer.text, 'null', 'documented: 404 null for a wrong URL');
@@ -160,7 +189,12 @@ describe('a streamed body over the limit on a real port', () => {
         url,
         {
           method: 'POST',
-          headers: { 'transfer-encoding': 'chunked', 'content-type': 'application/json', 'x-identity': MERCHANT.apiKey, 'x-signature': signature },
+          headers: {
+            'transfer-encoding': 'chunked',
+            'content-type': 'application/json',
+            'x-identity': MERCHANT.apiKey,
+            'x-signature': signature,
+          },
         },
         (res) => {
           res.resume();
@@ -224,12 +258,19 @@ describe('a body that trickles in is cut off by the read deadline (bodyTimeoutMs
     let timer: ReturnType<typeof setInterval> | undefined;
     try {
       const status = await new Promise<number>((resolve, reject) => {
-        const req = httpRequest(url, { method: 'POST', headers: { 'transfer-encoding': 'chunked', 'content-type': 'application/json', 'x-identity': MERCHANT.apiKey } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-          clearInterval(timer);
-          req.destroy();
-        });
+        const req = httpRequest(
+          url,
+          {
+            method: 'POST',
+            headers: { 'transfer-encoding': 'chunked', 'content-type': 'application/json', 'x-identity': MERCHANT.apiKey },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+            clearInterval(timer);
+            req.destroy();
+          },
+        );
         req.on('error', reject);
         timer = setInterval(() => req.write(' '), 20);
       });

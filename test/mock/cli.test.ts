@@ -70,11 +70,40 @@ test('the CLI takes every option as a flag: fixtures, seed, quirks, clock, termi
   const dir = mkdtempSync(join(tmpdir(), 'mock-cli-'));
   const fixtures = join(dir, 'fixtures.json');
   const id = '0a0eb051-b255-42a8-a7bc-606e1c04233e';
-  writeFileSync(fixtures, JSON.stringify({ invoices: [{ id, apiKey: 'cli-key', internalId: 'from-file', amount: '666', currency: 'RUB' }] }));
+  writeFileSync(
+    fixtures,
+    JSON.stringify({ invoices: [{ id, apiKey: 'cli-key', internalId: 'from-file', amount: '666', currency: 'RUB' }] }),
+  );
   const cli = startCli(
-    ['--import', 'tsx', CLI, '--port', '0', '--api-key', 'cli-key', '--secret-key', 's', '--extra-api-key', 'cli-key-2', '--fixtures', fixtures,
-      '--seed', '7', '--quirks=3', '--frozen-clock', '--clock-start', '2026-01-01T00:00:00Z', '--amount-limit', 'RUB:10-20000',
-      '--notification-format', 'legacy', '--cancel-without-deal', 'allow', '--no-requisites', 'vtb,alfabank'],
+    [
+      '--import',
+      'tsx',
+      CLI,
+      '--port',
+      '0',
+      '--api-key',
+      'cli-key',
+      '--secret-key',
+      's',
+      '--extra-api-key',
+      'cli-key-2',
+      '--fixtures',
+      fixtures,
+      '--seed',
+      '7',
+      '--quirks=3',
+      '--frozen-clock',
+      '--clock-start',
+      '2026-01-01T00:00:00Z',
+      '--amount-limit',
+      'RUB:10-20000',
+      '--notification-format',
+      'legacy',
+      '--cancel-without-deal',
+      'allow',
+      '--no-requisites',
+      'vtb,alfabank',
+    ],
     { cwd: root },
   );
   try {
@@ -83,11 +112,20 @@ test('the CLI takes every option as a flag: fixtures, seed, quirks, clock, termi
     assert.match(output, /cli-key-2 \(same secret\)/);
     assert.match(output, /quirks:\s+on \(seed 3\)/);
     const state = (await (await fetch(`${baseUrl}/__mock/state`)).json()) as { invoices: { id: string; internalId: string }[] };
-    assert.deepEqual(state.invoices.map((invoice) => [invoice.id, invoice.internalId]), [[id, 'from-file']]);
+    assert.deepEqual(
+      state.invoices.map((invoice) => [invoice.id, invoice.internalId]),
+      [[id, 'from-file']],
+    );
     const clock = (await (await fetch(`${baseUrl}/__mock/clock`)).json()) as { now: string };
     assert.equal(clock.now, '2026-01-01T00:00:00+00:00', 'a frozen clock at --clock-start');
     const other = new MerchantClient({ baseUrl, apiKey: 'cli-key-2', secretKey: 's', timeoutMs: 5_000 });
-    const small = await other.createInvoice({ type: 'in', amount: '15', currency: 'RUB', notificationUrl: 'http://127.0.0.1:9/h', notificationToken: 't' });
+    const small = await other.createInvoice({
+      type: 'in',
+      amount: '15',
+      currency: 'RUB',
+      notificationUrl: 'http://127.0.0.1:9/h',
+      notificationToken: 't',
+    });
     assert.equal(small.sum.amount, '15.00', '--amount-limit');
     assert.equal((await other.cancelInvoice(small.id)).status, 'canceled', '--cancel-without-deal allow');
   } finally {

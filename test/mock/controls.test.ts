@@ -5,12 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { readFile } from 'node:fs/promises';
 import { CONTROL_ROUTES, MockControlError } from '../../src/mock/index.js';
-import {
-  MerchantApiError,
-  MerchantNetworkError,
-  MerchantResponseError,
-  MerchantTimeoutError,
-} from '../../src/server/index.js';
+import { MerchantApiError, MerchantNetworkError, MerchantResponseError, MerchantTimeoutError } from '../../src/server/index.js';
 import { control, createInvoiceBody, inProcessMock, networkMock, type MockUnderTest } from './helpers.js';
 
 const newInvoice = (mock: MockUnderTest, overrides: Record<string, unknown> = {}) =>
@@ -68,7 +63,10 @@ describe('test controls', () => {
     assert.equal(expired.deals[0]?.isActive, false);
     assert.equal(expired.deals[0]?.status, 'expired');
     assert.equal(expired.deals[0]?.canceledAt, invoice.deals[0]?.canceledAt, 'canceledAt is the deal deadline, not the time of the end');
-    await assert.rejects(mock.client().cancelInvoice(invoice.id), (error: unknown) => error instanceof MerchantApiError && error.status === 400);
+    await assert.rejects(
+      mock.client().cancelInvoice(invoice.id),
+      (error: unknown) => error instanceof MerchantApiError && error.status === 400,
+    );
   });
 
   test('startDeal: on a pay-in without a deal, with the variant asked for or one of its variants', async () => {
@@ -127,7 +125,10 @@ describe('test controls', () => {
     }
     await mock.client().request('GET', '/accounts');
     mock.service.failNext(1);
-    await assert.rejects(mock.client().request('GET', '/accounts'), (error: unknown) => error instanceof MerchantApiError && error.status === 500);
+    await assert.rejects(
+      mock.client().request('GET', '/accounts'),
+      (error: unknown) => error instanceof MerchantApiError && error.status === 500,
+    );
     assert.throws(() => mock.service.failNext(1, 200), RangeError);
   });
 
@@ -180,8 +181,13 @@ describe('test controls', () => {
     const readme = await readFile(new URL('../../src/mock/README.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf('## Test controls'));
     const rows = [...section.matchAll(/^\| `(GET|POST) (\/__mock[^`]*)` \|/gm)].map((match) => `${match[1]} ${match[2]}`);
-    const listed = ((await control(mock, 'GET', '')).json as { controls: string[] }).controls.map((line) => line.split(/\s+/).slice(0, 2).join(' '));
-    assert.deepEqual(listed, CONTROL_ROUTES.map((line) => line.split(/\s+/).slice(0, 2).join(' ')));
+    const listed = ((await control(mock, 'GET', '')).json as { controls: string[] }).controls.map((line) =>
+      line.split(/\s+/).slice(0, 2).join(' '),
+    );
+    assert.deepEqual(
+      listed,
+      CONTROL_ROUTES.map((line) => line.split(/\s+/).slice(0, 2).join(' ')),
+    );
     assert.deepEqual(rows, listed);
   });
 

@@ -18,14 +18,28 @@ import {
   type MockUnderTest,
 } from './helpers.js';
 
-type Invoice = { id: string; status: string; sum: { amount: string }; deals: Deal[]; successUrl?: string; isSumChanged?: boolean } & Record<string, unknown>;
-type Deal = { id: string; status: string; paymentMethod: string; paymentOption: string; disputeReason: string | null; disputeReasonData: unknown; attachments: string[] };
+type Invoice = { id: string; status: string; sum: { amount: string }; deals: Deal[]; successUrl?: string; isSumChanged?: boolean } & Record<
+  string,
+  unknown
+>;
+type Deal = {
+  id: string;
+  status: string;
+  paymentMethod: string;
+  paymentOption: string;
+  disputeReason: string | null;
+  disputeReasonData: unknown;
+  attachments: string[];
+};
 
 /** A second terminal of the same shop: its own key, the same secret. */
 const TERMINAL_2 = { apiKey: 'shop-key-2', secretKey: MERCHANT.secretKey, storeId: 19, storeName: 'Demo Shop, terminal 2' };
 
 const create = async (mock: MockUnderTest, overrides: Record<string, unknown> = {}, merchant = MERCHANT): Promise<Invoice> => {
-  const answer = await signedRequest(mock, 'POST', '/api/merchant/invoices', { body: JSON.stringify(createInvoiceBody(overrides)), merchant });
+  const answer = await signedRequest(mock, 'POST', '/api/merchant/invoices', {
+    body: JSON.stringify(createInvoiceBody(overrides)),
+    merchant,
+  });
   assert.equal(answer.status, 200, answer.text);
   return answer.json as Invoice;
 };
@@ -60,7 +74,10 @@ describe('merchant API endpoints', () => {
     const answer = await post(mock, `/invoices/${chosen.id}/start-deal`, { paymentMethod: 'tinkoff', paymentOption: 'SBP' });
     assert.equal(answer.status, 200, answer.text);
     const deals = (answer.json as Invoice).deals;
-    assert.deepEqual(deals.map((d) => [d.paymentMethod, d.paymentOption, d.status]), [['tinkoff', 'SBP', 'transfer_waiting']]);
+    assert.deepEqual(
+      deals.map((d) => [d.paymentMethod, d.paymentOption, d.status]),
+      [['tinkoff', 'SBP', 'transfer_waiting']],
+    );
     assert.equal((await post(mock, `/invoices/${chosen.id}/start-deal`, {})).status, 400, 'a second active deal is refused');
 
     const any = await create(mock);
@@ -68,8 +85,12 @@ describe('merchant API endpoints', () => {
     assert.equal((anyAnswer.json as Invoice).deals.length, 1);
 
     const wrong = await create(mock);
-    assert.deepEqual(messagesOf(await post(mock, `/invoices/${wrong.id}/start-deal`, { paymentOption: 'TELEPATHY' })), ['Payment option not allowed']);
-    assert.deepEqual(messagesOf(await post(mock, `/invoices/${wrong.id}/start-deal`, { paymentMethod: 'nobank' })), ['Payment method not allowed']);
+    assert.deepEqual(messagesOf(await post(mock, `/invoices/${wrong.id}/start-deal`, { paymentOption: 'TELEPATHY' })), [
+      'Payment option not allowed',
+    ]);
+    assert.deepEqual(messagesOf(await post(mock, `/invoices/${wrong.id}/start-deal`, { paymentMethod: 'nobank' })), [
+      'Payment method not allowed',
+    ]);
   });
 
   test('no free requisites: start-deal is 400 PAYMENT_METHOD_NOT_AVAILABLE, create with startDeal has deals []', async () => {
@@ -77,8 +98,14 @@ describe('merchant API endpoints', () => {
     const invoice = await create(mock);
     const refused = await post(mock, `/invoices/${invoice.id}/start-deal`, { paymentMethod: 'sberbank', paymentOption: 'TO_CARD' });
     assert.deepEqual([refused.status, refused.json], [400, [{ message: 'PAYMENT_METHOD_NOT_AVAILABLE' }]]);
-    assert.equal((await post(mock, `/invoices/${invoice.id}/start-deal`, { paymentMethod: 'vtb', paymentOption: 'TO_CARD' })).status, 200, 'other banks still have requisites');
-    const control = await mock.fetch(new Request(`${mock.baseUrl}/__mock/no-requisites`, { method: 'POST', body: JSON.stringify({ methods: ['*'] }) }));
+    assert.equal(
+      (await post(mock, `/invoices/${invoice.id}/start-deal`, { paymentMethod: 'vtb', paymentOption: 'TO_CARD' })).status,
+      200,
+      'other banks still have requisites',
+    );
+    const control = await mock.fetch(
+      new Request(`${mock.baseUrl}/__mock/no-requisites`, { method: 'POST', body: JSON.stringify({ methods: ['*'] }) }),
+    );
     assert.equal(control.status, 200);
     const empty = await create(mock, { startDeal: true });
     assert.deepEqual([empty.status, empty.deals], ['new', []]);
@@ -104,7 +131,9 @@ describe('merchant API endpoints', () => {
     assert.ok(amounts.size > 1, 'the amount to pay is randomised up to maxAmount');
 
     const kzt = inProcessMock({ amountLimits: { KZT: { min: '500', max: '600' } } });
-    const small = await signedRequest(kzt, 'POST', '/api/merchant/invoices', { body: JSON.stringify(createInvoiceBody({ currency: 'KZT', amount: '499' })) });
+    const small = await signedRequest(kzt, 'POST', '/api/merchant/invoices', {
+      body: JSON.stringify(createInvoiceBody({ currency: 'KZT', amount: '499' })),
+    });
     assert.deepEqual(messagesOf(small), ['Invoice amount should be not less than 500.00']);
     await kzt.close();
   });
@@ -132,8 +161,12 @@ describe('merchant API endpoints', () => {
     assert.ok(['dcbank', 'alif', 'eskhata'].includes(invoice.deals[0]!.paymentMethod), 'a TJS bank for a cross-border invoice');
     const canceled = (await post(mock, `/invoices/${invoice.id}/cancel`)).json as Invoice;
     assert.equal(canceled.successUrl, 'https://shop.example/ok');
-    assert.deepEqual(messagesOf(await post(mock, '/invoices', createInvoiceBody({ crossBorderRequisiteType: 'FAX' }))), ['This value should be of type PHONE|CARD field: "crossBorderRequisiteType"']);
-    assert.deepEqual(messagesOf(await post(mock, '/invoices', createInvoiceBody({ allowMatching: 'yes' }))), ['This value should be of type boolean field: "allowMatching"']);
+    assert.deepEqual(messagesOf(await post(mock, '/invoices', createInvoiceBody({ crossBorderRequisiteType: 'FAX' }))), [
+      'This value should be of type PHONE|CARD field: "crossBorderRequisiteType"',
+    ]);
+    assert.deepEqual(messagesOf(await post(mock, '/invoices', createInvoiceBody({ allowMatching: 'yes' }))), [
+      'This value should be of type boolean field: "allowMatching"',
+    ]);
   });
 
   test('cancel of an expired invoice is 400; statuses never move on from a final one', async () => {
@@ -172,22 +205,33 @@ describe('merchant API endpoints', () => {
     assert.equal(answer.status, 200, answer.text);
     const disputed = answer.json as Invoice;
     assert.equal(disputed.status, 'dispute');
-    assert.deepEqual([disputed.deals[0]?.status, disputed.deals[0]?.disputeReason, disputed.deals[0]?.disputeReasonData], ['dispute', 'invalid_sum', { amount: '1210' }]);
+    assert.deepEqual(
+      [disputed.deals[0]?.status, disputed.deals[0]?.disputeReason, disputed.deals[0]?.disputeReasonData],
+      ['dispute', 'invalid_sum', { amount: '1210' }],
+    );
     mock.service.resolveDispute(invoice.id, 'paid');
     const paid = mock.service.getInvoice(invoice.id)!;
     assert.deepEqual([paid.status, paid.receivedSumFromTaker?.amount, paid.deals[0]?.disputeResult], ['paid', '1210.00', 'ACCEPTED']);
 
     const other = await create(mock, { startDeal: true });
-    const noPayment = await multipartRequest(mock, `/api/merchant/invoices/${other.id}/dispute`, { dealId: other.deals[0]!.id, disputeReason: 'no_payment' });
+    const noPayment = await multipartRequest(mock, `/api/merchant/invoices/${other.id}/dispute`, {
+      dealId: other.deals[0]!.id,
+      disputeReason: 'no_payment',
+    });
     assert.deepEqual((noPayment.json as Invoice).deals[0]?.disputeReasonData, []);
     // The older body of the control still works: "canceled" stands for the failed result UNKNOWN.
-    const resolve = await mock.fetch(new Request(`${mock.baseUrl}/__mock/invoices/${other.id}/resolve`, { method: 'POST', body: '{"outcome":"canceled"}' }));
+    const resolve = await mock.fetch(
+      new Request(`${mock.baseUrl}/__mock/invoices/${other.id}/resolve`, { method: 'POST', body: '{"outcome":"canceled"}' }),
+    );
     const rejected = (await resolve.json()) as Invoice;
     assert.deepEqual([rejected.status, (rejected.deals[0] as Deal & { disputeResult: unknown }).disputeResult], ['canceled', 'UNKNOWN']);
 
     const canceled = await create(mock, { startDeal: true });
     await post(mock, `/invoices/${canceled.id}/cancel`);
-    const late = await multipartRequest(mock, `/api/merchant/invoices/${canceled.id}/dispute`, { dealId: canceled.deals[0]!.id, disputeReason: 'no_payment' });
+    const late = await multipartRequest(mock, `/api/merchant/invoices/${canceled.id}/dispute`, {
+      dealId: canceled.deals[0]!.id,
+      disputeReason: 'no_payment',
+    });
     assert.deepEqual([late.status, late.text], [404, 'null']);
     const badReason = await multipartRequest(mock, `/api/merchant/invoices/${other.id}/dispute`, { dealId: 'x', disputeReason: 'bored' });
     assert.equal(badReason.status, 400);
@@ -198,7 +242,15 @@ describe('merchant API endpoints', () => {
     assert.deepEqual(Object.keys(methods[0]!), ['code', 'name', 'currency']);
     assert.deepEqual(methods[0], { code: 'unknown', name: 'unknown', currency: 'RUB' }, 'documented: the placeholder first');
     const names = new Map(methods.map((m) => [m.code, m.name]));
-    for (const [code, name] of Object.entries({ sberbank: 'Сбербанк', tinkoff: 'Т-Банк', alfabank: 'Альфа-Банк', vtb: 'ВТБ', raiffeisenbank: 'Райффайзенбанк', gazprombank: 'Газпромбанк', ozonbank: 'Озон Банк' })) {
+    for (const [code, name] of Object.entries({
+      sberbank: 'Сбербанк',
+      tinkoff: 'Т-Банк',
+      alfabank: 'Альфа-Банк',
+      vtb: 'ВТБ',
+      raiffeisenbank: 'Райффайзенбанк',
+      gazprombank: 'Газпромбанк',
+      ozonbank: 'Озон Банк',
+    })) {
       assert.equal(names.get(code), name, code);
     }
     assert.ok(methods.filter((m) => m.currency === 'RUB').length >= 25);
@@ -211,7 +263,10 @@ describe('merchant API endpoints', () => {
     assert.deepEqual(Object.keys(options[0]!), ['code', 'name', 'currency']);
     assert.ok(['SBP', 'TO_CARD', 'SBP_QR', 'CROSS_BORDER', 'MANUAL_SBP_QR'].every((code) => options.some((o) => o.code === code)));
     assert.deepEqual([...new Set(options.map((o) => o.currency))], ['RUB'], 'documented: every option in RUB, CROSS_BORDER too');
-    assert.deepEqual((await get(mock, '/currency-rates/current')).json, { in: { pair: 'USDT/RUB', rate: '96.50' }, out: { pair: 'USDT/RUB', rate: '96.50' } });
+    assert.deepEqual((await get(mock, '/currency-rates/current')).json, {
+      in: { pair: 'USDT/RUB', rate: '96.50' },
+      out: { pair: 'USDT/RUB', rate: '96.50' },
+    });
     const accounts = (await get(mock, '/accounts')).json as Record<string, unknown>[];
     assert.deepEqual(Object.keys(accounts[0]!), ['id', 'currency', 'sum', 'frozenSum', 'withdrawalFee']);
   });
@@ -248,7 +303,12 @@ describe('public API (no signature)', () => {
     assert.equal(variants.status, 200);
     const [first] = variants.json as { option: string; method: string }[];
     assert.equal((await plain('GET', `/api/public/invoices/${invoice.id}/available-payment-variants`)).status, 401);
-    const started = await plain('POST', `/api/public/invoices/${invoice.id}/start-deal`, { 'X-Identity': MERCHANT.apiKey, 'content-type': 'application/json' }, JSON.stringify({ paymentMethod: first!.method, paymentOption: first!.option }));
+    const started = await plain(
+      'POST',
+      `/api/public/invoices/${invoice.id}/start-deal`,
+      { 'X-Identity': MERCHANT.apiKey, 'content-type': 'application/json' },
+      JSON.stringify({ paymentMethod: first!.method, paymentOption: first!.option }),
+    );
     assert.equal(started.status, 200, started.text);
     assert.equal((started.json as Invoice).deals[0]?.paymentMethod, first!.method);
   });
@@ -257,7 +317,9 @@ describe('public API (no signature)', () => {
 describe('withdrawals, terminals and flows', () => {
   const ACCOUNT = '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
   const withdraw = (mock: MockUnderTest, amount: string) =>
-    signedRequest(mock, 'POST', '/api/merchant/withdrawals', { body: JSON.stringify({ accountId: ACCOUNT, amount, address: 'TQ', code2FA: '123456' }) });
+    signedRequest(mock, 'POST', '/api/merchant/withdrawals', {
+      body: JSON.stringify({ accountId: ACCOUNT, amount, address: 'TQ', code2FA: '123456' }),
+    });
 
   test('2FA should be enabled / Insufficient funds; a paid invoice adds its payout to the balance', async () => {
     const no2fa = inProcessMock({ merchants: [{ ...MERCHANT, twoFactorEnabled: false }] });
@@ -277,7 +339,12 @@ describe('withdrawals, terminals and flows', () => {
     const mock = inProcessMock({ merchants: [{ ...MERCHANT, payIn: false, payOut: false }] });
     const payIn = await signedRequest(mock, 'POST', '/api/merchant/invoices', { body: JSON.stringify(createInvoiceBody()) });
     assert.deepEqual([payIn.status, payIn.json], [404, [{ message: 'Pay in disabled' }]]);
-    const out = createInvoiceBody({ type: 'out', paymentMethod: 'vtb', paymentOption: 'TO_CARD', paymentRequisites: { requisites: '2200 2400 0000 0000', holder: 'X' } });
+    const out = createInvoiceBody({
+      type: 'out',
+      paymentMethod: 'vtb',
+      paymentOption: 'TO_CARD',
+      paymentRequisites: { requisites: '2200 2400 0000 0000', holder: 'X' },
+    });
     const payOut = await signedRequest(mock, 'POST', '/api/merchant/invoices', { body: JSON.stringify(out) });
     assert.deepEqual([payOut.status, payOut.json], [404, [{ message: 'Pay out disabled' }]]);
     await mock.close();
@@ -314,7 +381,9 @@ describe('multipart bodies up to 10 MB on a real port', () => {
     const big = await multipartRequest(mock, `/api/merchant/invoices/${other.id}/confirm-transfer`, { attachment: receipt(TEN_MB + 1) });
     assert.equal(big.status, 400);
     assert.match(messagesOf(big)[0] ?? '', /too large.*field: "attachment"/);
-    const json = await signedRequest(mock, 'POST', '/api/merchant/invoices', { body: JSON.stringify(createInvoiceBody({ internalId: 'x'.repeat(70_000) })) });
+    const json = await signedRequest(mock, 'POST', '/api/merchant/invoices', {
+      body: JSON.stringify(createInvoiceBody({ internalId: 'x'.repeat(70_000) })),
+    });
     assert.equal(json.status, 413);
   });
 });

@@ -20,19 +20,63 @@ import { createInvoiceBody, inProcessMock, isObject, manualClock, signedRequest,
 const MONEY = ['amount', 'currency', 'subunit'];
 // The documentation's "InvoiceDTO".
 const INVOICE = [
-  'id', 'internalId', 'userId', 'type', 'status', 'paymentMethod', 'paymentOption', 'paymentRequisites', 'sum',
-  'storeId', 'storeName', 'receivedSumFromTaker', 'receivedSumFromMaker', 'serviceFeeSum', 'payoutSum',
-  'createdAt', 'expireAt', 'updatedAt', 'invoiceUrl', 'deals',
+  'id',
+  'internalId',
+  'userId',
+  'type',
+  'status',
+  'paymentMethod',
+  'paymentOption',
+  'paymentRequisites',
+  'sum',
+  'storeId',
+  'storeName',
+  'receivedSumFromTaker',
+  'receivedSumFromMaker',
+  'serviceFeeSum',
+  'payoutSum',
+  'createdAt',
+  'expireAt',
+  'updatedAt',
+  'invoiceUrl',
+  'deals',
 ];
 // The documentation: "The cancel operation returns a different set of invoice fields".
 const CANCELED_INVOICE = [
-  'id', 'internalId', 'type', 'paymentMethod', 'paymentOption', 'paymentRequisites', 'expiredAt', 'sum', 'status',
-  'deals', 'successUrl', 'cancelUrl', 'isSumChanged', 'flow', 'flowData',
+  'id',
+  'internalId',
+  'type',
+  'paymentMethod',
+  'paymentOption',
+  'paymentRequisites',
+  'expiredAt',
+  'sum',
+  'status',
+  'deals',
+  'successUrl',
+  'cancelUrl',
+  'isSumChanged',
+  'flow',
+  'flowData',
 ];
 // The documented DealDTO example (with `disputeResult` and `attachments`).
 const LOOKUP_DEAL = [
-  'id', 'type', 'status', 'paymentMethod', 'paymentOption', 'requisites', 'canceledAt', 'disputeAttachment',
-  'disputeReason', 'disputeReasonData', 'payment', 'rate', 'isActive', 'qrCodeLink', 'disputeResult', 'attachments',
+  'id',
+  'type',
+  'status',
+  'paymentMethod',
+  'paymentOption',
+  'requisites',
+  'canceledAt',
+  'disputeAttachment',
+  'disputeReason',
+  'disputeReasonData',
+  'payment',
+  'rate',
+  'isActive',
+  'qrCodeLink',
+  'disputeResult',
+  'attachments',
 ];
 // The create answer of the documented pay-in example names the bank too (option `paymentMethodName`).
 const DEAL = [...LOOKUP_DEAL, 'paymentMethodName'];
@@ -108,7 +152,12 @@ describe('field sets equal the reference for every response type', () => {
     assertInvoice(plain.json, DEAL, 'create answer without deal');
     const out = await signedRequest(mock, 'POST', '/api/merchant/invoices', {
       body: JSON.stringify(
-        createInvoiceBody({ type: 'out', paymentMethod: 'vtb', paymentOption: 'TO_CARD', paymentRequisites: { requisites: '2200240000000000', holder: 'X' } }),
+        createInvoiceBody({
+          type: 'out',
+          paymentMethod: 'vtb',
+          paymentOption: 'TO_CARD',
+          paymentRequisites: { requisites: '2200240000000000', holder: 'X' },
+        }),
       ),
     });
     assertKeys(out.json, PAYOUT_CREATED, 'pay-out create answer');
@@ -130,7 +179,9 @@ describe('field sets equal the reference for every response type', () => {
   });
 
   test('cancel: the cancel variant of the invoice', async () => {
-    const created = await signedRequest(mock, 'POST', '/api/merchant/invoices', { body: JSON.stringify(createInvoiceBody({ startDeal: true })) });
+    const created = await signedRequest(mock, 'POST', '/api/merchant/invoices', {
+      body: JSON.stringify(createInvoiceBody({ startDeal: true })),
+    });
     const id = (created.json as { id: string }).id;
     const canceled = await signedRequest(mock, 'POST', `/api/merchant/invoices/${id}/cancel`);
     assertKeys(canceled.json, CANCELED_INVOICE, 'cancel answer');
@@ -146,7 +197,11 @@ describe('field sets equal the reference for every response type', () => {
   });
 
   test('paid and expired invoices keep the same field sets (the four sums become Money objects when paid)', async () => {
-    const paidId = (await signedRequest(mock, 'POST', '/api/merchant/invoices', { body: JSON.stringify(createInvoiceBody({ internalId: 'paid-1', startDeal: true })) }).then((a) => a.json) as { id: string }).id;
+    const paidId = (
+      (await signedRequest(mock, 'POST', '/api/merchant/invoices', {
+        body: JSON.stringify(createInvoiceBody({ internalId: 'paid-1', startDeal: true })),
+      }).then((a) => a.json)) as { id: string }
+    ).id;
     mock.service.markPaid(paidId);
     const paid = await signedRequest(mock, 'GET', '/api/merchant/invoices/internal-id/paid-1');
     assertInvoice(paid.json, LOOKUP_DEAL, 'paid lookup answer');
@@ -158,7 +213,11 @@ describe('field sets equal the reference for every response type', () => {
     assertKeys(payment, ['takerSum', 'makerSum', 'feeSum', 'date'], 'paid deal.payment');
     assert.match(String(payment?.date), ISO_WITH_OFFSET);
 
-    const expiringId = (await signedRequest(mock, 'POST', '/api/merchant/invoices', { body: JSON.stringify(createInvoiceBody({ internalId: 'exp-1', startDeal: true })) }).then((a) => a.json) as { id: string }).id;
+    const expiringId = (
+      (await signedRequest(mock, 'POST', '/api/merchant/invoices', {
+        body: JSON.stringify(createInvoiceBody({ internalId: 'exp-1', startDeal: true })),
+      }).then((a) => a.json)) as { id: string }
+    ).id;
     mock.service.expire(expiringId);
     const expired = await signedRequest(mock, 'GET', '/api/merchant/invoices/internal-id/exp-1');
     assertInvoice(expired.json, LOOKUP_DEAL, 'expired lookup answer');

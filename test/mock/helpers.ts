@@ -39,7 +39,13 @@ const QUIET = { notificationAllowed: () => false };
 
 type Options = Partial<Omit<MockServiceOptions, 'publicBaseUrl'>> & { publicBaseUrl?: string };
 
-const withClient = (name: string, service: MockService, baseUrl: string, fetcher: (request: Request) => Promise<Response>, close: () => Promise<void>): MockUnderTest => ({
+const withClient = (
+  name: string,
+  service: MockService,
+  baseUrl: string,
+  fetcher: (request: Request) => Promise<Response>,
+  close: () => Promise<void>,
+): MockUnderTest => ({
   name,
   service,
   baseUrl,
@@ -84,7 +90,12 @@ export const signedRequest = async (
   mock: Pick<MockUnderTest, 'baseUrl' | 'fetch'>,
   method: string,
   path: string,
-  options: { body?: string; contentType?: string | null; merchant?: { apiKey: string; secretKey: string }; headers?: Record<string, string> } = {},
+  options: {
+    body?: string;
+    contentType?: string | null;
+    merchant?: { apiKey: string; secretKey: string };
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<RawAnswer> => {
   const merchant = options.merchant ?? MERCHANT;
   const url = `${mock.baseUrl}${path}`;
@@ -201,7 +212,12 @@ export const multipartRequest = async (
 };
 
 /** A request to a test control under `/__mock` (unsigned JSON), answered raw. */
-export const control = async (mock: Pick<MockUnderTest, 'baseUrl' | 'fetch'>, method: string, path: string, body?: unknown): Promise<RawAnswer> =>
+export const control = async (
+  mock: Pick<MockUnderTest, 'baseUrl' | 'fetch'>,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<RawAnswer> =>
   readAnswer(
     await mock.fetch(
       new Request(`${mock.baseUrl}/__mock${path}`, {

@@ -23,7 +23,14 @@ import {
 } from './helpers.js';
 
 type Money = { amount: string; currency: string; subunit: number };
-type Deal = { id: string; status: string; isActive: boolean; disputeResult: string | null; disputeReason: string | null; payment: { takerSum: Money; makerSum: Money; feeSum: Money } | null };
+type Deal = {
+  id: string;
+  status: string;
+  isActive: boolean;
+  disputeResult: string | null;
+  disputeReason: string | null;
+  payment: { takerSum: Money; makerSum: Money; feeSum: Money } | null;
+};
 type Invoice = {
   id: string;
   status: string;
@@ -47,7 +54,9 @@ const moneyMock = () => {
 };
 
 const create = async (mock: MockUnderTest, overrides: Record<string, unknown> = {}): Promise<Invoice> => {
-  const answer = await signedRequest(mock, 'POST', '/api/merchant/invoices', { body: JSON.stringify(createInvoiceBody({ startDeal: true, ...overrides })) });
+  const answer = await signedRequest(mock, 'POST', '/api/merchant/invoices', {
+    body: JSON.stringify(createInvoiceBody({ startDeal: true, ...overrides })),
+  });
   assert.equal(answer.status, 200, answer.text);
   return answer.json as Invoice;
 };
@@ -82,11 +91,23 @@ describe('a corrected payment: the second paid', () => {
     assert.equal(minor(balance(mock)) - minor(before), minor('49.26709844') - minor('49.22279793'));
 
     await mock.service.notificationsSettled();
-    assert.deepEqual(bodies.map((body) => [body.invoice.status, (body.invoice.receivedSumFromTaker as Money).amount]), [['paid', '5000.00'], ['paid', '5004.50']]);
+    assert.deepEqual(
+      bodies.map((body) => [body.invoice.status, (body.invoice.receivedSumFromTaker as Money).amount]),
+      [
+        ['paid', '5000.00'],
+        ['paid', '5004.50'],
+      ],
+    );
     const [first, second] = bodies;
     assert.ok(Date.parse(second!.invoice.updatedAt) > Date.parse(first!.invoice.updatedAt), 'the service’s own timestamps order the two');
     assert.deepEqual((second!.invoice.deal?.payment as { takerSum: Money }).takerSum, rub('5004.50'));
-    assert.deepEqual(mock.service.notifications.map((record) => [record.previousStatus, record.status]), [['new', 'paid'], ['paid', 'paid']]);
+    assert.deepEqual(
+      mock.service.notifications.map((record) => [record.previousStatus, record.status]),
+      [
+        ['new', 'paid'],
+        ['paid', 'paid'],
+      ],
+    );
 
     mock.service.correctAmount(invoice.id, '4999.99');
     assert.deepEqual(read(mock, invoice.id).receivedSumFromTaker, rub('4999.99'), 'a correction may lower the amount too');
@@ -132,28 +153,46 @@ describe('disputes after paid, and the documented revisions', () => {
     const opened = await control(mock, 'POST', `/invoices/${invoice.id}/dispute`, {});
     assert.equal(opened.status, 200, opened.text);
     const disputed = opened.json as Invoice;
-    assert.deepEqual([disputed.status, disputed.deals.length, disputed.deals[0]?.status, disputed.deals[0]?.disputeReason], ['dispute', 1, 'dispute', 'no_payment']);
+    assert.deepEqual(
+      [disputed.status, disputed.deals.length, disputed.deals[0]?.status, disputed.deals[0]?.disputeReason],
+      ['dispute', 1, 'dispute', 'no_payment'],
+    );
     const resolved = await control(mock, 'POST', `/invoices/${invoice.id}/resolve`, { result, ...(amount ? { amount } : {}) });
     assert.equal(resolved.status, 200, resolved.text);
     await mock.service.notificationsSettled();
     const after = resolved.json as Invoice;
     const stamps = bodies.map((body) => Date.parse(body.invoice.updatedAt));
-    assert.ok(stamps.every((stamp, i) => i === 0 || stamp > stamps[i - 1]!), `updatedAt grows with each notification: ${stamps.join(', ')}`);
+    assert.ok(
+      stamps.every((stamp, i) => i === 0 || stamp > stamps[i - 1]!),
+      `updatedAt grows with each notification: ${stamps.join(', ')}`,
+    );
     await mock.close();
-    return { invoice, after, statuses: bodies.map((body) => body.invoice.status), credit: minor(balance(mock)) - minor(before), disputedDeal: bodies.at(-1)?.invoice.deal };
+    return {
+      invoice,
+      after,
+      statuses: bodies.map((body) => body.invoice.status),
+      credit: minor(balance(mock)) - minor(before),
+      disputedDeal: bodies.at(-1)?.invoice.deal,
+    };
   };
 
   test('paid → dispute → paid (ACCEPTED): the payment stands, the credit does not move', async () => {
     const { after, statuses, credit } = await revise('paid', 'ACCEPTED');
     assert.deepEqual(statuses, ['paid', 'dispute', 'paid']);
-    assert.deepEqual([after.status, after.receivedSumFromTaker, after.deals[0]?.status, after.deals[0]?.isActive, after.deals[0]?.disputeResult], ['paid', rub('5000.00'), 'completed', false, 'ACCEPTED']);
+    assert.deepEqual(
+      [after.status, after.receivedSumFromTaker, after.deals[0]?.status, after.deals[0]?.isActive, after.deals[0]?.disputeResult],
+      ['paid', rub('5000.00'), 'completed', false, 'ACCEPTED'],
+    );
     assert.equal(credit, 0n);
   });
 
   test('paid → dispute → paid (AMOUNT_CHANGED): settled at the amount given, in the sums and the deal payment', async () => {
     const { after, statuses, credit, disputedDeal } = await revise('paid', 'AMOUNT_CHANGED', '4990.00');
     assert.deepEqual(statuses, ['paid', 'dispute', 'paid']);
-    assert.deepEqual([after.receivedSumFromTaker, after.deals[0]?.payment?.takerSum, after.deals[0]?.disputeResult], [rub('4990.00'), rub('4990.00'), 'AMOUNT_CHANGED']);
+    assert.deepEqual(
+      [after.receivedSumFromTaker, after.deals[0]?.payment?.takerSum, after.deals[0]?.disputeResult],
+      [rub('4990.00'), rub('4990.00'), 'AMOUNT_CHANGED'],
+    );
     // 4990.00 RUB pays out 49.12435233 USDT, 5000.00 paid out 49.22279793.
     assert.equal(credit, minor('49.12435233') - minor('49.22279793'));
     assert.deepEqual([disputedDeal?.status, disputedDeal?.disputeResult], ['completed', 'AMOUNT_CHANGED']);
@@ -163,7 +202,14 @@ describe('disputes after paid, and the documented revisions', () => {
     const { after, statuses, credit } = await revise('paid', 'FRAUD_CONFIRM_DOCS');
     assert.deepEqual(statuses, ['paid', 'dispute', 'canceled']);
     assert.deepEqual(
-      [after.status, after.receivedSumFromTaker, after.payoutSum, after.deals[0]?.status, after.deals[0]?.payment, after.deals[0]?.disputeResult],
+      [
+        after.status,
+        after.receivedSumFromTaker,
+        after.payoutSum,
+        after.deals[0]?.status,
+        after.deals[0]?.payment,
+        after.deals[0]?.disputeResult,
+      ],
       ['canceled', null, null, 'canceled', null, 'FRAUD_CONFIRM_DOCS'],
     );
     assert.equal(credit, -minor('49.22279793'));
@@ -181,7 +227,11 @@ describe('disputes after paid, and the documented revisions', () => {
   });
 
   test('every failed result leaves the invoice canceled with nothing received, whatever it started from', async () => {
-    for (const [start, result] of [['expired', 'TTL_EXPIRED'], ['canceled', 'UNKNOWN'], ['new', 'WAITING_CONFIRM_DOCS_FROM_MERCHANT']] as const) {
+    for (const [start, result] of [
+      ['expired', 'TTL_EXPIRED'],
+      ['canceled', 'UNKNOWN'],
+      ['new', 'WAITING_CONFIRM_DOCS_FROM_MERCHANT'],
+    ] as const) {
       const { after, statuses, credit } = await revise(start, result);
       assert.deepEqual([statuses.at(-2), statuses.at(-1)], ['dispute', 'canceled'], `${start}, ${result}`);
       assert.deepEqual([after.receivedSumFromTaker, after.deals[0]?.disputeResult], [null, result]);
@@ -203,8 +253,11 @@ describe('disputes after paid, and the documented revisions', () => {
     mock.service.openDispute(invoice.id, { reason: 'invalid_sum', amount: '1210.00' });
     mock.service.resolveDispute(invoice.id, 'ACCEPTED');
     assert.deepEqual(read(mock, invoice.id).receivedSumFromTaker, rub('1210.00'));
-    const dispute = (id: string, dealId: string) => multipartRequest(mock, `/api/merchant/invoices/${id}/dispute`, { dealId, disputeReason: 'no_payment' });
-    assert.deepEqual(messagesOf(await dispute(invoice.id, invoice.deals[0]!.id)), [`Can not open a dispute: invoice ${invoice.id} is paid`]);
+    const dispute = (id: string, dealId: string) =>
+      multipartRequest(mock, `/api/merchant/invoices/${id}/dispute`, { dealId, disputeReason: 'no_payment' });
+    assert.deepEqual(messagesOf(await dispute(invoice.id, invoice.deals[0]!.id)), [
+      `Can not open a dispute: invoice ${invoice.id} is paid`,
+    ]);
     const canceled = await create(mock);
     await signedRequest(mock, 'POST', `/api/merchant/invoices/${canceled.id}/cancel`);
     const late = await dispute(canceled.id, canceled.deals[0]!.id);
@@ -280,7 +333,13 @@ describe('unique amounts: the amount the payer must send', () => {
   test('a cross-border invoice fills the four sums while new, as the documented example', async () => {
     const { mock } = moneyMock();
     const documented = documentedCrossBorderCreateAnswer();
-    const invoice = await create(mock, { amount: '1011', paymentOption: 'CROSS_BORDER', paymentMethod: 'dcbank', crossBorderCurrency: 'TJS', crossBorderRequisiteType: 'PHONE' });
+    const invoice = await create(mock, {
+      amount: '1011',
+      paymentOption: 'CROSS_BORDER',
+      paymentMethod: 'dcbank',
+      crossBorderCurrency: 'TJS',
+      crossBorderRequisiteType: 'PHONE',
+    });
     assert.deepEqual(Object.keys(invoice), Object.keys(documented));
     for (const field of ['receivedSumFromTaker', 'receivedSumFromMaker', 'serviceFeeSum', 'payoutSum'] as const) {
       assert.deepEqual(Object.keys(invoice[field]!), Object.keys(documented[field]), field);

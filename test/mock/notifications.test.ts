@@ -16,12 +16,37 @@ const FAST_RETRY = { attempts: 4, baseDelayMs: 20, maxDelayMs: 50, timeoutMs: 1_
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
 // The documented Notifications\\InvoiceDTO and Notifications\\DealDTO, written out from the examples.
 const NOTIFICATION_INVOICE = [
-  'id', 'internalId', 'type', 'status', 'sum', 'storeId', 'storeName', 'receivedSumFromTaker', 'receivedSumFromMaker',
-  'serviceFeeSum', 'payoutSum', 'rate', 'createdAt', 'expireAt', 'updatedAt', 'deal',
+  'id',
+  'internalId',
+  'type',
+  'status',
+  'sum',
+  'storeId',
+  'storeName',
+  'receivedSumFromTaker',
+  'receivedSumFromMaker',
+  'serviceFeeSum',
+  'payoutSum',
+  'rate',
+  'createdAt',
+  'expireAt',
+  'updatedAt',
+  'deal',
 ];
 const NOTIFICATION_DEAL = [
-  'id', 'type', 'status', 'paymentMethod', 'paymentOption', 'requisites', 'canceledAt', 'disputeAttachment',
-  'disputeReason', 'disputeReasonData', 'payment', 'attachments', 'disputeResult',
+  'id',
+  'type',
+  'status',
+  'paymentMethod',
+  'paymentOption',
+  'requisites',
+  'canceledAt',
+  'disputeAttachment',
+  'disputeReason',
+  'disputeReasonData',
+  'payment',
+  'attachments',
+  'disputeResult',
 ];
 
 describe('notifications', () => {
@@ -30,7 +55,11 @@ describe('notifications', () => {
     const mock = await networkMock({ controls: true, notificationAllowed: undefined });
     try {
       const client = mock.client();
-      const make = (token: string) => client.createInvoice({ ...createInvoiceBody({ notificationUrl: receiver.url, notificationToken: token, startDeal: true }), type: 'in' });
+      const make = (token: string) =>
+        client.createInvoice({
+          ...createInvoiceBody({ notificationUrl: receiver.url, notificationToken: token, startDeal: true }),
+          type: 'in',
+        });
       const [paid, canceled, expired] = [await make('tok-paid'), await make('tok-cancel'), await make('tok-expire')];
       assert.equal(receiver.received.length, 0, 'creation is not a status change');
       mock.service.markPaid(paid.id);
@@ -56,7 +85,8 @@ describe('notifications', () => {
         assert.equal(body.invoice.id, id);
         assert.equal(body.invoice.status, status);
         assert.equal(body.invoice.rate, '96.50');
-        for (const absent of ['deals', 'userId', 'paymentMethod', 'paymentOption', 'invoiceUrl']) assert.equal(absent in body.invoice, false, absent);
+        for (const absent of ['deals', 'userId', 'paymentMethod', 'paymentOption', 'invoiceUrl'])
+          assert.equal(absent in body.invoice, false, absent);
       }
       const paidBody = byToken.get('tok-paid')?.json as { invoice: { deal: Record<string, unknown>; payoutSum: unknown } };
       assert.deepEqual(Object.keys(paidBody.invoice.deal), NOTIFICATION_DEAL);
@@ -67,7 +97,14 @@ describe('notifications', () => {
       assert.ok(isObject(paidBody.invoice.payoutSum));
       const canceledBody = byToken.get('tok-cancel')?.json as { invoice: { deal: unknown } };
       assert.equal(canceledBody.invoice.deal, null, 'the canceled invoice has no deal left');
-      assert.deepEqual(mock.service.notifications.map((n) => [n.event, n.state]), [['invoice', 'delivered'], ['invoice', 'delivered'], ['invoice', 'delivered']]);
+      assert.deepEqual(
+        mock.service.notifications.map((n) => [n.event, n.state]),
+        [
+          ['invoice', 'delivered'],
+          ['invoice', 'delivered'],
+          ['invoice', 'delivered'],
+        ],
+      );
     } finally {
       await mock.close();
       await receiver.close();
@@ -78,7 +115,9 @@ describe('notifications', () => {
     const receiver = await startReceiver([201, 500, 503, 200]);
     const mock = inProcessMock({ ...FROZEN, notificationAllowed: undefined });
     try {
-      const invoice = await mock.client().createInvoice({ ...createInvoiceBody({ notificationUrl: receiver.url, startDeal: true }), type: 'in' });
+      const invoice = await mock
+        .client()
+        .createInvoice({ ...createInvoiceBody({ notificationUrl: receiver.url, startDeal: true }), type: 'in' });
       mock.service.markPaid(invoice.id);
       await mock.service.notificationsIdle();
       assert.equal(receiver.received.length, 1);
@@ -92,8 +131,14 @@ describe('notifications', () => {
       assert.equal(receiver.received.length, 3, 'three attempts in all');
       const [record] = mock.service.notifications;
       assert.equal(record?.state, 'failed');
-      assert.deepEqual(record?.attempts.map((a) => a.status), [201, 500, 503]);
-      assert.deepEqual(record?.attempts.map((a) => Date.parse(a.at) - START), [0, 60_000, 120_000]);
+      assert.deepEqual(
+        record?.attempts.map((a) => a.status),
+        [201, 500, 503],
+      );
+      assert.deepEqual(
+        record?.attempts.map((a) => Date.parse(a.at) - START),
+        [0, 60_000, 120_000],
+      );
       assert.equal(new Set(receiver.received.map((n) => n.body)).size, 1, 'the same notification each time');
       await mock.service.notificationsSettled();
     } finally {
@@ -104,17 +149,32 @@ describe('notifications', () => {
 
   test('attempts and interval are options; POST /__mock/clock drives the retries too', async () => {
     const receiver = await startReceiver([500, 500, 500]);
-    const mock = inProcessMock({ ...FROZEN, controls: true, notificationAllowed: undefined, notificationRetry: { attempts: 4, intervalMs: 5_000 } });
+    const mock = inProcessMock({
+      ...FROZEN,
+      controls: true,
+      notificationAllowed: undefined,
+      notificationRetry: { attempts: 4, intervalMs: 5_000 },
+    });
     try {
-      const invoice = await mock.client().createInvoice({ ...createInvoiceBody({ notificationUrl: receiver.url, startDeal: true }), type: 'in' });
+      const invoice = await mock
+        .client()
+        .createInvoice({ ...createInvoiceBody({ notificationUrl: receiver.url, startDeal: true }), type: 'in' });
       mock.service.expire(invoice.id);
       await mock.service.notificationsIdle();
       for (let i = 0; i < 3; i++) {
-        const answer = await mock.fetch(new Request(`${mock.baseUrl}/__mock/clock`, { method: 'POST', body: JSON.stringify({ advanceMs: 5_000 }) }));
+        const answer = await mock.fetch(
+          new Request(`${mock.baseUrl}/__mock/clock`, { method: 'POST', body: JSON.stringify({ advanceMs: 5_000 }) }),
+        );
         assert.equal(answer.status, 200);
-        assert.equal(((await answer.json()) as { now: string }).now, new Date(START + (i + 1) * 5_000).toISOString().replace('.000Z', '+00:00'));
+        assert.equal(
+          ((await answer.json()) as { now: string }).now,
+          new Date(START + (i + 1) * 5_000).toISOString().replace('.000Z', '+00:00'),
+        );
       }
-      assert.deepEqual(mock.service.notifications[0]?.attempts.map((a) => a.status), [500, 500, 500, 200]);
+      assert.deepEqual(
+        mock.service.notifications[0]?.attempts.map((a) => a.status),
+        [500, 500, 500, 200],
+      );
       assert.equal(mock.service.notifications[0]?.state, 'delivered');
     } finally {
       mock.service.close();
@@ -166,7 +226,10 @@ describe('notifications', () => {
       assert.equal(receiver.received.length, 3);
       const [record] = mock.service.notifications;
       assert.equal(record?.state, 'delivered');
-      assert.deepEqual(record?.attempts.map((a) => a.status), [500, 503, 200]);
+      assert.deepEqual(
+        record?.attempts.map((a) => a.status),
+        [500, 503, 200],
+      );
       // The same notification each time, with the same token.
       assert.equal(new Set(receiver.received.map((n) => (n.json as { invoice: { id: string } }).invoice.id)).size, 1);
       assert.equal(new Set(receiver.received.map((n) => n.headers[NOTIFICATION_TOKEN_HEADER])).size, 1);
@@ -180,7 +243,9 @@ describe('notifications', () => {
     const receiver = await startReceiver([500, 500, 500, 500, 500, 500]);
     const mock = inProcessMock({ notificationAllowed: undefined, notificationRetry: FAST_RETRY });
     try {
-      const invoice = await mock.client().createInvoice({ ...createInvoiceBody({ notificationUrl: receiver.url, startDeal: true }), type: 'in' });
+      const invoice = await mock
+        .client()
+        .createInvoice({ ...createInvoiceBody({ notificationUrl: receiver.url, startDeal: true }), type: 'in' });
       await mock.client().cancelInvoice(invoice.id);
       await mock.service.notificationsSettled();
       assert.equal(receiver.received.length, FAST_RETRY.attempts);
@@ -248,7 +313,10 @@ describe('notifications', () => {
       },
     });
     try {
-      const invoice = await mock.client().createInvoice({ ...createInvoiceBody({ notificationUrl: 'https://shop.example/hooks', notificationToken: 'sekret' }), type: 'in' });
+      const invoice = await mock.client().createInvoice({
+        ...createInvoiceBody({ notificationUrl: 'https://shop.example/hooks', notificationToken: 'sekret' }),
+        type: 'in',
+      });
       mock.service.markPaid(invoice.id);
       await mock.service.notificationsSettled();
       assert.equal(seen.length, 1);
@@ -295,8 +363,14 @@ describe('notifications', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/payments/notify`;
     try {
-      const good = await client.createInvoice({ ...createInvoiceBody({ notificationUrl: url, notificationToken: 'shared-token', startDeal: true }), type: 'in' });
-      const forged = await client.createInvoice({ ...createInvoiceBody({ notificationUrl: url, notificationToken: 'wrong-token', startDeal: true }), type: 'in' });
+      const good = await client.createInvoice({
+        ...createInvoiceBody({ notificationUrl: url, notificationToken: 'shared-token', startDeal: true }),
+        type: 'in',
+      });
+      const forged = await client.createInvoice({
+        ...createInvoiceBody({ notificationUrl: url, notificationToken: 'wrong-token', startDeal: true }),
+        type: 'in',
+      });
       mock.service.markPaid(good.id);
       await client.cancelInvoice(forged.id);
       await mock.service.notificationsSettled();
@@ -306,7 +380,10 @@ describe('notifications', () => {
       assert.equal(handled[0]?.previous, 'new');
       const [delivered, refused] = mock.service.notifications;
       assert.equal(delivered?.state, 'delivered');
-      assert.deepEqual(delivered?.attempts.map((a) => a.status), [200]);
+      assert.deepEqual(
+        delivered?.attempts.map((a) => a.status),
+        [200],
+      );
       assert.equal(refused?.state, 'failed', 'a wrong token is refused, so the mock retries and gives up');
       assert.ok(refused?.attempts.every((a) => a.status === 401));
     } finally {
@@ -330,13 +407,23 @@ describe("the shop's server down: an outage on the mock clock", () => {
       await mock.service.advanceClock(180_000);
       const [record] = mock.service.notifications;
       assert.equal(record?.state, 'failed');
-      assert.deepEqual(record?.attempts.map((attempt) => [Date.parse(attempt.at) - START, attempt.status]), [[0, null], [60_000, null], [120_000, null]]);
+      assert.deepEqual(
+        record?.attempts.map((attempt) => [Date.parse(attempt.at) - START, attempt.status]),
+        [
+          [0, null],
+          [60_000, null],
+          [120_000, null],
+        ],
+      );
       assert.match(record?.attempts[0]?.error ?? '', /shop's server is down until 2026-11-22T07:03:00/);
       assert.equal(receiver.received.length, 0, 'nothing reached the shop');
 
       mock.service.markPaid(later.id);
       await mock.service.notificationsSettled();
-      assert.deepEqual(receiver.received.map((n) => (n.json as { invoice: { id: string } }).invoice.id), [later.id]);
+      assert.deepEqual(
+        receiver.received.map((n) => (n.json as { invoice: { id: string } }).invoice.id),
+        [later.id],
+      );
     } finally {
       mock.service.close();
       await receiver.close();
@@ -347,25 +434,44 @@ describe("the shop's server down: an outage on the mock clock", () => {
     const receiver = await startReceiver();
     const mock = inProcessMock({ ...FROZEN, controls: true, notificationAllowed: undefined });
     const outage = async (body: unknown) => {
-      const answer = await mock.fetch(new Request(`${mock.baseUrl}/__mock/notifications/outage`, { method: 'POST', body: JSON.stringify(body) }));
+      const answer = await mock.fetch(
+        new Request(`${mock.baseUrl}/__mock/notifications/outage`, { method: 'POST', body: JSON.stringify(body) }),
+      );
       return { status: answer.status, json: (await answer.json()) as { until?: string; error?: { message: string } } };
     };
     try {
       assert.deepEqual(await outage({ durationMs: 100_000 }), { status: 200, json: { until: '2026-11-22T07:01:40+00:00' } });
-      const invoice = await mock.client().createInvoice({ ...createInvoiceBody({ notificationUrl: receiver.url, startDeal: true }), type: 'in' });
+      const invoice = await mock
+        .client()
+        .createInvoice({ ...createInvoiceBody({ notificationUrl: receiver.url, startDeal: true }), type: 'in' });
       mock.service.expire(invoice.id);
       await mock.service.advanceClock(120_000);
       await mock.service.notificationsSettled();
-      assert.deepEqual(mock.service.notifications[0]?.attempts.map((attempt) => attempt.status), [null, null, 200]);
+      assert.deepEqual(
+        mock.service.notifications[0]?.attempts.map((attempt) => attempt.status),
+        [null, null, 200],
+      );
 
       await outage({ durationMs: 600_000 });
       assert.equal((await outage({ durationMs: 0 })).status, 200);
-      const next = await mock.client().createInvoice({ ...createInvoiceBody({ notificationUrl: receiver.url, startDeal: true }), type: 'in' });
+      const next = await mock
+        .client()
+        .createInvoice({ ...createInvoiceBody({ notificationUrl: receiver.url, startDeal: true }), type: 'in' });
       mock.service.markPaid(next.id);
       await mock.service.notificationsSettled();
-      assert.deepEqual(mock.service.notifications[1]?.attempts.map((attempt) => attempt.status), [200], 'the outage was ended');
+      assert.deepEqual(
+        mock.service.notifications[1]?.attempts.map((attempt) => attempt.status),
+        [200],
+        'the outage was ended',
+      );
 
-      for (const body of [{}, { durationMs: -1 }, { durationMs: '180000' }, { durationMs: 8 * 86_400_000 }, { durationMs: 1, until: 'x' }]) {
+      for (const body of [
+        {},
+        { durationMs: -1 },
+        { durationMs: '180000' },
+        { durationMs: 8 * 86_400_000 },
+        { durationMs: 1, until: 'x' },
+      ]) {
         const refused = await outage(body);
         assert.equal(refused.status, 400, JSON.stringify(body));
         assert.match(refused.json.error?.message ?? '', /^(durationMs|until): /, JSON.stringify(body));

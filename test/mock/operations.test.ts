@@ -59,7 +59,10 @@ for (const transport of TRANSPORTS) {
       assert.deepEqual(found.deals[0]?.attachments, []);
 
       const variants = await client.listPaymentVariants(created.id);
-      assert.ok(variants.some((v) => v.method === deal?.paymentMethod && v.option === deal.paymentOption), 'the deal is one of the variants');
+      assert.ok(
+        variants.some((v) => v.method === deal?.paymentMethod && v.option === deal.paymentOption),
+        'the deal is one of the variants',
+      );
 
       const canceled = await client.cancelInvoice(created.id);
       assert.equal(canceled.id, created.id);
@@ -75,7 +78,7 @@ for (const transport of TRANSPORTS) {
       assert.deepEqual(after.deals, []);
     });
 
-    test('a pay-out invoice keeps its bank and option; its one deal (type out, new) carries the payee\'s requisites', async () => {
+    test("a pay-out invoice keeps its bank and option; its one deal (type out, new) carries the payee's requisites", async () => {
       const created = await mock.client().createInvoice({
         type: 'out',
         amount: '2500.5',
@@ -93,7 +96,10 @@ for (const transport of TRANSPORTS) {
       assert.equal(created.paymentRequisites, null, 'documented: null at the top level');
       assert.equal(created.deals.length, 1);
       const [deal] = created.deals;
-      assert.deepEqual([deal?.type, deal?.status, deal?.isActive, deal?.paymentMethod, deal?.paymentOption], ['out', 'new', true, 'tinkoff', 'TO_CARD']);
+      assert.deepEqual(
+        [deal?.type, deal?.status, deal?.isActive, deal?.paymentMethod, deal?.paymentOption],
+        ['out', 'new', true, 'tinkoff', 'TO_CARD'],
+      );
       assert.deepEqual(deal?.requisites, { requisites: '2200700012345678', holder: 'Анна Сергеевна К.' });
       assert.deepEqual(await mock.client().listPaymentVariants(created.id), [{ option: 'TO_CARD', method: 'tinkoff' }]);
     });
@@ -137,7 +143,10 @@ for (const transport of TRANSPORTS) {
       form.set('dealId', String(invoice.deals[0]?.id));
       form.set('disputeReason', 'no_payment');
       form.set('attachment', new Blob(['%PDF-1.4 receipt']), 'receipt.pdf');
-      const disputed = (await client.request('POST', `/invoices/${invoice.id}/dispute`, form)) as { status: string; deals: { status: string }[] };
+      const disputed = (await client.request('POST', `/invoices/${invoice.id}/dispute`, form)) as {
+        status: string;
+        deals: { status: string }[];
+      };
       assert.equal(disputed.status, 'dispute');
       assert.equal(disputed.deals[0]?.status, 'dispute');
     });
@@ -151,7 +160,10 @@ for (const transport of TRANSPORTS) {
         return true;
       });
       const unknown = mock.client({ apiKey: 'nobody', secretKey: 'x' });
-      await assert.rejects(unknown.getWithdrawal(ACCOUNT_ID), (error: unknown) => error instanceof MerchantApiError && error.status === 401);
+      await assert.rejects(
+        unknown.getWithdrawal(ACCOUNT_ID),
+        (error: unknown) => error instanceof MerchantApiError && error.status === 401,
+      );
 
       const bare = await readAnswer(await mock.fetch(new Request(`${mock.baseUrl}/api/merchant/accounts`)));
       assert.equal(bare.status, 401);

@@ -17,14 +17,31 @@ import {
   documentedPayoutCreateRequest,
   documentedPublicPaymentMethods,
 } from '../fixtures/documented-money.js';
-import { FROZEN, MERCHANT, control, controlError, createInvoiceBody, inProcessMock, manualClock, messagesOf, readAnswer, signedRequest, type MockUnderTest } from './helpers.js';
+import {
+  FROZEN,
+  MERCHANT,
+  control,
+  controlError,
+  createInvoiceBody,
+  inProcessMock,
+  manualClock,
+  messagesOf,
+  readAnswer,
+  signedRequest,
+  type MockUnderTest,
+} from './helpers.js';
 
 type Money = { amount: string; currency: string; subunit: number };
 type Account = { id: string; currency: string; sum: Money; frozenSum: Money; withdrawalFee: Money };
 
 const usdt = (amount: string): Money => ({ amount, currency: 'USDT', subunit: 8 });
-const accounts = async (mock: MockUnderTest): Promise<Account[]> => (await signedRequest(mock, 'GET', '/api/merchant/accounts')).json as Account[];
-const payout = (overrides: Record<string, unknown> = {}) => ({ ...documentedPayoutCreateRequest(), notificationUrl: 'http://127.0.0.1:9/hooks', ...overrides });
+const accounts = async (mock: MockUnderTest): Promise<Account[]> =>
+  (await signedRequest(mock, 'GET', '/api/merchant/accounts')).json as Account[];
+const payout = (overrides: Record<string, unknown> = {}) => ({
+  ...documentedPayoutCreateRequest(),
+  notificationUrl: 'http://127.0.0.1:9/hooks',
+  ...overrides,
+});
 const createPayout = (mock: MockUnderTest, overrides: Record<string, unknown> = {}) =>
   signedRequest(mock, 'POST', '/api/merchant/invoices', { body: JSON.stringify(payout(overrides)) });
 
@@ -44,12 +61,36 @@ describe('pay-outs', () => {
     const [deal] = created.deals;
     const [example] = documented.deals;
     assert.deepEqual(
-      [created.type, created.status, created.paymentMethod, created.paymentOption, created.paymentRequisites, created.sum, created.receivedSumFromTaker],
-      [documented.type, documented.status, documented.paymentMethod, documented.paymentOption, documented.paymentRequisites, documented.sum, documented.receivedSumFromTaker],
+      [
+        created.type,
+        created.status,
+        created.paymentMethod,
+        created.paymentOption,
+        created.paymentRequisites,
+        created.sum,
+        created.receivedSumFromTaker,
+      ],
+      [
+        documented.type,
+        documented.status,
+        documented.paymentMethod,
+        documented.paymentOption,
+        documented.paymentRequisites,
+        documented.sum,
+        documented.receivedSumFromTaker,
+      ],
     );
     assert.deepEqual(
       [deal?.type, deal?.status, deal?.paymentMethod, deal?.paymentOption, deal?.requisites, deal?.payment, deal?.isActive],
-      [example?.type, example?.status, example?.paymentMethod, example?.paymentOption, example?.requisites, example?.payment, example?.isActive],
+      [
+        example?.type,
+        example?.status,
+        example?.paymentMethod,
+        example?.paymentOption,
+        example?.requisites,
+        example?.payment,
+        example?.isActive,
+      ],
     );
     assert.ok(safeParse(CreateInvoiceResponseSchema, created).success, 'the client reads it');
     assert.ok(safeParse(CreateInvoiceResponseSchema, documented).success, 'and the documented one');
@@ -64,12 +105,23 @@ describe('pay-outs', () => {
 
     const sent = await control(mock, 'POST', `/invoices/${created.id}/paid`);
     assert.equal(sent.status, 200, sent.text);
-    const paid = sent.json as { status: string; payoutSum: Money; receivedSumFromTaker: Money; deals: { status: string; isActive: boolean; payment: { takerSum: Money } | null }[] };
-    assert.deepEqual([paid.status, paid.deals[0]?.status, paid.deals[0]?.isActive, paid.deals[0]?.payment?.takerSum.amount], ['paid', 'completed', false, '1000.00']);
+    const paid = sent.json as {
+      status: string;
+      payoutSum: Money;
+      receivedSumFromTaker: Money;
+      deals: { status: string; isActive: boolean; payment: { takerSum: Money } | null }[];
+    };
+    assert.deepEqual(
+      [paid.status, paid.deals[0]?.status, paid.deals[0]?.isActive, paid.deals[0]?.payment?.takerSum.amount],
+      ['paid', 'completed', false, '1000.00'],
+    );
     assert.deepEqual([paid.receivedSumFromTaker.amount, paid.payoutSum], ['1000.00', usdt(COST)], 'what the pay-out cost the account');
     const [after] = await accounts(mock);
     assert.deepEqual([after?.frozenSum, after?.sum], [usdt('0.00000000'), running?.sum], 'the hold became the debit');
-    assert.deepEqual(mock.service.notifications.map((record) => [record.previousStatus, record.status]), [['new', 'paid']]);
+    assert.deepEqual(
+      mock.service.notifications.map((record) => [record.previousStatus, record.status]),
+      [['new', 'paid']],
+    );
     await mock.close();
   });
 
@@ -100,14 +152,27 @@ describe('pay-outs', () => {
 
     const mock = inProcessMock({ controls: true });
     const blank = await createPayout(mock, { paymentRequisites: { requisites: ' ', holder: 1 } });
-    assert.deepEqual(messagesOf(blank), ['this value should not be blank. field: "paymentRequisites.requisites"', 'this value should not be blank. field: "paymentRequisites.holder"']);
-    assert.deepEqual(messagesOf(await createPayout(mock, { paymentMethod: 'unknown', paymentOption: 'SBP' })), ['Payment method not allowed']);
-    const found = (await createPayout(mock, { paymentMethod: 'unknown', paymentRequisites: { requisites: '2200 7001 2345 6789', holder: 'Анна К.' } })).json as {
+    assert.deepEqual(messagesOf(blank), [
+      'this value should not be blank. field: "paymentRequisites.requisites"',
+      'this value should not be blank. field: "paymentRequisites.holder"',
+    ]);
+    assert.deepEqual(messagesOf(await createPayout(mock, { paymentMethod: 'unknown', paymentOption: 'SBP' })), [
+      'Payment method not allowed',
+    ]);
+    const found = (
+      await createPayout(mock, { paymentMethod: 'unknown', paymentRequisites: { requisites: '2200 7001 2345 6789', holder: 'Анна К.' } })
+    ).json as {
       paymentMethod: string;
       deals: { paymentMethod: string }[];
     };
-    assert.deepEqual([found.paymentMethod, found.deals[0]?.paymentMethod], ['unknown', 'tinkoff'], 'the invoice keeps what was asked; the deal names the bank');
-    const foreign = (await createPayout(mock, { paymentMethod: 'unknown', paymentRequisites: { requisites: '4111 1111 1111 1111', holder: 'A' } })).json as { deals: { paymentMethod: string }[] };
+    assert.deepEqual(
+      [found.paymentMethod, found.deals[0]?.paymentMethod],
+      ['unknown', 'tinkoff'],
+      'the invoice keeps what was asked; the deal names the bank',
+    );
+    const foreign = (
+      await createPayout(mock, { paymentMethod: 'unknown', paymentRequisites: { requisites: '4111 1111 1111 1111', holder: 'A' } })
+    ).json as { deals: { paymentMethod: string }[] };
     assert.equal(foreign.deals[0]?.paymentMethod, 'unknown', 'a card of no known bank stays unknown');
     const sent = (await createPayout(mock)).json as { id: string };
     mock.service.markPaid(sent.id);
@@ -123,8 +188,12 @@ describe('accounts and withdrawals', () => {
     const [account] = await accounts(mock);
     const documented = documentedAccountShape();
     assert.deepEqual(Object.keys(account!), Object.keys(documented));
-    for (const field of ['sum', 'frozenSum', 'withdrawalFee'] as const) assert.deepEqual(Object.keys(account![field]), Object.keys(documented[field]), field);
-    assert.deepEqual([account?.currency, account?.sum, account?.withdrawalFee], ['USDT', usdt(BALANCE), usdt(`${MOCK_DEFAULTS.withdrawalFee}.00000000`)]);
+    for (const field of ['sum', 'frozenSum', 'withdrawalFee'] as const)
+      assert.deepEqual(Object.keys(account![field]), Object.keys(documented[field]), field);
+    assert.deepEqual(
+      [account?.currency, account?.sum, account?.withdrawalFee],
+      ['USDT', usdt(BALANCE), usdt(`${MOCK_DEFAULTS.withdrawalFee}.00000000`)],
+    );
     const read = await mock.client().listAccounts();
     assert.deepEqual([read[0]?.sum, read[0]?.frozenSum], [account?.sum, account?.frozenSum]);
     const older = safeParse(AccountListSchema, [{ id: account!.id, currency: 'USDT', balance: usdt('3.00000000') }]);
@@ -155,18 +224,32 @@ describe('the lists, as documented', () => {
     const methods = (await signedRequest(mock, 'GET', '/api/merchant/payment-methods')).json as { code: string }[];
     const documented = documentedPaymentMethods();
     assert.deepEqual(methods[0], documented[0]);
-    assert.ok(documented.every(({ code }) => methods.some((method) => method.code === code)), 'every documented code is listed');
+    assert.ok(
+      documented.every(({ code }) => methods.some((method) => method.code === code)),
+      'every documented code is listed',
+    );
     const rub = (await signedRequest(mock, 'GET', '/api/merchant/payment-methods?currency=RUB')).json as unknown[];
     assert.deepEqual(rub[0], documented[0]);
-    const publicList = (await readAnswer(await mock.fetch(new Request(`${mock.baseUrl}/api/public/payment-methods/RUB`)))).json as unknown[];
+    const publicList = (await readAnswer(await mock.fetch(new Request(`${mock.baseUrl}/api/public/payment-methods/RUB`))))
+      .json as unknown[];
     assert.deepEqual(publicList[0], documentedPublicPaymentMethods()[0]);
-    assert.deepEqual((await readAnswer(await mock.fetch(new Request(`${mock.baseUrl}/api/public/payment-methods/XYZ`)))).json, [], 'a currency without banks lists nothing');
+    assert.deepEqual(
+      (await readAnswer(await mock.fetch(new Request(`${mock.baseUrl}/api/public/payment-methods/XYZ`)))).json,
+      [],
+      'a currency without banks lists nothing',
+    );
 
     const options = (await signedRequest(mock, 'GET', '/api/merchant/payment-options')).json as unknown[];
-    for (const option of documentedPaymentOptions()) assert.ok(options.some((each) => JSON.stringify(each) === JSON.stringify(option)), JSON.stringify(option));
+    for (const option of documentedPaymentOptions())
+      assert.ok(
+        options.some((each) => JSON.stringify(each) === JSON.stringify(option)),
+        JSON.stringify(option),
+      );
     assert.ok(options.every((option) => (option as { currency: string }).currency === 'RUB'));
     assert.equal((await mock.client().listPaymentMethods())[0]?.code, 'unknown', 'the client reads it as it comes');
-    const invoice = await mock.client().createInvoice({ ...createInvoiceBody({ paymentMethod: 'unknown', paymentOption: 'TO_CARD' }), type: 'in' });
+    const invoice = await mock
+      .client()
+      .createInvoice({ ...createInvoiceBody({ paymentMethod: 'unknown', paymentOption: 'TO_CARD' }), type: 'in' });
     assert.equal(invoice.paymentMethod, 'unknown');
     await mock.close();
   });

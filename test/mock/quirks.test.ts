@@ -30,15 +30,27 @@ const script = async (mock: MockUnderTest): Promise<string[]> => {
   };
   const one = (value: unknown) => (Array.isArray(value) ? value[0] : value) as { id: string; deals: { id: string }[] };
   for (let i = 0; i < 10; i++) {
-    const paid = one(await keep(signedRequest(mock, 'POST', '/api/merchant/invoices', { body: JSON.stringify(createInvoiceBody({ internalId: `q-${i}`, startDeal: true })) })));
+    const paid = one(
+      await keep(
+        signedRequest(mock, 'POST', '/api/merchant/invoices', {
+          body: JSON.stringify(createInvoiceBody({ internalId: `q-${i}`, startDeal: true })),
+        }),
+      ),
+    );
     await keep(signedRequest(mock, 'GET', `/api/merchant/invoices/${paid.id}`));
     await keep(signedRequest(mock, 'GET', `/api/merchant/invoices/${paid.id}/available-payment-variants`));
     mock.service.markPaid(paid.id);
     await keep(signedRequest(mock, 'GET', `/api/merchant/invoices/internal-id/q-${i}`));
-    const canceled = one(await keep(signedRequest(mock, 'POST', '/api/merchant/invoices', { body: JSON.stringify(createInvoiceBody({ startDeal: true })) })));
+    const canceled = one(
+      await keep(signedRequest(mock, 'POST', '/api/merchant/invoices', { body: JSON.stringify(createInvoiceBody({ startDeal: true })) })),
+    );
     await keep(signedRequest(mock, 'POST', `/api/merchant/invoices/${canceled.id}/cancel`));
     await withExpiredDeal(mock, keep);
-    await keep(signedRequest(mock, 'POST', '/api/merchant/withdrawals', { body: JSON.stringify({ accountId: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', amount: '1', address: 'TQ', code2FA: '1' }) }));
+    await keep(
+      signedRequest(mock, 'POST', '/api/merchant/withdrawals', {
+        body: JSON.stringify({ accountId: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', amount: '1', address: 'TQ', code2FA: '1' }),
+      }),
+    );
     await keep(signedRequest(mock, 'GET', '/api/merchant/currency-rates/current'));
     await keep(signedRequest(mock, 'GET', '/api/merchant/accounts'));
     await moneyMoves(mock, keep, i);
@@ -47,12 +59,27 @@ const script = async (mock: MockUnderTest): Promise<string[]> => {
 };
 
 /** The answers where money moves: a pay-out, a corrected payment, a dispute after paid, the lists. */
-const moneyMoves = async (mock: MockUnderTest, keep: (answer: Promise<{ text: string; status: number }>) => Promise<unknown>, i: number): Promise<void> => {
+const moneyMoves = async (
+  mock: MockUnderTest,
+  keep: (answer: Promise<{ text: string; status: number }>) => Promise<unknown>,
+  i: number,
+): Promise<void> => {
   const first = (value: unknown) => (Array.isArray(value) ? value[0] : value) as { id: string };
-  const payout = { type: 'out', paymentMethod: 'vtb', paymentOption: 'TO_CARD', paymentRequisites: { requisites: '2200 2400 0000 0000', holder: 'Иван П.' } };
+  const payout = {
+    type: 'out',
+    paymentMethod: 'vtb',
+    paymentOption: 'TO_CARD',
+    paymentRequisites: { requisites: '2200 2400 0000 0000', holder: 'Иван П.' },
+  };
   const out = first(await keep(signedRequest(mock, 'POST', '/api/merchant/invoices', { body: JSON.stringify(createInvoiceBody(payout)) })));
   await keep(signedRequest(mock, 'GET', `/api/merchant/invoices/${out.id}`));
-  const paid = first(await keep(signedRequest(mock, 'POST', '/api/merchant/invoices', { body: JSON.stringify(createInvoiceBody({ internalId: `m-${i}`, startDeal: true })) })));
+  const paid = first(
+    await keep(
+      signedRequest(mock, 'POST', '/api/merchant/invoices', {
+        body: JSON.stringify(createInvoiceBody({ internalId: `m-${i}`, startDeal: true })),
+      }),
+    ),
+  );
   mock.service.markPaid(paid.id);
   mock.service.correctAmount(paid.id, '1500.50');
   mock.service.openDispute(paid.id);
@@ -65,8 +92,13 @@ const moneyMoves = async (mock: MockUnderTest, keep: (answer: Promise<{ text: st
 };
 
 /** An invoice whose deal passed its deadline: a deal no checkout shows. */
-const withExpiredDeal = async (mock: MockUnderTest, keep: (answer: Promise<{ text: string; status: number }>) => Promise<unknown>): Promise<void> => {
-  const created = (await keep(signedRequest(mock, 'POST', '/api/merchant/invoices', { body: JSON.stringify(createInvoiceBody({ startDeal: true })) }))) as { id: string } | { id: string }[];
+const withExpiredDeal = async (
+  mock: MockUnderTest,
+  keep: (answer: Promise<{ text: string; status: number }>) => Promise<unknown>,
+): Promise<void> => {
+  const created = (await keep(
+    signedRequest(mock, 'POST', '/api/merchant/invoices', { body: JSON.stringify(createInvoiceBody({ startDeal: true })) }),
+  )) as { id: string } | { id: string }[];
   const id = Array.isArray(created) ? created[0]!.id : created.id;
   await mock.service.advanceClock(31 * 60_000);
   await keep(signedRequest(mock, 'GET', `/api/merchant/invoices/${id}`));
@@ -141,13 +173,40 @@ describe('quirks', () => {
       compare(p, q, undefined, false);
     });
     const expected = [
-      '+03:00', '+0300', '+03', 'Z', 'no seconds', 'fraction', '9 digits', 'lower-case t/z', 'escaped slashes',
-      'object as a one-element list', 'one-element list as an object', 'null instead of []', 'holder null', 'extra field',
-      'missing paymentMethodName', 'missing flow', 'missing flowData', 'missing attachments', 'missing disputeResult',
-      'missing rate', 'missing storeName', 'missing isSumChanged', 'missing status', 'missing accountId',
-      'missing qrCodeLink', 'older account shape', 'missing frozenSum', 'missing withdrawalFee',
+      '+03:00',
+      '+0300',
+      '+03',
+      'Z',
+      'no seconds',
+      'fraction',
+      '9 digits',
+      'lower-case t/z',
+      'escaped slashes',
+      'object as a one-element list',
+      'one-element list as an object',
+      'null instead of []',
+      'holder null',
+      'extra field',
+      'missing paymentMethodName',
+      'missing flow',
+      'missing flowData',
+      'missing attachments',
+      'missing disputeResult',
+      'missing rate',
+      'missing storeName',
+      'missing isSumChanged',
+      'missing status',
+      'missing accountId',
+      'missing qrCodeLink',
+      'older account shape',
+      'missing frozenSum',
+      'missing withdrawalFee',
     ];
-    assert.deepEqual(expected.filter((name) => !seen.has(name)), [], 'every variation occurs');
+    assert.deepEqual(
+      expected.filter((name) => !seen.has(name)),
+      [],
+      'every variation occurs',
+    );
     await plainMock.close();
     await quirkMock.close();
   });
@@ -157,7 +216,9 @@ describe('seed, fixtures and the request log', () => {
   test('a seed repeats ids, requisites and variants', async () => {
     const run = async (seed: number) => {
       const mock = inProcessMock({ ...FROZEN, seed });
-      const created = await signedRequest(mock, 'POST', '/api/merchant/invoices', { body: JSON.stringify(createInvoiceBody({ startDeal: true })) });
+      const created = await signedRequest(mock, 'POST', '/api/merchant/invoices', {
+        body: JSON.stringify(createInvoiceBody({ startDeal: true })),
+      });
       const id = (created.json as { id: string }).id;
       const variants = await signedRequest(mock, 'GET', `/api/merchant/invoices/${id}/available-payment-variants`);
       await mock.close();
@@ -177,7 +238,13 @@ describe('seed, fixtures and the request log', () => {
     await client.createWithdrawal({ accountId: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', amount: '3', address: 'TQ', code2FA: '1' });
     // What money left behind: a running pay-out's hold, the sums a unique amount expects, a deal a cancel took off.
     const payee = { requisites: '2200 2400 0000 0000', holder: 'Иван П.' };
-    await client.createInvoice({ ...createInvoiceBody({ internalId: 'f-out' }), type: 'out', paymentMethod: 'vtb', paymentOption: 'TO_CARD', paymentRequisites: payee });
+    await client.createInvoice({
+      ...createInvoiceBody({ internalId: 'f-out' }),
+      type: 'out',
+      paymentMethod: 'vtb',
+      paymentOption: 'TO_CARD',
+      paymentRequisites: payee,
+    });
     await client.createInvoice({ ...createInvoiceBody({ internalId: 'f-unique', maxAmount: '1600' }), type: 'in' });
     const canceled = await client.createInvoice({ ...createInvoiceBody({ internalId: 'f-canceled', startDeal: true }), type: 'in' });
     await client.cancelInvoice(canceled.id);
@@ -188,7 +255,10 @@ describe('seed, fixtures and the request log', () => {
     const second = inProcessMock({ ...FROZEN, fixtures: JSON.parse(JSON.stringify(dump)) as unknown });
     assert.deepEqual(second.service.dump(), dump, 'a round trip changes nothing');
     for (const internalId of ['f-paid', 'f-dispute', 'f-out', 'f-unique', 'f-canceled']) {
-      const [a, b] = [await signedRequest(first, 'GET', `/api/merchant/invoices/internal-id/${internalId}`), await signedRequest(second, 'GET', `/api/merchant/invoices/internal-id/${internalId}`)];
+      const [a, b] = [
+        await signedRequest(first, 'GET', `/api/merchant/invoices/internal-id/${internalId}`),
+        await signedRequest(second, 'GET', `/api/merchant/invoices/internal-id/${internalId}`),
+      ];
       assert.equal(b.text, a.text);
     }
     const accounts = await signedRequest(second, 'GET', '/api/merchant/accounts');
@@ -199,7 +269,11 @@ describe('seed, fixtures and the request log', () => {
     await second.close();
 
     // A hand-written fixture needs little.
-    const service = createMockService({ merchants: [MERCHANT], publicBaseUrl: 'https://pay.mock.test', fixtures: { invoices: [{ id: '0a0eb051-b255-42a8-a7bc-606e1c04233e', amount: '666', deals: [{ status: 'transfer_confirmed' }] }] } });
+    const service = createMockService({
+      merchants: [MERCHANT],
+      publicBaseUrl: 'https://pay.mock.test',
+      fixtures: { invoices: [{ id: '0a0eb051-b255-42a8-a7bc-606e1c04233e', amount: '666', deals: [{ status: 'transfer_confirmed' }] }] },
+    });
     const loaded = service.getInvoice('0a0eb051-b255-42a8-a7bc-606e1c04233e');
     assert.deepEqual([loaded?.sum.amount, loaded?.deals[0]?.status, loaded?.deals[0]?.isActive], ['666.00', 'transfer_confirmed', true]);
     service.close();
@@ -211,7 +285,10 @@ describe('seed, fixtures and the request log', () => {
     const created = await signedRequest(mock, 'POST', '/api/merchant/invoices', { body });
     const id = (created.json as { id: string }).id;
     await signedRequest(mock, 'GET', '/api/merchant/payment-methods?currency=KZT');
-    await multipartRequest(mock, `/api/merchant/invoices/${id}/confirm-transfer`, { attachment: new Blob(['12345'], { type: 'application/pdf' }), note: 'paid' });
+    await multipartRequest(mock, `/api/merchant/invoices/${id}/confirm-transfer`, {
+      attachment: new Blob(['12345'], { type: 'application/pdf' }),
+      note: 'paid',
+    });
     const [post, list, multipart] = mock.service.requests;
     assert.deepEqual([post?.method, post?.path, post?.query, post?.body, post?.status], ['POST', '/api/merchant/invoices', '', body, 200]);
     assert.equal(post?.headers['x-identity'], MERCHANT.apiKey);

@@ -115,11 +115,27 @@ describe('deals, requisites and variants', () => {
   test('requisites look real: Luhn-valid 16-digit cards, +79 phones with an https QR link, Cyrillic holders', async () => {
     const options = new Set<string>();
     for (let seed = 1; seed <= 40; seed++) {
-      const service = createMockService({ merchants: [MERCHANT], publicBaseUrl: 'https://pay.mock.test', random: seeded(seed), notificationAllowed: () => false });
+      const service = createMockService({
+        merchants: [MERCHANT],
+        publicBaseUrl: 'https://pay.mock.test',
+        random: seeded(seed),
+        notificationAllowed: () => false,
+      });
       const answer = await signedRequest({ baseUrl: 'https://pay.mock.test', fetch: service.fetch }, 'POST', '/api/merchant/invoices', {
         body: JSON.stringify(createInvoiceBody({ startDeal: true })),
       });
-      const deal = (answer.json as { deals: { paymentOption: string; paymentMethod: string; paymentMethodName: string; requisites: { requisites: string; holder: string }; qrCodeLink: string | null; rate: string }[] }).deals[0]!;
+      const deal = (
+        answer.json as {
+          deals: {
+            paymentOption: string;
+            paymentMethod: string;
+            paymentMethodName: string;
+            requisites: { requisites: string; holder: string };
+            qrCodeLink: string | null;
+            rate: string;
+          }[];
+        }
+      ).deals[0]!;
       options.add(deal.paymentOption);
       assert.match(deal.requisites.holder, /^[А-ЯЁ][а-яё]+ [А-ЯЁ][а-яё]+ [А-ЯЁ]\.$/);
       assert.notEqual(deal.paymentMethodName, deal.paymentMethod, 'a human-readable bank name');
@@ -146,7 +162,10 @@ describe('deals, requisites and variants', () => {
       }
       service.close();
     }
-    assert.ok(['SBP', 'TO_CARD'].every((option) => options.has(option)), [...options].join());
+    assert.ok(
+      ['SBP', 'TO_CARD'].every((option) => options.has(option)),
+      [...options].join(),
+    );
   });
 
   test('variants come from a few banks, one of them with several options', async () => {
@@ -157,7 +176,10 @@ describe('deals, requisites and variants', () => {
       const perBank = new Map<string, number>();
       for (const v of variants) perBank.set(v.method, (perBank.get(v.method) ?? 0) + 1);
       assert.ok(perBank.size >= MOCK_DEFAULTS.variantBanks.min, `seed ${seed}: ${perBank.size} banks`);
-      assert.ok([...perBank.values()].some((count) => count > 1), `seed ${seed}: a bank with several options`);
+      assert.ok(
+        [...perBank.values()].some((count) => count > 1),
+        `seed ${seed}: a bank with several options`,
+      );
       assert.equal(new Set(variants.map((v) => `${v.method}/${v.option}`)).size, variants.length, 'no duplicates');
       await mock.close();
     }
@@ -171,7 +193,10 @@ describe('deals, requisites and variants', () => {
       ['ozonbank', 'SBP'],
       ['tinkoff', 'SBP'],
     ] as const) {
-      const invoice = await client.createInvoice({ ...createInvoiceBody({ paymentMethod: method, paymentOption: option, startDeal: true }), type: 'in' });
+      const invoice = await client.createInvoice({
+        ...createInvoiceBody({ paymentMethod: method, paymentOption: option, startDeal: true }),
+        type: 'in',
+      });
       assert.equal(invoice.deals[0]?.paymentMethod, method);
       assert.equal(invoice.deals[0]?.paymentOption, option);
       assert.equal(invoice.paymentMethod, method);
@@ -185,7 +210,7 @@ describe('deals, requisites and variants', () => {
     await mock.close();
   });
 
-  test('cancel needs an active deal (the reference\'s condition): 400 by default, or as the cancelWithoutDeal option says', async () => {
+  test("cancel needs an active deal (the reference's condition): 400 by default, or as the cancelWithoutDeal option says", async () => {
     const strict = inProcessMock();
     const bare = await strict.client().createInvoice({ ...createInvoiceBody(), type: 'in' });
     const refused = await signedRequest(strict, 'POST', `/api/merchant/invoices/${bare.id}/cancel`);

@@ -97,7 +97,8 @@ const mount = async (tree: ReactElement): Promise<MerchantCheckoutElement> => {
   return container.querySelector('merchant-checkout')!;
 };
 
-const part = (element: MerchantCheckoutElement, name: string) => element.shadowRoot?.querySelector<HTMLElement>(`[part~="${name}"]`) ?? null;
+const part = (element: MerchantCheckoutElement, name: string) =>
+  element.shadowRoot?.querySelector<HTMLElement>(`[part~="${name}"]`) ?? null;
 
 beforeEach(() => {
   container = document.createElement('div');
@@ -215,8 +216,14 @@ describe('merchant-checkout/react', () => {
     element.dispatchEvent(new CheckoutCopyEvent({ field: 'amount', value: '2' }));
     flushSync(() => root.render(createElement(MerchantCheckout, { client })));
     element.dispatchEvent(new CheckoutCopyEvent({ field: 'amount', value: '3' }));
-    assert.deepEqual(first.map((event) => (event as CheckoutCopyEvent).detail.value), ['1']);
-    assert.deepEqual(second.map((event) => (event as CheckoutCopyEvent).detail.value), ['2']);
+    assert.deepEqual(
+      first.map((event) => (event as CheckoutCopyEvent).detail.value),
+      ['1'],
+    );
+    assert.deepEqual(
+      second.map((event) => (event as CheckoutCopyEvent).detail.value),
+      ['2'],
+    );
   });
 
   it('under StrictMode: one live request per read, one ready, no error; unmount aborts what is pending', async () => {
@@ -255,15 +262,26 @@ describe('merchant-checkout/react', () => {
       await waitUntil(() => container.querySelector('#status')?.textContent === 'ready new', 'the ready event reached React state');
 
       const first = atReady!;
-      assert.strictEqual(first.every((call) => call.signal instanceof AbortSignal), true, 'every read can be aborted');
+      assert.strictEqual(
+        first.every((call) => call.signal instanceof AbortSignal),
+        true,
+        'every read can be aborted',
+      );
       // A read that StrictMode's second mount made redundant would have to be aborted.
       assert.lengthOf(live(first, 'getInvoice'), 1, 'live invoice reads');
       assert.lengthOf(live(first, 'getPaymentVariants'), 1, 'live variant reads');
       const pending = log.filter((call) => !call.settled);
-      assert.include(pending.map((call) => call.method), 'getPaymentVariants');
+      assert.include(
+        pending.map((call) => call.method),
+        'getPaymentVariants',
+      );
 
       flushSync(() => root.unmount());
-      assert.deepEqual(pending.filter((call) => !call.signal!.aborted), [], 'reads left running after unmount');
+      assert.deepEqual(
+        pending.filter((call) => !call.signal!.aborted),
+        [],
+        'reads left running after unmount',
+      );
       const callsAtUnmount = log.length;
       // Proving that nothing happens: longer than one poll interval.
       await new Promise((resolve) => setTimeout(resolve, 1500));

@@ -37,7 +37,11 @@ const namesOf = (entry) => {
   exportNames ??= JSON.parse(
     execFileSync(
       process.execPath,
-      ['--input-type=module', '-e', `import { createRequire } from 'node:module'; const require = createRequire(process.cwd() + '/'); console.log(JSON.stringify(Object.fromEntries(${JSON.stringify(ENTRIES)}.map((entry) => [entry, Object.keys(require(entry))]))));`],
+      [
+        '--input-type=module',
+        '-e',
+        `import { createRequire } from 'node:module'; const require = createRequire(process.cwd() + '/'); console.log(JSON.stringify(Object.fromEntries(${JSON.stringify(ENTRIES)}.map((entry) => [entry, Object.keys(require(entry))]))));`,
+      ],
       { cwd: process.cwd(), env: { ...process.env, NODE_ENV: 'development' }, encoding: 'utf8' },
     ),
   );

@@ -61,7 +61,17 @@ test('the reference has a page for every entry of package.json, naming every exp
   }
   const program = ts.createProgram(
     entries.map(({ subpath }) => join(root, API_ENTRIES[subpath]!.source)),
-    { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, jsx: ts.JsxEmit.ReactJSX, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'], types: ['node'], noEmit: true, skipLibCheck: true, experimentalDecorators: true },
+    {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      jsx: ts.JsxEmit.ReactJSX,
+      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+      types: ['node'],
+      noEmit: true,
+      skipLibCheck: true,
+      experimentalDecorators: true,
+    },
   );
   const checker = program.getTypeChecker();
   for (const { subpath } of entries) {
@@ -72,14 +82,19 @@ test('the reference has a page for every entry of package.json, naming every exp
     const names = checker.getExportsOfModule(module).map((symbol) => symbol.name);
     assert.ok(names.length > 0, `${source} exports something`);
     const text = readFileSync(join(root, API_DOCS_DIR, page), 'utf8');
-    const headings = new Set([...text.matchAll(/^#{3,4} (?:~~)?([\w$\\]+?)(?:~~)?(?:\(\))?$/gm)].map((match) => match[1]!.replace(/\\/g, '')));
+    const headings = new Set(
+      [...text.matchAll(/^#{3,4} (?:~~)?([\w$\\]+?)(?:~~)?(?:\(\))?$/gm)].map((match) => match[1]!.replace(/\\/g, '')),
+    );
     const missing = names.filter((name) => !headings.has(name));
     assert.deepEqual(missing, [], `${API_DOCS_DIR}/${page} (${subpath}) has a section for every export: ${REGENERATE_API_DOCS}`);
   }
 });
 
 test('the CLI parses exactly the flags of cli-flags.ts, and --help lists each', () => {
-  assert.deepEqual(Object.keys(parseArgsOptions()), CLI_FLAGS.map((flag) => flag.name));
+  assert.deepEqual(
+    Object.keys(parseArgsOptions()),
+    CLI_FLAGS.map((flag) => flag.name),
+  );
   assert.equal(new Set(CLI_FLAGS.map((flag) => flag.name)).size, CLI_FLAGS.length, 'no flag twice');
   const help = spawnSync(process.execPath, ['--import', 'tsx', 'src/mock/cli.ts', '--help'], { cwd: root, encoding: 'utf8' });
   assert.equal(help.status, 0, help.stderr);

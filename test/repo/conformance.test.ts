@@ -59,11 +59,12 @@ const overviewRows = (): string[] =>
 test('every operation of OPERATIONS is a row of the operations table: its client method with its method and path', () => {
   assert.ok(OPERATION_LIST.length > 0);
   const rows = overviewRows();
-  const missing = OPERATION_LIST.filter((row) =>
-    !rows.some((line) => {
-      const spans = codeSpans(line);
-      return spans.some((span) => hasWord(span, row.name)) && spans.includes(`${row.method} ${row.path}`);
-    }),
+  const missing = OPERATION_LIST.filter(
+    (row) =>
+      !rows.some((line) => {
+        const spans = codeSpans(line);
+        return spans.some((span) => hasWord(span, row.name)) && spans.includes(`${row.method} ${row.path}`);
+      }),
   ).map((row) => `${row.name} (${row.method} ${row.path})`);
   assert.deepEqual(missing, [], `${PAGE}: a row of "The operations" naming each operation and \`METHOD path\``);
 });
@@ -120,7 +121,9 @@ test('the repository paths the page names exist', () => {
 
 test("the page names the vendor's documentation site as its reference, and links to nothing else outside the repository", () => {
   assert.match(page, /docs\.stormtrade\.club/);
-  const foreign = [...page.matchAll(/https?:\/\/[^\s)`'"<>]+/g)].map((match) => match[0]).filter((url) => new URL(url).hostname !== 'docs.stormtrade.club');
+  const foreign = [...page.matchAll(/https?:\/\/[^\s)`'"<>]+/g)]
+    .map((match) => match[0])
+    .filter((url) => new URL(url).hostname !== 'docs.stormtrade.club');
   assert.deepEqual(foreign, []);
   for (const [, target] of page.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
     if (/^https?:/.test(target!)) continue;

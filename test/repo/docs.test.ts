@@ -50,7 +50,10 @@ test('every folder of src/ has a README saying what lives there and what it may 
 test('each "docs/ARCHITECTURE.md, <section>" citation names a section that exists', () => {
   const headings = new Set([...read('docs/ARCHITECTURE.md').matchAll(/^#{2,3} (.+)$/gm)].map((match) => match[1]!.trim()));
   const cited = repositoryText.flatMap((file) =>
-    [...read(file).matchAll(/docs\/ARCHITECTURE\.md,\s+[“"]([^"”]+)[”"]/g)].map((match) => ({ file, section: match[1]!.replace(/\s+/g, ' ') })),
+    [...read(file).matchAll(/docs\/ARCHITECTURE\.md,\s+[“"]([^"”]+)[”"]/g)].map((match) => ({
+      file,
+      section: match[1]!.replace(/\s+/g, ' '),
+    })),
   );
   assert.ok(cited.length > 0);
   const missing = cited.filter(({ section }) => ![...headings].some((heading) => heading.startsWith(section)));
@@ -70,7 +73,12 @@ test('the files docs/ARCHITECTURE.md and the folder READMEs link to exist', () =
 
 // ── README.md and the guides of docs/ ─────────────────────────────────────────────────────
 
-const GUIDES = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const GUIDES = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as dashes. */
 const slug = (heading: string) =>
@@ -109,7 +117,8 @@ test('every relative link of README.md and docs/*.md resolves, to a file and to 
         broken.push(`${doc}: ${target} (no such file)`);
         continue;
       }
-      if (anchor !== undefined && path.endsWith('.md') && !anchorsOf(read(path)).has(anchor)) broken.push(`${doc}: ${target} (no such heading)`);
+      if (anchor !== undefined && path.endsWith('.md') && !anchorsOf(read(path)).has(anchor))
+        broken.push(`${doc}: ${target} (no such heading)`);
     }
   }
   assert.deepEqual(broken, []);
@@ -168,7 +177,12 @@ const tableUnder = (doc: string, heading: string): string[][] => {
   const rows: string[][] = [];
   for (const line of lines.slice(first + 2)) {
     if (!line.startsWith('|')) break;
-    rows.push(line.slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim()));
+    rows.push(
+      line
+        .slice(1, -1)
+        .split(/(?<!\\)\|/)
+        .map((cell) => cell.trim()),
+    );
   }
   return rows;
 };
@@ -181,6 +195,11 @@ test("docs/element.md's languages and payment options tables name every language
   const languages = tableUnder('docs/element.md', '## Languages').map(([lang]) => codeSpans(lang!)[0]);
   assert.deepEqual(languages, [...LANGUAGES], 'one row per language of LANGUAGES, in its order');
   const options = tableUnder('docs/element.md', '## Payment options');
-  assert.deepEqual(options.flatMap(([names]) => codeSpans(names!)).sort(), [...KNOWN_PAYMENT_OPTIONS].sort(), 'every option of KNOWN_PAYMENT_OPTIONS once');
-  for (const [, kind] of options) assert.ok((REQUISITES_KINDS as readonly string[]).includes(codeSpans(kind!)[0]!), `${kind} is a kind of REQUISITES_KINDS`);
+  assert.deepEqual(
+    options.flatMap(([names]) => codeSpans(names!)).sort(),
+    [...KNOWN_PAYMENT_OPTIONS].sort(),
+    'every option of KNOWN_PAYMENT_OPTIONS once',
+  );
+  for (const [, kind] of options)
+    assert.ok((REQUISITES_KINDS as readonly string[]).includes(codeSpans(kind!)[0]!), `${kind} is a kind of REQUISITES_KINDS`);
 });

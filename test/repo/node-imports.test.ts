@@ -28,7 +28,10 @@ describe('Node-only code stays behind the Node entry points', () => {
   test('a runtime-neutral module of src/server may not import src/server/node/, node:* or @hono/node-server', async () => {
     const cases: [string, string][] = [
       ['src/server/proxy/probe.ts', "import { toNodeHandler } from '../node/adapter.js';\nexport const probe = toNodeHandler;\n"],
-      ['src/server/proxy/routes/probe.ts', "import { createNodeFetch } from '../../node/fetch.js';\nexport const probe = createNodeFetch;\n"],
+      [
+        'src/server/proxy/routes/probe.ts',
+        "import { createNodeFetch } from '../../node/fetch.js';\nexport const probe = createNodeFetch;\n",
+      ],
       ['src/server/kit-probe.ts', "import type { NodeFetchOptions } from './node/fetch.js';\nexport type Probe = NodeFetchOptions;\n"],
       ['src/server/client/probe.ts', "import type { IncomingMessage } from 'node:http';\nexport type Probe = IncomingMessage;\n"],
       ['src/server/events/probe.ts', "import { serve } from '@hono/node-server';\nexport const probe = serve;\n"],
@@ -41,14 +44,31 @@ describe('Node-only code stays behind the Node entry points', () => {
   });
 
   test('the node folder and the Node entry points may', async () => {
-    assert.deepEqual(await refusals('src/server/node/probe.ts', "import type { IncomingMessage } from 'node:http';\nexport type Probe = IncomingMessage;\n"), []);
-    assert.deepEqual(await refusals('src/server/index.ts', "export { toNodeHandler } from './node/adapter.js';\nimport './node/fetch.js';\n"), []);
-    assert.deepEqual(await refusals('src/server/redis.ts', "import type { NodeFetchOptions } from './node/fetch.js';\nexport type Probe = NodeFetchOptions;\n"), []);
+    assert.deepEqual(
+      await refusals(
+        'src/server/node/probe.ts',
+        "import type { IncomingMessage } from 'node:http';\nexport type Probe = IncomingMessage;\n",
+      ),
+      [],
+    );
+    assert.deepEqual(
+      await refusals('src/server/index.ts', "export { toNodeHandler } from './node/adapter.js';\nimport './node/fetch.js';\n"),
+      [],
+    );
+    assert.deepEqual(
+      await refusals(
+        'src/server/redis.ts',
+        "import type { NodeFetchOptions } from './node/fetch.js';\nexport type Probe = NodeFetchOptions;\n",
+      ),
+      [],
+    );
   });
 
   test('src/server as it is keeps the rule', async () => {
     const results = await eslint.lintFiles(['src/server/**/*.ts']);
-    const broken = results.flatMap((result) => result.messages.filter((message) => message.ruleId === RULE).map((message) => `${result.filePath}: ${message.message}`));
+    const broken = results.flatMap((result) =>
+      result.messages.filter((message) => message.ruleId === RULE).map((message) => `${result.filePath}: ${message.message}`),
+    );
     assert.deepEqual(broken, []);
   });
 });

@@ -59,7 +59,12 @@ test('the manifest declares the element, its events (each with an event class), 
     assert.ok(event.description, `@event ${event.name} has a description`);
     assert.ok(detailKeys(event.description), `@event ${event.name}: say its detail in the description: \`detail: { … }\``);
   }
-  for (const item of [...(element.attributes ?? []), ...(element.cssParts ?? []), ...(element.cssProperties ?? []), ...propertyOnlyFieldsOf(element)]) {
+  for (const item of [
+    ...(element.attributes ?? []),
+    ...(element.cssParts ?? []),
+    ...(element.cssProperties ?? []),
+    ...propertyOnlyFieldsOf(element),
+  ]) {
     assert.ok(item.description, `${item.name} has a description in the element's JSDoc`);
   }
 });
@@ -97,7 +102,11 @@ interface Surface {
 }
 
 const loadSurface = (): Surface => {
-  const config = ts.getParsedCommandLineOfConfigFile(`${root}tsconfig.json`, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    `${root}tsconfig.json`,
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+  );
   assert.ok(config, 'tsconfig.json parses');
   const base = ts.createCompilerHost(config.options);
   const host: ts.CompilerHost = {
@@ -109,13 +118,16 @@ const loadSurface = (): Surface => {
   };
   const program = ts.createProgram({ rootNames: [PROBE], options: config.options, host });
   const probe = program.getSourceFile(PROBE)!;
-  const problems = ts.getPreEmitDiagnostics(program, probe).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+  const problems = ts
+    .getPreEmitDiagnostics(program, probe)
+    .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
   assert.deepEqual(problems, [], 'the typings compile');
   const checker = program.getTypeChecker();
   const declared = new Map<string, ts.Type>();
   for (const statement of probe.statements) {
     if (!ts.isVariableStatement(statement)) continue;
-    for (const declaration of statement.declarationList.declarations) declared.set(declaration.name.getText(probe), checker.getTypeAtLocation(declaration.name));
+    for (const declaration of statement.declarationList.declarations)
+      declared.set(declaration.name.getText(probe), checker.getTypeAtLocation(declaration.name));
   }
   const typeOfProbe = (name: string) => {
     const type = declared.get(name);
@@ -164,7 +176,10 @@ describe('the typings follow the manifest', () => {
   test('each event: its class exported by `merchant-checkout`, and in GlobalEventHandlersEventMap', () => {
     const exported = surface.names('elementModule');
     for (const event of events) {
-      assert.ok(exported.includes(event.className), `src/element/events.ts: export class ${event.className} (the type of @event ${event.name})`);
+      assert.ok(
+        exported.includes(event.className),
+        `src/element/events.ts: export class ${event.className} (the type of @event ${event.name})`,
+      );
       assert.equal(
         surface.typeOf('globalEvents', event.name),
         event.className,
@@ -176,13 +191,39 @@ describe('the typings follow the manifest', () => {
   test('each event: a React prop `onCheckout…`, a JSX `oncheckout-…` listener, a Vue emit, each given its event class', () => {
     for (const event of events) {
       const fix = `(${REGENERATE}, or src/types for the JSX and Vue typings)`;
-      assert.equal(surface.listenerEvent('react', event.reactProp), event.className, `React: prop ${event.reactProp} takes a ${event.className} ${fix}`);
-      assert.equal(surface.listenerEvent('jsx', `on${event.name}`), event.className, `JSX: prop on${event.name} takes a ${event.className} ${fix}`);
-      assert.equal(surface.listenerEvent('vueEmits', camel(event.name)), event.className, `Vue: emit ${camel(event.name)} takes a ${event.className} ${fix}`);
+      assert.equal(
+        surface.listenerEvent('react', event.reactProp),
+        event.className,
+        `React: prop ${event.reactProp} takes a ${event.className} ${fix}`,
+      );
+      assert.equal(
+        surface.listenerEvent('jsx', `on${event.name}`),
+        event.className,
+        `JSX: prop on${event.name} takes a ${event.className} ${fix}`,
+      );
+      assert.equal(
+        surface.listenerEvent('vueEmits', camel(event.name)),
+        event.className,
+        `Vue: emit ${camel(event.name)} takes a ${event.className} ${fix}`,
+      );
     }
     const names = events.map((event) => event.name);
-    assert.deepEqual(missing(surface.names('react').filter((name) => /^onCheckout/.test(name)), events.map((event) => event.reactProp)), [], 'React props for events the element does not have');
-    assert.deepEqual(missing(surface.names('jsx').filter((name) => name.startsWith('oncheckout-')), names.map((name) => `on${name}`)), [], 'JSX listeners for events the element does not have');
+    assert.deepEqual(
+      missing(
+        surface.names('react').filter((name) => /^onCheckout/.test(name)),
+        events.map((event) => event.reactProp),
+      ),
+      [],
+      'React props for events the element does not have',
+    );
+    assert.deepEqual(
+      missing(
+        surface.names('jsx').filter((name) => name.startsWith('oncheckout-')),
+        names.map((name) => `on${name}`),
+      ),
+      [],
+      'JSX listeners for events the element does not have',
+    );
     assert.deepEqual(missing(surface.names('vueEmits'), names.map(camel)), [], 'Vue emits for events the element does not have');
   });
 
@@ -196,9 +237,16 @@ describe('the typings follow the manifest', () => {
     for (const attribute of attributes) {
       const expected = manifestUnion(attribute.type?.text ?? 'string');
       const actual = surface.unionOf('attributes', attribute.name);
-      assert.deepEqual(missing(expected, actual), [], `src/types/attributes.ts: '${attribute.name}' accepts ${expected.join(' | ')} (has ${actual.join(' | ')})`);
+      assert.deepEqual(
+        missing(expected, actual),
+        [],
+        `src/types/attributes.ts: '${attribute.name}' accepts ${expected.join(' | ')} (has ${actual.join(' | ')})`,
+      );
       assert.ok(surface.names('jsx').includes(attribute.name), `JSX: attribute ${attribute.name}`);
-      assert.ok(surface.names('vue').includes(attribute.fieldName ?? attribute.name), `src/types/vue.ts: add ${attribute.fieldName} to MerchantCheckoutVueProps`);
+      assert.ok(
+        surface.names('vue').includes(attribute.fieldName ?? attribute.name),
+        `src/types/vue.ts: add ${attribute.fieldName} to MerchantCheckoutVueProps`,
+      );
       assert.ok(surface.names('react').includes(attribute.fieldName ?? attribute.name), `React: prop ${attribute.fieldName}`);
     }
   });
@@ -226,7 +274,13 @@ const readmeTable = (heading: string): string[][] => {
   const rows: string[][] = [];
   for (const line of lines.slice(start + 1)) {
     if (/^#{1,3} /.test(line)) break;
-    if (line.startsWith('|')) rows.push(line.slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim().replace(/\\\|/g, '|')));
+    if (line.startsWith('|'))
+      rows.push(
+        line
+          .slice(1, -1)
+          .split(/(?<!\\)\|/)
+          .map((cell) => cell.trim().replace(/\\\|/g, '|')),
+      );
     else if (rows.length) break;
   }
   assert.ok(rows.length > 2, `${GUIDE}, "${heading}": a table`);
@@ -248,17 +302,29 @@ describe('docs/element.md follows the manifest', () => {
     const heading = '## Attributes and properties';
     const expected = [
       ...(element.attributes ?? []).map((attribute) =>
-        attribute.fieldName && attribute.fieldName !== attribute.name ? `\`${attribute.name}\` / \`${attribute.fieldName}\`` : `\`${attribute.name}\``,
+        attribute.fieldName && attribute.fieldName !== attribute.name
+          ? `\`${attribute.name}\` / \`${attribute.fieldName}\``
+          : `\`${attribute.name}\``,
       ),
       ...propertyOnlyFieldsOf(element).map((field) => `\`${field.name}\` (property)`),
     ];
-    sameRows(heading, readmeTable(heading).map(([first]) => first!), expected, (name) => `| ${name} | type | meaning |`);
+    sameRows(
+      heading,
+      readmeTable(heading).map(([first]) => first!),
+      expected,
+      (name) => `| ${name} | type | meaning |`,
+    );
   });
 
   test('"Events": one row per event, with the keys of its detail', () => {
     const heading = '## Events';
     const rows = readmeTable(heading);
-    sameRows(heading, rows.map(([first]) => first!), events.map((event) => `\`${event.name}\``), (name) => `| ${name} | \`{ … }\` | when |`);
+    sameRows(
+      heading,
+      rows.map(([first]) => first!),
+      events.map((event) => `\`${event.name}\``),
+      (name) => `| ${name} | \`{ … }\` | when |`,
+    );
     for (const event of events) {
       const row = rows.find(([first]) => first === `\`${event.name}\``)!;
       assert.deepEqual(detailKeys(row[1] ?? ''), detailKeys(event.description), `${GUIDE}, "${heading}": the detail of ${event.name}`);
@@ -268,7 +334,12 @@ describe('docs/element.md follows the manifest', () => {
   test('"React": one row per event prop, with its event class and the keys of its detail', () => {
     const heading = '### React';
     const rows = readmeTable(heading);
-    sameRows(heading, rows.map(([first]) => first!), events.map((event) => `\`${event.reactProp}\``), (name) => `| ${name} | \`…Event\` | \`{ … }\` |`);
+    sameRows(
+      heading,
+      rows.map(([first]) => first!),
+      events.map((event) => `\`${event.reactProp}\``),
+      (name) => `| ${name} | \`…Event\` | \`{ … }\` |`,
+    );
     for (const event of events) {
       const row = rows.find(([first]) => first === `\`${event.reactProp}\``)!;
       assert.equal(row[1], `\`${event.className}\``, `${GUIDE}, "${heading}": the event class of ${event.reactProp}`);

@@ -39,7 +39,8 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 const pathsOf = (value: Json, prefix: (string | number)[] = []): (string | number)[][] => {
   const own = prefix.length ? [prefix] : [];
   if (Array.isArray(value)) return [...own, ...value.flatMap((item, index) => pathsOf(item, [...prefix, index]))];
-  if (value && typeof value === 'object') return [...own, ...Object.entries(value).flatMap(([key, item]) => pathsOf(item, [...prefix, key]))];
+  if (value && typeof value === 'object')
+    return [...own, ...Object.entries(value).flatMap(([key, item]) => pathsOf(item, [...prefix, key]))];
   return own;
 };
 
@@ -47,11 +48,47 @@ const clone = (value: Json): Json => JSON.parse(JSON.stringify(value)) as Json;
 
 /** Values that sit on the edges of the rules: decimals, ids, timestamps, types. */
 const tricky = fc.constantFrom<Json>(
-  '', ' ', '1500.00', '0.5', '-5', '1e3', '1,5', '+1', '1.', '.5', '00012.30',
-  '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b', '6F1C2A3B-4D5E-4F60-8A7B-9C0D1E2F3A4B', '6f1c2a3b4d5e4f608a7b9c0d1e2f3a4b', 'not-a-uuid',
-  '2026-11-22T10:30:00+03:00', '2026-11-22T10:30:00Z', '2026-11-22T10:30:00.123+03:00', '2026-11-22T10:30:00', '2026-02-30T10:00:00Z', '2026-11-22 10:30',
-  'in', 'out', 'sideways', 'new', 'paid', 'SBP', 'TO_CARD',
-  0, 2, -1, 1.5, 31, Number.MAX_SAFE_INTEGER + 2, true, false, null, [], {}, [1], { amount: '1.00' },
+  '',
+  ' ',
+  '1500.00',
+  '0.5',
+  '-5',
+  '1e3',
+  '1,5',
+  '+1',
+  '1.',
+  '.5',
+  '00012.30',
+  '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b',
+  '6F1C2A3B-4D5E-4F60-8A7B-9C0D1E2F3A4B',
+  '6f1c2a3b4d5e4f608a7b9c0d1e2f3a4b',
+  'not-a-uuid',
+  '2026-11-22T10:30:00+03:00',
+  '2026-11-22T10:30:00Z',
+  '2026-11-22T10:30:00.123+03:00',
+  '2026-11-22T10:30:00',
+  '2026-02-30T10:00:00Z',
+  '2026-11-22 10:30',
+  'in',
+  'out',
+  'sideways',
+  'new',
+  'paid',
+  'SBP',
+  'TO_CARD',
+  0,
+  2,
+  -1,
+  1.5,
+  31,
+  Number.MAX_SAFE_INTEGER + 2,
+  true,
+  false,
+  null,
+  [],
+  {},
+  [1],
+  { amount: '1.00' },
 );
 
 const mutate = (base: Json) =>
@@ -95,10 +132,17 @@ describe("the browser's validator gives zod's verdict", () => {
           const browser = validateJson(jsonSchema, value);
           const zod = safeParse(zodSchema, value);
           if (!zod.success) refused++;
-          assert.equal(browser.success, zod.success, `zod: ${zod.success ? 'valid' : zod.message}; browser: ${browser.success ? 'valid' : browser.message}`);
+          assert.equal(
+            browser.success,
+            zod.success,
+            `zod: ${zod.success ? 'valid' : zod.message}; browser: ${browser.success ? 'valid' : browser.message}`,
+          );
           if (!browser.success && !zod.success) {
             // Both name a field; the browser's first one is among zod's.
-            assert.ok(zod.issues.some((issue) => issue.field === browser.issues[0]!.field), `${browser.message} vs ${zod.message}`);
+            assert.ok(
+              zod.issues.some((issue) => issue.field === browser.issues[0]!.field),
+              `${browser.message} vs ${zod.message}`,
+            );
           }
         }),
         { numRuns: 3000, seed: 20261122 },

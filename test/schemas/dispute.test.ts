@@ -24,7 +24,8 @@ describe('dispute results', () => {
   });
 
   test('a result is read as its text, a newer one too; only a documented success counts as one', () => {
-    for (const result of [...KNOWN_DISPUTE_RESULTS, 'PARTIALLY_ACCEPTED']) assert.equal(safeParse(DisputeResultSchema, result).success, true, result);
+    for (const result of [...KNOWN_DISPUTE_RESULTS, 'PARTIALLY_ACCEPTED'])
+      assert.equal(safeParse(DisputeResultSchema, result).success, true, result);
     assert.equal(safeParse(DisputeResultSchema, '').success, false);
     assert.equal(safeParse(DisputeResultSchema, 1).success, false);
     assert.deepEqual(
@@ -39,9 +40,18 @@ describe('accounts', () => {
   const ID = '3f0c8b4e-6a1d-4e2f-9b7a-5c8d2e1f0a9b';
 
   test('AccountDTO: sum, frozenSum and withdrawalFee as Money; one object reads as a list of one', () => {
-    const parsed = safeParse(AccountListSchema, { id: ID, currency: 'USDT', sum: money('10.74886973'), frozenSum: money('0.00000000'), withdrawalFee: money('5.00000000') });
+    const parsed = safeParse(AccountListSchema, {
+      id: ID,
+      currency: 'USDT',
+      sum: money('10.74886973'),
+      frozenSum: money('0.00000000'),
+      withdrawalFee: money('5.00000000'),
+    });
     assert.ok(parsed.success);
-    assert.deepEqual([parsed.data[0]?.sum, parsed.data[0]?.frozenSum, parsed.data[0]?.withdrawalFee], [money('10.74886973'), money('0.00000000'), money('5.00000000')]);
+    assert.deepEqual(
+      [parsed.data[0]?.sum, parsed.data[0]?.frozenSum, parsed.data[0]?.withdrawalFee],
+      [money('10.74886973'), money('0.00000000'), money('5.00000000')],
+    );
   });
 
   test('the older {id, currency, balance}: a Money balance reads as sum; odd sums read as undefined; the id is required', () => {
@@ -50,7 +60,10 @@ describe('accounts', () => {
     assert.deepEqual(older.data[0]?.sum, money('3.00000000'));
     const text = safeParse(AccountListSchema, [{ id: 7, balance: '3.5', sum: 3.5, frozenSum: { amount: 1 } }]);
     assert.ok(text.success);
-    assert.deepEqual([text.data[0]?.id, text.data[0]?.sum, text.data[0]?.frozenSum, text.data[0]?.balance], ['7', undefined, undefined, '3.5']);
+    assert.deepEqual(
+      [text.data[0]?.id, text.data[0]?.sum, text.data[0]?.frozenSum, text.data[0]?.balance],
+      ['7', undefined, undefined, '3.5'],
+    );
     const missing = safeParse(AccountListSchema, [{ currency: 'USDT' }]);
     assert.equal(missing.success, false);
     assert.match(missing.success ? '' : missing.message, /^\[0\]\.id: /);

@@ -47,7 +47,10 @@ describe('amounts are decimal text', () => {
     });
   }
   test('a request amount of zero is refused', () => {
-    assert.match(messageOf(safeParse(CreateInvoiceRequestSchema, validCreateInvoice({ amount: '0.00' }))), /amount: must be greater than zero/);
+    assert.match(
+      messageOf(safeParse(CreateInvoiceRequestSchema, validCreateInvoice({ amount: '0.00' }))),
+      /amount: must be greater than zero/,
+    );
   });
   test('a withdrawal amount must be decimal text too', () => {
     const result = safeParse(CreateWithdrawalRequestSchema, { accountId: 'a', amount: 100, address: 'x', code2FA: '123456' });
@@ -88,17 +91,26 @@ describe('create-invoice rules', () => {
     assert.equal(safeParse(CreateInvoiceRequestSchema, validCreateInvoice({ startDeal: true })).success, true);
   });
   test('an unknown type is refused naming the field', () => {
-    assert.match(messageOf(safeParse(CreateInvoiceRequestSchema, validCreateInvoice({ type: 'sideways' }))), /^type: must be "in" or "out"/);
+    assert.match(
+      messageOf(safeParse(CreateInvoiceRequestSchema, validCreateInvoice({ type: 'sideways' }))),
+      /^type: must be "in" or "out"/,
+    );
   });
   test('missing required fields are each named', () => {
     const message = messageOf(safeParse(CreateInvoiceRequestSchema, { type: 'in' }));
     for (const field of ['amount', 'currency', 'notificationUrl', 'notificationToken']) assert.match(message, new RegExp(`${field}: `));
   });
   test('a misspelt field is refused instead of silently dropped', () => {
-    assert.match(messageOf(safeParse(CreateInvoiceRequestSchema, validCreateInvoice({ startdeal: true }))), /^startdeal: is not a known field$/);
+    assert.match(
+      messageOf(safeParse(CreateInvoiceRequestSchema, validCreateInvoice({ startdeal: true }))),
+      /^startdeal: is not a known field$/,
+    );
   });
   test('a wrong type names the field and what was received', () => {
-    assert.match(messageOf(safeParse(CreateInvoiceRequestSchema, validCreateInvoice({ startDeal: 'yes' }))), /^startDeal: must be boolean, got string$/);
+    assert.match(
+      messageOf(safeParse(CreateInvoiceRequestSchema, validCreateInvoice({ startDeal: 'yes' }))),
+      /^startDeal: must be boolean, got string$/,
+    );
   });
   test('notificationUrl must be an absolute http(s) URL', () => {
     assert.match(
@@ -121,7 +133,10 @@ describe('open enumerations', () => {
     assert.equal(known.length, 3);
   });
   test('an empty status is refused, naming the known values', () => {
-    assert.match(messageOf(safeParse(InvoiceSchema, exampleInvoice({ status: '' }))), /status: must not be empty \(known values: new, paid, canceled, expired, dispute\)/);
+    assert.match(
+      messageOf(safeParse(InvoiceSchema, exampleInvoice({ status: '' }))),
+      /status: must not be empty \(known values: new, paid, canceled, expired, dispute\)/,
+    );
   });
   test('a non-string option is refused', () => {
     assert.match(messageOf(safeParse(PaymentVariantsResponseSchema, [{ option: 1, method: 'x' }])), /\[0\]\.option: /);
@@ -167,7 +182,10 @@ describe('responses', () => {
     const read = safeParse(InvoiceSchema, exampleInvoice({ expireAt: '2026-11-22 10:30' }));
     if (!read.success) return assert.fail(read.message);
     assert.equal(read.data.expireAt, '2026-11-22T10:30:00+00:00');
-    assert.match(messageOf(safeParse(InvoiceSchema, exampleInvoice({ expireAt: '22.11.2026 10:30' }))), /expireAt: must be an ISO 8601 timestamp/);
+    assert.match(
+      messageOf(safeParse(InvoiceSchema, exampleInvoice({ expireAt: '22.11.2026 10:30' }))),
+      /expireAt: must be an ISO 8601 timestamp/,
+    );
   });
   test('dispute and payment fields of unknown type are accepted when filled', () => {
     const invoice = exampleLookupInvoice({
@@ -191,8 +209,19 @@ describe('the payer’s journey: cross-border invoices, receipts, disputes', () 
   });
 
   test('the projection takes any receipt policy as text (a newer proxy’s), and a dispute answer only its two outcomes', () => {
-    const invoice = { id: '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b', internalId: null, type: 'in', status: 'new', sum: { amount: '1.00', currency: 'RUB', subunit: 2 }, paymentMethod: null, paymentOption: null, deals: [], expireAt: '2026-11-22T10:30:00+03:00' };
-    for (const receipts of ['off', 'optional', 'required', 'photo-only']) assert.ok(safeParse(CheckoutInvoiceSchema, { ...invoice, receipts }).success, receipts);
+    const invoice = {
+      id: '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b',
+      internalId: null,
+      type: 'in',
+      status: 'new',
+      sum: { amount: '1.00', currency: 'RUB', subunit: 2 },
+      paymentMethod: null,
+      paymentOption: null,
+      deals: [],
+      expireAt: '2026-11-22T10:30:00+03:00',
+    };
+    for (const receipts of ['off', 'optional', 'required', 'photo-only'])
+      assert.ok(safeParse(CheckoutInvoiceSchema, { ...invoice, receipts }).success, receipts);
     assert.equal(safeParse(CheckoutInvoiceSchema, { ...invoice, receipts: '' }).success, false);
     assert.ok(safeParse(CheckoutDisputeAnswerSchema, { outcome: 'reported', invoice }).success);
     assert.match(messageOf(safeParse(CheckoutDisputeAnswerSchema, { outcome: 'ignored', invoice })), /^outcome: /);
@@ -203,8 +232,14 @@ describe('the payer’s journey: cross-border invoices, receipts, disputes', () 
     assert.ok(safeParse(CheckoutDisputeFormSchema, { reason: 'invalid_sum', amount: '99.90', attachment }).success);
     assert.ok(safeParse(CheckoutDisputeFormSchema, { reason: 'no_payment', attachment }).success);
     assert.match(messageOf(safeParse(CheckoutDisputeFormSchema, { reason: 'invalid_sum', attachment })), /^amount: is required/);
-    assert.match(messageOf(safeParse(CheckoutDisputeFormSchema, { reason: 'invalid_sum', amount: '99,90', attachment })), /^amount: must be a decimal number/);
-    assert.match(messageOf(safeParse(CheckoutDisputeFormSchema, { reason: 'no_payment', amount: '1', attachment })), /^amount: is only sent/);
+    assert.match(
+      messageOf(safeParse(CheckoutDisputeFormSchema, { reason: 'invalid_sum', amount: '99,90', attachment })),
+      /^amount: must be a decimal number/,
+    );
+    assert.match(
+      messageOf(safeParse(CheckoutDisputeFormSchema, { reason: 'no_payment', amount: '1', attachment })),
+      /^amount: is only sent/,
+    );
     assert.match(messageOf(safeParse(CheckoutDisputeFormSchema, { reason: 'no_payment' })), /^attachment: /);
   });
 });

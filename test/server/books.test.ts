@@ -28,7 +28,12 @@ let unconfirmed: UnconfirmedNotification[];
 let errors: unknown[];
 
 const makeKit = (options: Partial<CheckoutServerOptions> = {}) => {
-  const client = new MerchantClient({ baseUrl: 'https://pay.example', apiKey: 'books-key', secretKey: 'books-secret', fetch: (request) => service.fetch(request) });
+  const client = new MerchantClient({
+    baseUrl: 'https://pay.example',
+    apiKey: 'books-key',
+    secretKey: 'books-secret',
+    fetch: (request) => service.fetch(request),
+  });
   return createCheckoutServer({
     client,
     authorize: () => true,
@@ -52,9 +57,16 @@ afterEach(() => kit.close());
 
 const post = async (body: unknown, target: CheckoutServer = kit, token = TOKEN) => {
   const answer = await target.fetch(
-    new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json', 'x-notification-token': token }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    new Request(URL_, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-notification-token': token },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }),
   );
-  return { status: answer.status, body: (await answer.json()) as { ok?: true; change?: string | null; error?: { code: string; message: string } } };
+  return {
+    status: answer.status,
+    body: (await answer.json()) as { ok?: true; change?: string | null; error?: { code: string; message: string } },
+  };
 };
 
 /** The documented paid notification, with its invoice's money at `amount` and `updatedAt`. */
@@ -82,7 +94,7 @@ const stateOf = (status: string, dealStatus: string, updatedAt: string, deal: Re
 const ID = documentedPaidNotification().invoice.id;
 
 describe('the books: changes, not statuses', () => {
-  test('a paid notification the service confirms is handed on once, verified, with the service\'s invoice', async () => {
+  test("a paid notification the service confirms is handed on once, verified, with the service's invoice", async () => {
     service.set(paid().invoice);
     const answer = await post(paid());
     assert.deepEqual(answer.body, { ok: true, change: 'paid' });
@@ -124,7 +136,9 @@ describe('the books: changes, not statuses', () => {
     const correction = changes[1]!;
     assert.equal(correction.kind, 'amount_corrected');
     assert.deepEqual(
-      correction.changes.filter((change) => change.field.includes('Sum') || change.field.includes('sum')).map(({ field, from, to }) => [field, from, to]),
+      correction.changes
+        .filter((change) => change.field.includes('Sum') || change.field.includes('sum'))
+        .map(({ field, from, to }) => [field, from, to]),
       [
         ['receivedSumFromTaker', '5000.00 RUB', '5004.50 RUB'],
         [`deals[${ID}].payment.takerSum`, '5000.00 RUB', '5004.50 RUB'],
@@ -137,7 +151,10 @@ describe('the books: changes, not statuses', () => {
   test('the documented revisions are each a change: paid → dispute → paid with AMOUNT_CHANGED; expired → dispute → canceled', async () => {
     service.set(paid().invoice);
     await post(paid());
-    const disputed = stateOf('dispute', 'dispute', '2024-11-24T09:00:00+00:00', { disputeReason: 'invalid_sum', payment: documentedPaidNotification().invoice.deal.payment });
+    const disputed = stateOf('dispute', 'dispute', '2024-11-24T09:00:00+00:00', {
+      disputeReason: 'invalid_sum',
+      payment: documentedPaidNotification().invoice.deal.payment,
+    });
     service.set(disputed.invoice);
     assert.equal((await post(disputed)).body.change, 'disputed');
     const resolved = paid('3500.00', '2024-11-24T12:00:00+00:00');
@@ -145,9 +162,20 @@ describe('the books: changes, not statuses', () => {
     service.set(resolved.invoice);
     assert.equal((await post(resolved)).body.change, 'paid');
     const last = changes.at(-1)!;
-    assert.ok(last.changes.some((change) => change.field === `deals[${ID}].disputeResult` && change.from === null && change.to === 'AMOUNT_CHANGED'));
-    assert.ok(last.changes.some((change) => change.field === 'receivedSumFromTaker' && change.from === '3650.00 RUB' && change.to === '3500.00 RUB'));
-    assert.deepEqual(changes.map((change) => change.kind), ['paid', 'disputed', 'paid']);
+    assert.ok(
+      last.changes.some(
+        (change) => change.field === `deals[${ID}].disputeResult` && change.from === null && change.to === 'AMOUNT_CHANGED',
+      ),
+    );
+    assert.ok(
+      last.changes.some(
+        (change) => change.field === 'receivedSumFromTaker' && change.from === '3650.00 RUB' && change.to === '3500.00 RUB',
+      ),
+    );
+    assert.deepEqual(
+      changes.map((change) => change.kind),
+      ['paid', 'disputed', 'paid'],
+    );
 
     const other = { ...paid().invoice, id: '7a0f6d3e-2c59-4a39-9d1a-0b7d7c2f9a11' };
     for (const [status, deal, at, kind] of [
@@ -169,7 +197,10 @@ describe('the books: changes, not statuses', () => {
     // The service still shows the dispute; the late paid notice is old news.
     const late = await post(paid());
     assert.deepEqual(late.body, { ok: true, change: null });
-    assert.deepEqual(changes.map((change) => change.kind), ['disputed']);
+    assert.deepEqual(
+      changes.map((change) => change.kind),
+      ['disputed'],
+    );
     assert.equal(unconfirmed.length, 0, 'an older notice is no forgery');
   });
 });
@@ -220,7 +251,7 @@ describe('the books: verified with the service', () => {
     assert.equal(changes[0]!.source, 'reconcile');
   });
 
-  test('with verify: false the notification\'s word is taken and marked unverified', async () => {
+  test("with verify: false the notification's word is taken and marked unverified", async () => {
     await kit.close();
     kit = makeKit({ notifications: { token: TOKEN, verify: false } });
     assert.deepEqual((await post(paid())).body, { ok: true, change: 'paid' });

@@ -11,11 +11,21 @@ import {
   createCheckoutHandler,
   type CheckoutHandlerOptions,
 } from '../../src/server/index.js';
-import { INVOICE_ID, checkoutViewOf as fixtureView, exampleCanceledInvoice, exampleLookupInvoice, exampleVariants } from '../fixtures/dto.js';
+import {
+  INVOICE_ID,
+  checkoutViewOf as fixtureView,
+  exampleCanceledInvoice,
+  exampleLookupInvoice,
+  exampleVariants,
+} from '../fixtures/dto.js';
 import { MAX_RECEIPT_BYTES } from '../../src/schemas/patterns.js';
 
 /** The projection of the fixtures, with the receipt policy the proxy adds (default `optional`). */
-const checkoutViewOf = (...args: Parameters<typeof fixtureView>) => ({ ...fixtureView(...args), receipts: 'optional', receiptMaxBytes: MAX_RECEIPT_BYTES });
+const checkoutViewOf = (...args: Parameters<typeof fixtureView>) => ({
+  ...fixtureView(...args),
+  receipts: 'optional',
+  receiptMaxBytes: MAX_RECEIPT_BYTES,
+});
 
 const API_KEY = 'proxy-test-api-key-Qm4Z';
 const SECRET_KEY = 'proxy-test-secret-Xu93-Ключ';
@@ -53,10 +63,7 @@ const defaultReply = (method: string, path: string): Response => {
   return Response.json({ error: 'not found' }, { status: 404 });
 };
 
-const setup = (
-  options: Partial<CheckoutHandlerOptions> = {},
-  reply: (call: UpstreamCall) => UpstreamReply = () => undefined,
-) => {
+const setup = (options: Partial<CheckoutHandlerOptions> = {}, reply: (call: UpstreamCall) => UpstreamReply = () => undefined) => {
   const calls: UpstreamCall[] = [];
   const resolved: { id: string; request: Request }[] = [];
   const client = new MerchantClient({
@@ -99,7 +106,12 @@ const setup = (
     } catch {
       json = undefined;
     }
-    return { status: response.status, headers: response.headers, body, json: json as Record<string, unknown> & { error?: { code: string; message: string } } };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body,
+      json: json as Record<string, unknown> & { error?: { code: string; message: string } },
+    };
   };
   return { handler, calls, resolved, client, send };
 };
@@ -152,10 +164,7 @@ describe('the four routes', () => {
     assert.deepEqual(answer.json, exampleVariants());
     assert.deepEqual(
       calls.map(({ method, path }) => `${method} ${path}`),
-      [
-        `GET /api/merchant/invoices/${INVOICE_ID}`,
-        `GET /api/merchant/invoices/${INVOICE_ID}/available-payment-variants`,
-      ],
+      [`GET /api/merchant/invoices/${INVOICE_ID}`, `GET /api/merchant/invoices/${INVOICE_ID}/available-payment-variants`],
     );
   });
 
@@ -184,7 +193,7 @@ describe('the four routes', () => {
     );
   });
 
-  test('POST /invoices/{id}/deal without a hook starts the deal at the service with the payer\'s choice', async () => {
+  test("POST /invoices/{id}/deal without a hook starts the deal at the service with the payer's choice", async () => {
     const { send, calls } = setup();
     const answer = await send('POST', `/invoices/${INVOICE_ID}/deal`, jsonPost({ option: 'SBP', method: 'sberbank' }));
     assert.equal(answer.status, 200);
@@ -208,7 +217,7 @@ describe('the four routes', () => {
     });
   }
 
-  test('POST /invoices/{id}/deal runs the hook with the payer\'s choice and answers its invoice', async () => {
+  test("POST /invoices/{id}/deal runs the hook with the payer's choice and answers its invoice", async () => {
     const contexts: Parameters<NonNullable<CheckoutHandlerOptions['startDeal']>>[0][] = [];
     const { send, client } = setup({
       startDeal: (context) => {
@@ -216,7 +225,11 @@ describe('the four routes', () => {
         return Promise.resolve([exampleLookupInvoice({ paymentOption: context.option, paymentMethod: context.method })]);
       },
     });
-    const answer = await send('POST', `/invoices/${INVOICE_ID}/deal`, jsonPost({ option: 'SBP', method: 'tinkoff' }, { 'content-type': 'application/json; charset=UTF-8' }));
+    const answer = await send(
+      'POST',
+      `/invoices/${INVOICE_ID}/deal`,
+      jsonPost({ option: 'SBP', method: 'tinkoff' }, { 'content-type': 'application/json; charset=UTF-8' }),
+    );
     assert.equal(answer.status, 200);
     assert.deepEqual(answer.json, checkoutViewOf(exampleLookupInvoice({ paymentOption: 'SBP', paymentMethod: 'tinkoff' })));
     const [context] = contexts;
@@ -231,7 +244,7 @@ describe('the four routes', () => {
   });
 });
 
-describe('the deal hook\'s answer and failures', () => {
+describe("the deal hook's answer and failures", () => {
   const deal = (startDeal: CheckoutHandlerOptions['startDeal'], extra: Partial<CheckoutHandlerOptions> = {}) =>
     setup({ startDeal, ...extra }).send('POST', `/invoices/${INVOICE_ID}/deal`, jsonPost({ option: 'SBP', method: 'sberbank' }));
 
@@ -263,9 +276,12 @@ describe('the deal hook\'s answer and failures', () => {
   });
 
   test('a failure of the client inside the hook maps like any upstream failure', async () => {
-    const setupResult = setup({
-      startDeal: ({ client, id, signal }) => client.cancelInvoice(id, { signal }),
-    }, (call) => (call.method === 'POST' ? new Response('boom', { status: 500 }) : undefined));
+    const setupResult = setup(
+      {
+        startDeal: ({ client, id, signal }) => client.cancelInvoice(id, { signal }),
+      },
+      (call) => (call.method === 'POST' ? new Response('boom', { status: 500 }) : undefined),
+    );
     const answer = await setupResult.send('POST', `/invoices/${INVOICE_ID}/deal`, jsonPost({ option: 'SBP', method: 'sberbank' }));
     assert.equal(answer.status, 502);
   });
@@ -274,10 +290,26 @@ describe('the deal hook\'s answer and failures', () => {
 describe('deal bodies are refused before anything else happens', () => {
   const cases: { name: string; init: RequestInit; status: number; message?: RegExp }[] = [
     { name: 'no content type', init: { body: '{"option":"SBP","method":"x"}' }, status: 415 },
-    { name: 'text/plain (a CORS-simple request)', init: { body: '{"option":"SBP","method":"x"}', headers: { 'content-type': 'text/plain' } }, status: 415 },
-    { name: 'a form', init: { body: 'option=SBP&method=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, status: 415 },
-    { name: 'JSON in another charset', init: jsonPost({ option: 'SBP', method: 'x' }, { 'content-type': 'application/json; charset=latin1' }), status: 415 },
-    { name: 'a JSON look-alike type', init: jsonPost({ option: 'SBP', method: 'x' }, { 'content-type': 'application/jsonp' }), status: 415 },
+    {
+      name: 'text/plain (a CORS-simple request)',
+      init: { body: '{"option":"SBP","method":"x"}', headers: { 'content-type': 'text/plain' } },
+      status: 415,
+    },
+    {
+      name: 'a form',
+      init: { body: 'option=SBP&method=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+      status: 415,
+    },
+    {
+      name: 'JSON in another charset',
+      init: jsonPost({ option: 'SBP', method: 'x' }, { 'content-type': 'application/json; charset=latin1' }),
+      status: 415,
+    },
+    {
+      name: 'a JSON look-alike type',
+      init: jsonPost({ option: 'SBP', method: 'x' }, { 'content-type': 'application/jsonp' }),
+      status: 415,
+    },
     { name: 'no body', init: { headers: { 'content-type': 'application/json' } }, status: 400 },
     { name: 'not JSON', init: jsonPost('{option: SBP}'), status: 400 },
     { name: 'a JSON array', init: jsonPost([{ option: 'SBP', method: 'x' }]), status: 400, message: /object/ },
@@ -289,7 +321,11 @@ describe('deal bodies are refused before anything else happens', () => {
     { name: 'a number for a string', init: jsonPost({ option: 'SBP', method: 7 }), status: 400, message: /method/ },
     { name: 'an unknown field', init: jsonPost({ option: 'SBP', method: 'x', amount: '1.00' }), status: 400, message: /amount/ },
     { name: 'a __proto__ key', init: jsonPost('{"option":"SBP","method":"x","__proto__":{"admin":true}}'), status: 400 },
-    { name: 'invalid UTF-8', init: { body: new Uint8Array([0x7b, 0xff, 0x7d]), headers: { 'content-type': 'application/json' } }, status: 400 },
+    {
+      name: 'invalid UTF-8',
+      init: { body: new Uint8Array([0x7b, 0xff, 0x7d]), headers: { 'content-type': 'application/json' } },
+      status: 400,
+    },
     { name: 'a declared body over the limit', init: jsonPost({ option: 'SBP', method: 'x'.repeat(20_000) }), status: 413 },
   ];
   for (const { name, init, status, message } of cases) {
@@ -324,7 +360,7 @@ describe('deal bodies are refused before anything else happens', () => {
     assert.equal(calls.length, 0);
   });
 
-  test('toNodeHandler\'s own size error on the body stream is a 413 too', async () => {
+  test("toNodeHandler's own size error on the body stream is a 413 too", async () => {
     const { send, calls } = setup({ startDeal: () => Promise.resolve(exampleLookupInvoice()) });
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -348,7 +384,10 @@ describe('deal bodies are refused before anything else happens', () => {
 
 describe('whose invoice', () => {
   /** Every route, each with a deal hook that counts its calls. */
-  const everyRoute = async (options: Partial<CheckoutHandlerOptions>, check: (answer: Awaited<ReturnType<ReturnType<typeof setup>['send']>>) => void) => {
+  const everyRoute = async (
+    options: Partial<CheckoutHandlerOptions>,
+    check: (answer: Awaited<ReturnType<ReturnType<typeof setup>['send']>>) => void,
+  ) => {
     let hookCalls = 0;
     const handler = setup({
       startDeal: () => {
@@ -385,10 +424,7 @@ describe('whose invoice', () => {
     const calls = await everyRoute({ resolveInternalId: () => 'order-other', onError: (error) => reported.push(error) }, (answer) =>
       assert.ok(!answer.body.includes(OTHER_ID), 'the other invoice is not revealed'),
     );
-    assert.deepEqual(
-      [...new Set(calls.map(({ method, path }) => `${method} ${path}`))],
-      [`GET /api/merchant/invoices/${INVOICE_ID}`],
-    );
+    assert.deepEqual([...new Set(calls.map(({ method, path }) => `${method} ${path}`))], [`GET /api/merchant/invoices/${INVOICE_ID}`]);
     assert.equal(reported.length, 4);
     assert.match(String(reported[0]), /order-other/);
   });
@@ -435,7 +471,13 @@ describe('upstream failures never reach the browser as they are', () => {
   });
 
   test('a 401 or 403 upstream (our configuration) is a 502; a 400, 409 or 422 on cancel is cancel_refused', async () => {
-    for (const [status, expected] of [[400, 409], [401, 502], [403, 502], [409, 409], [422, 409]] as const) {
+    for (const [status, expected] of [
+      [400, 409],
+      [401, 502],
+      [403, 502],
+      [409, 409],
+      [422, 409],
+    ] as const) {
       const { send } = setup({}, (call) => (call.path.endsWith('/cancel') ? leaky(status) : undefined));
       const answer = await send('POST', `/invoices/${INVOICE_ID}/cancel`);
       assert.equal(answer.status, expected, String(status));
@@ -465,7 +507,9 @@ describe('upstream failures never reach the browser as they are', () => {
   test('invalid variants and an invalid cancel answer are 502', async () => {
     const variants = setup({}, (call) => (call.path.endsWith('variants') ? Response.json([{ option: 'SBP' }]) : undefined));
     assert.equal((await variants.send('GET', `/invoices/${INVOICE_ID}/available-payment-variants`)).status, 502);
-    const cancel = setup({}, (call) => (call.path.endsWith('cancel') ? Response.json({ ...exampleCanceledInvoice(), sum: null }) : undefined));
+    const cancel = setup({}, (call) =>
+      call.path.endsWith('cancel') ? Response.json({ ...exampleCanceledInvoice(), sum: null }) : undefined,
+    );
     assert.equal((await cancel.send('POST', `/invoices/${INVOICE_ID}/cancel`)).status, 502);
   });
 
@@ -506,7 +550,7 @@ describe('time budget', () => {
     assert.equal(calls.length, 2);
   });
 
-  test('a hung resolveInternalId or startDeal is cut too, and the hook\'s signal aborts', async () => {
+  test("a hung resolveInternalId or startDeal is cut too, and the hook's signal aborts", async () => {
     const hung = setup({ timeoutMs: TIMEOUT, resolveInternalId: () => new Promise<string>(() => undefined) });
     assert.equal((await timed(() => hung.send('GET', `/invoices/${INVOICE_ID}`))).status, 504);
 
@@ -649,7 +693,11 @@ describe('cross-origin', () => {
     assert.equal(other.headers.get('access-control-allow-origin'), null);
 
     const preflight = await send('OPTIONS', `/invoices/${INVOICE_ID}/deal`, {
-      headers: { origin: 'https://widget.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: 'https://widget.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     });
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('access-control-allow-methods'), 'POST');
@@ -675,11 +723,13 @@ describe('cross-origin', () => {
       assert.equal(answer.json.error?.code, 'forbidden');
     }
     assert.deepEqual([calls.length, resolved.length], [0, 0]);
-    const sameOrigin = await send('POST', `/invoices/${INVOICE_ID}/cancel`, { headers: { origin: ORIGIN, 'sec-fetch-site': 'same-origin' } });
+    const sameOrigin = await send('POST', `/invoices/${INVOICE_ID}/cancel`, {
+      headers: { origin: ORIGIN, 'sec-fetch-site': 'same-origin' },
+    });
     assert.equal(sameOrigin.status, 200);
   });
 
-  test('without Sec-Fetch-Site, a POST whose Origin is not the proxy\'s own nor allowed is 403, on both POST routes', async () => {
+  test("without Sec-Fetch-Site, a POST whose Origin is not the proxy's own nor allowed is 403, on both POST routes", async () => {
     const { send, calls, resolved } = setup({ cors: { origins: ['https://widget.example'] } });
     for (const origin of ['https://evil.example', 'null', 'http://shop.example', 'https://shop.example:8443']) {
       for (const path of [`/invoices/${INVOICE_ID}/cancel`, `/invoices/${INVOICE_ID}/deal`]) {

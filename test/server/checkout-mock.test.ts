@@ -64,26 +64,22 @@ const send = (method: string, path: string, options: SendOptions = {}): Promise<
 
 const sendOnce = (method: string, path: string, options: SendOptions, via: Agent | false) =>
   new Promise<Answer>((resolve, reject) => {
-    const req = httpRequest(
-      `${proxyUrl}/`,
-      { method, path, agent: via, headers: { cookie: PAYER, ...options.headers } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          answers.push(`${JSON.stringify(res.headers)}\n${text}`);
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-        });
-        res.on('error', reject);
-      },
-    );
+    const req = httpRequest(`${proxyUrl}/`, { method, path, agent: via, headers: { cookie: PAYER, ...options.headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        answers.push(`${JSON.stringify(res.headers)}\n${text}`);
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+      });
+      res.on('error', reject);
+    });
     req.on('error', reject);
     for (const chunk of options.chunks ?? []) req.write(chunk);
     req.end(options.body);
@@ -162,7 +158,7 @@ describe(`the mock's answers ${mockQuirks().quirks === undefined ? 'in one shape
 });
 
 describe('bank names', () => {
-  test('a deal read without paymentMethodName gets the name from the service\'s list, read once per currency', async () => {
+  test("a deal read without paymentMethodName gets the name from the service's list, read once per currency", async () => {
     const invoice = await newInvoice();
     const code = mock.service.getInvoice(invoice.id)!.deals[0]!.paymentMethod;
     const names = new Map((await client.listPaymentMethods('RUB')).map((bank) => [bank.code, bank.name]));
@@ -235,7 +231,7 @@ describe('refusals against the mock', () => {
     assert.equal(upstreamCount(), before);
   });
 
-  test('another payer\'s invoice is 404 with no upstream call, and is not canceled', async () => {
+  test("another payer's invoice is 404 with no upstream call, and is not canceled", async () => {
     const invoice = await newInvoice(true, OTHER_PAYER);
     const before = upstreamCount();
     assert.equal((await send('GET', `/checkout-api/invoices/${invoice.id}`)).status, 404);
@@ -244,7 +240,7 @@ describe('refusals against the mock', () => {
     assert.equal(mock.service.getInvoice(invoice.id)?.status, 'new');
   });
 
-  test('an internal id that is another invoice\'s is refused: one lookup, no cancel', async () => {
+  test("an internal id that is another invoice's is refused: one lookup, no cancel", async () => {
     const mine = await newInvoice();
     const victim = await newInvoice(true, OTHER_PAYER);
     resolveOverride = () => orders.get(victim.id)!.internalId;
@@ -269,10 +265,16 @@ describe('refusals against the mock', () => {
     const before = upstreamCount();
     const huge = await send('POST', `/checkout-api/invoices/${invoice.id}/cancel`, { body: Buffer.alloc(5 * 1024 * 1024, 0x61) });
     assert.equal(huge.status, 413);
-    const overLimit = await send('POST', `/checkout-api/invoices/${invoice.id}/deal`, jsonBody({ option: 'SBP', method: 'x'.repeat(MAX_BODY) }));
+    const overLimit = await send(
+      'POST',
+      `/checkout-api/invoices/${invoice.id}/deal`,
+      jsonBody({ option: 'SBP', method: 'x'.repeat(MAX_BODY) }),
+    );
     assert.equal(overLimit.status, 413);
     assert.deepEqual(overLimit.json, { error: { code: 'payload_too_large', message: `request body exceeds ${MAX_BODY} bytes` } });
-    const chunked = await send('POST', `/checkout-api/invoices/${invoice.id}/cancel`, { chunks: Array.from({ length: 10 }, () => 'z'.repeat(1000)) });
+    const chunked = await send('POST', `/checkout-api/invoices/${invoice.id}/cancel`, {
+      chunks: Array.from({ length: 10 }, () => 'z'.repeat(1000)),
+    });
     assert.equal(chunked.status, 413);
     assert.equal(upstreamCount(), before);
     assert.equal(mock.service.getInvoice(invoice.id)?.status, 'new');
@@ -284,12 +286,18 @@ describe('refusals against the mock', () => {
 
     mock.service.failNext(1, 500);
     const failed = await send('GET', path);
-    assert.deepEqual([failed.status, failed.json], [502, { error: { code: 'upstream_error', message: 'the payment service failed to answer' } }]);
+    assert.deepEqual(
+      [failed.status, failed.json],
+      [502, { error: { code: 'upstream_error', message: 'the payment service failed to answer' } }],
+    );
     assert.ok(!failed.text.includes('failNext'), 'the upstream error body is not passed on');
 
     mock.service.malformNext(1);
     const malformed = await send('GET', path);
-    assert.deepEqual([malformed.status, malformed.json], [502, { error: { code: 'upstream_invalid', message: 'the payment service answered something unexpected' } }]);
+    assert.deepEqual(
+      [malformed.status, malformed.json],
+      [502, { error: { code: 'upstream_invalid', message: 'the payment service answered something unexpected' } }],
+    );
 
     mock.service.hangNext(1);
     const started = performance.now();
@@ -378,7 +386,11 @@ describe('fuzz: nothing but the routes reaches upstream', () => {
         } catch {
           value = '\uFFFD';
         }
-        return { raw, value, dot: value === '.' || value === '..' || raw.split('%2e').length > 1 || raw.split('%2E').length > 1 ? true : undefined };
+        return {
+          raw,
+          value,
+          dot: value === '.' || value === '..' || raw.split('%2e').length > 1 || raw.split('%2E').length > 1 ? true : undefined,
+        };
       }),
     );
     const prefix = fc.constantFrom(
@@ -399,18 +411,18 @@ describe('fuzz: nothing but the routes reaches upstream', () => {
         fc.oneof(
           { weight: 3, arbitrary: fc.constantFrom(piece(id), piece(id.toUpperCase(), id)) },
           fc.constantFrom(
-          piece(otherId),
-          piece(`%${id.charCodeAt(0).toString(16)}${id.slice(1)}`, id),
-          piece(`%25${id.charCodeAt(0).toString(16)}${id.slice(1)}`, `%${id.charCodeAt(0).toString(16)}${id.slice(1)}`),
-          piece(internalId),
-          piece('42'),
-          piece(`${id}%2Fcancel`, `${id}/cancel`),
-          piece(`${id}%252F`, `${id}%2F`),
-          piece(`{${id}}`),
-          piece(id.replace(/-/g, '')),
-          piece(''),
-          dot('..'),
-          dot('%2e%2e'),
+            piece(otherId),
+            piece(`%${id.charCodeAt(0).toString(16)}${id.slice(1)}`, id),
+            piece(`%25${id.charCodeAt(0).toString(16)}${id.slice(1)}`, `%${id.charCodeAt(0).toString(16)}${id.slice(1)}`),
+            piece(internalId),
+            piece('42'),
+            piece(`${id}%2Fcancel`, `${id}/cancel`),
+            piece(`${id}%252F`, `${id}%2F`),
+            piece(`{${id}}`),
+            piece(id.replace(/-/g, '')),
+            piece(''),
+            dot('..'),
+            dot('%2e%2e'),
           ),
         ),
         fc.option(
@@ -443,9 +455,19 @@ describe('fuzz: nothing but the routes reaches upstream', () => {
       fc.constantFrom('PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND', 'MOVE', 'SEARCH', 'MERGE'),
     );
     const suffix = fc.constantFrom('', '', '?x=1', '?path=/withdrawals', '#f', '?a=%2F..%2F');
-    const body = fc.constantFrom(undefined, jsonBody({ option: 'SBP', method: 'sberbank' }), { body: 'option=SBP', headers: { 'content-type': 'text/plain' } });
+    const body = fc.constantFrom(undefined, jsonBody({ option: 'SBP', method: 'sberbank' }), {
+      body: 'option=SBP',
+      headers: { 'content-type': 'text/plain' },
+    });
 
-    const ROUTE_METHOD = new Map([['', 'GET'], ['available-payment-variants', 'GET'], ['cancel', 'POST'], ['deal', 'POST'], ['receipt', 'POST'], ['dispute', 'POST']]);
+    const ROUTE_METHOD = new Map([
+      ['', 'GET'],
+      ['available-payment-variants', 'GET'],
+      ['cancel', 'POST'],
+      ['deal', 'POST'],
+      ['receipt', 'POST'],
+      ['dispute', 'POST'],
+    ]);
     const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
     /**
      * From the decoded pieces: `ours` is one of the four routes on the payer's invoice (may
@@ -468,29 +490,34 @@ describe('fuzz: nothing but the routes reaches upstream', () => {
     const before = upstreamCount();
     const statuses = new Map<number, number>();
     let runs = 0;
-    await fc.assert(
-      fc.asyncProperty(fc.oneof({ weight: 2, arbitrary: nearRoute }, anyPath), method, suffix, body, async ({ start, segments }, verb, query, payload) => {
-        const values = [...start.value, ...segments.map((part) => part.value)];
-        const hasDot = segments.some((part) => 'dot' in part && part.dot === true);
-        const kind = classify(values, verb, hasDot);
-        fc.pre(kind !== 'ours');
-        runs++;
-        const resolvesBefore = resolveCalls;
-        const path = `${start.raw}/${segments.map((part) => part.raw).join('/')}${query}`;
-        const answer = await send(verb, path, verb === 'GET' || verb === 'HEAD' ? {} : (payload ?? {}));
-        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-        assert.ok(
-          [204, 400, 404, 405, 413, 415, 501].includes(answer.status),
-          `${verb} ${path} → ${answer.status} ${answer.text}`,
-        );
-        assert.equal(upstreamCount(), before, `${verb} ${path} reached the service`);
-        if (kind === 'other') assert.equal(resolveCalls, resolvesBefore, `${verb} ${path} reached resolveInternalId`);
-      }),
-      { numRuns: 1200, seed: 20261122, endOnFailure: true },
-    ).catch((error: Error) => {
-      // node:test prints the message only; fast-check keeps the failed assertion in `cause`.
-      throw new Error(`${error.message}\n${String(error.cause)}`);
-    });
+    await fc
+      .assert(
+        fc.asyncProperty(
+          fc.oneof({ weight: 2, arbitrary: nearRoute }, anyPath),
+          method,
+          suffix,
+          body,
+          async ({ start, segments }, verb, query, payload) => {
+            const values = [...start.value, ...segments.map((part) => part.value)];
+            const hasDot = segments.some((part) => 'dot' in part && part.dot === true);
+            const kind = classify(values, verb, hasDot);
+            fc.pre(kind !== 'ours');
+            runs++;
+            const resolvesBefore = resolveCalls;
+            const path = `${start.raw}/${segments.map((part) => part.raw).join('/')}${query}`;
+            const answer = await send(verb, path, verb === 'GET' || verb === 'HEAD' ? {} : (payload ?? {}));
+            statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+            assert.ok([204, 400, 404, 405, 413, 415, 501].includes(answer.status), `${verb} ${path} → ${answer.status} ${answer.text}`);
+            assert.equal(upstreamCount(), before, `${verb} ${path} reached the service`);
+            if (kind === 'other') assert.equal(resolveCalls, resolvesBefore, `${verb} ${path} reached resolveInternalId`);
+          },
+        ),
+        { numRuns: 1200, seed: 20261122, endOnFailure: true },
+      )
+      .catch((error: Error) => {
+        // node:test prints the message only; fast-check keeps the failed assertion in `cause`.
+        throw new Error(`${error.message}\n${String(error.cause)}`);
+      });
     assert.ok(runs >= 1000, `only ${runs} requests were tried`);
     // The generator really probes every kind of refusal.
     for (const status of [400, 404, 405]) assert.ok((statuses.get(status) ?? 0) > 20, `few ${status}s: ${JSON.stringify([...statuses])}`);

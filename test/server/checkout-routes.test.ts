@@ -38,7 +38,10 @@ describe('one table of the checkout routes', () => {
         .filter((key) => key !== 'parameters')
         .map((method) => `${method.toUpperCase()} ${path}`),
     );
-    assert.deepEqual(sorted(operations), sorted(CHECKOUT_ROUTE_NAMES.map((name) => `${CHECKOUT_ROUTES[name].method} ${CHECKOUT_ROUTES[name].path}`)));
+    assert.deepEqual(
+      sorted(operations),
+      sorted(CHECKOUT_ROUTE_NAMES.map((name) => `${CHECKOUT_ROUTES[name].method} ${CHECKOUT_ROUTES[name].path}`)),
+    );
     for (const name of CHECKOUT_ROUTE_NAMES) {
       const { method, path } = CHECKOUT_ROUTES[name];
       const operation = document.paths[path]![method.toLowerCase()] as { operationId: string };
@@ -63,9 +66,12 @@ describe('one table of the checkout routes', () => {
       },
     });
     const send = (method: string, path: string, headers: Record<string, string> = {}) =>
-      handler(new Request(`https://shop.example/checkout-api${path}`, { method, headers: { 'sec-fetch-site': 'same-origin', ...headers } }));
+      handler(
+        new Request(`https://shop.example/checkout-api${path}`, { method, headers: { 'sec-fetch-site': 'same-origin', ...headers } }),
+      );
     const guardRefusal = async (answer: Response) =>
-      answer.status === 405 || (answer.status === 404 && ((await answer.json()) as { error: { message: string } }).error.message === 'no such checkout operation');
+      answer.status === 405 ||
+      (answer.status === 404 && ((await answer.json()) as { error: { message: string } }).error.message === 'no such checkout operation');
 
     for (const name of CHECKOUT_ROUTE_NAMES) {
       const { method, path } = CHECKOUT_ROUTES[name];
@@ -78,15 +84,28 @@ describe('one table of the checkout routes', () => {
       assert.equal(preflight.headers.get('allow'), `${method}, OPTIONS`);
     }
     // The invoice routes reached the merchant's hook, each once, through their own path.
-    const invoiceRoutes = CHECKOUT_ROUTE_NAMES.filter((name) => CHECKOUT_ROUTES[name].path.includes('{id}') && CHECKOUT_ROUTES[name].body !== 'multipart');
+    const invoiceRoutes = CHECKOUT_ROUTE_NAMES.filter(
+      (name) => CHECKOUT_ROUTES[name].path.includes('{id}') && CHECKOUT_ROUTES[name].body !== 'multipart',
+    );
     for (const name of invoiceRoutes) {
       if (name === 'deal') continue; // its body is read (and refused) first
       const { method } = CHECKOUT_ROUTES[name];
-      assert.ok(authorized.includes(`${method} /checkout-api${checkoutPath(name, ID)}`), `${name} reached authorize: ${authorized.join(', ')}`);
+      assert.ok(
+        authorized.includes(`${method} /checkout-api${checkoutPath(name, ID)}`),
+        `${name} reached authorize: ${authorized.join(', ')}`,
+      );
     }
 
     // Paths beside the table's: none is served.
-    for (const path of ['/invoices', `/invoices/${ID}/other`, `/invoice/${ID}`, '/banks/RUB', `/invoices/${ID}/events/more`, `/banks/${ID}`, '/']) {
+    for (const path of [
+      '/invoices',
+      `/invoices/${ID}/other`,
+      `/invoice/${ID}`,
+      '/banks/RUB',
+      `/invoices/${ID}/events/more`,
+      `/banks/${ID}`,
+      '/',
+    ]) {
       for (const method of ['GET', 'POST']) assert.equal(await guardRefusal(await send(method, path)), true, `${method} ${path}`);
     }
   });

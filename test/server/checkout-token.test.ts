@@ -9,7 +9,8 @@ import { checkoutTokenAuthorizer, signCheckoutToken } from '../../src/server/ind
 const SECRET = 'checkout-token-test-secret-01';
 const A = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
 const B = '7a2d3b4c-5e6f-4a70-9b8c-0d1e2f3a4b5c';
-const asking = (token: string | undefined) => new Request('http://shop.example/checkout-api/invoices/x', { headers: token ? { 'x-checkout-token': token } : {} });
+const asking = (token: string | undefined) =>
+  new Request('http://shop.example/checkout-api/invoices/x', { headers: token ? { 'x-checkout-token': token } : {} });
 
 test('a verified token is remembered, yet answers only for its invoice and only until it expires', async () => {
   let now = Date.UTC(2026, 10, 27, 12);

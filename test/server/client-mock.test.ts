@@ -12,7 +12,14 @@ import { MerchantApiError } from '../../src/server/client/errors.js';
 import { validCreateInvoice } from '../fixtures/dto.js';
 
 const SHOP = { apiKey: 'shop-key-1', secretKey: 'shop-secret-Ключ', storeId: 17, storeName: 'Demo Shop' };
-const NO_PAY_IN = { apiKey: 'no-pay-in', secretKey: 'other-secret', storeId: 18, storeName: 'Closed', payIn: false, twoFactorEnabled: false };
+const NO_PAY_IN = {
+  apiKey: 'no-pay-in',
+  secretKey: 'other-secret',
+  storeId: 18,
+  storeName: 'Closed',
+  payIn: false,
+  twoFactorEnabled: false,
+};
 
 const receipt = (bytes = 128) => new Blob([new Uint8Array(bytes).fill(66)], { type: 'application/pdf' });
 
@@ -47,7 +54,12 @@ describe('every documented operation against the mock', () => {
     const confirmed = await client.confirmTransfer(created.id, new File(['%PDF-1.4'], 'чек.pdf', { type: 'application/pdf' }));
     assert.equal(confirmed.deals.find((each) => each.id === deal.id)?.status, 'transfer_confirmed');
 
-    const disputed = await client.openDispute(created.id, { dealId: String(deal.id), reason: 'invalid_sum', amount: '1000', attachment: receipt() });
+    const disputed = await client.openDispute(created.id, {
+      dealId: String(deal.id),
+      reason: 'invalid_sum',
+      amount: '1000',
+      attachment: receipt(),
+    });
     assert.equal(disputed.status, 'dispute');
   });
 
@@ -76,7 +88,12 @@ describe('every documented operation against the mock', () => {
 
   test('withdrawals: create and read', async () => {
     const [account] = await client.listAccounts();
-    const withdrawal = await client.createWithdrawal({ accountId: account!.id, amount: '10', address: 'TQrZ9wBzQ2V7ZxYkS9hA1mV1p7nWcX3e4F', code2FA: '123456' });
+    const withdrawal = await client.createWithdrawal({
+      accountId: account!.id,
+      amount: '10',
+      address: 'TQrZ9wBzQ2V7ZxYkS9hA1mV1p7nWcX3e4F',
+      code2FA: '123456',
+    });
     assert.equal((await client.getWithdrawal(withdrawal.id)).id, withdrawal.id);
   });
 
@@ -145,31 +162,57 @@ describe('the service’s errors, as the mock words them', () => {
       after(() => server.close());
 
       test('amount below the limit: amount_too_small', async () => {
-        await assert.rejects(clientOf(server).createInvoice(validCreateInvoice({ amount: '1.00' })), { name: 'MerchantApiError', status: 400, code: 'amount_too_small' });
+        await assert.rejects(clientOf(server).createInvoice(validCreateInvoice({ amount: '1.00' })), {
+          name: 'MerchantApiError',
+          status: 400,
+          code: 'amount_too_small',
+        });
       });
       test('amount above the limit: amount_too_large', async () => {
-        await assert.rejects(clientOf(server).createInvoice(validCreateInvoice({ amount: '100000000.00' })), { name: 'MerchantApiError', status: 400, code: 'amount_too_large' });
+        await assert.rejects(clientOf(server).createInvoice(validCreateInvoice({ amount: '100000000.00' })), {
+          name: 'MerchantApiError',
+          status: 400,
+          code: 'amount_too_large',
+        });
       });
       test('a terminal without pay-in: pay_in_disabled', async () => {
-        await assert.rejects(clientOf(server, NO_PAY_IN).createInvoice(validCreateInvoice()), { name: 'MerchantApiError', status: 404, code: 'pay_in_disabled' });
+        await assert.rejects(clientOf(server, NO_PAY_IN).createInvoice(validCreateInvoice()), {
+          name: 'MerchantApiError',
+          status: 404,
+          code: 'pay_in_disabled',
+        });
       });
       test('withdrawal without 2FA: two_factor_required', async () => {
         await assert.rejects(
-          clientOf(server, NO_PAY_IN).createWithdrawal({ accountId: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', amount: '1', address: 'x', code2FA: '1' }),
+          clientOf(server, NO_PAY_IN).createWithdrawal({
+            accountId: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f',
+            amount: '1',
+            address: 'x',
+            code2FA: '1',
+          }),
           { name: 'MerchantApiError', code: 'two_factor_required' },
         );
       });
       test('a field the service names is exposed', async () => {
-        await assert.rejects(
-          clientOf(server).createWithdrawal({ accountId: 'not-a-uuid', amount: '1', address: 'x', code2FA: '1' }),
-          { name: 'MerchantApiError', status: 400, field: 'accountId' },
-        );
+        await assert.rejects(clientOf(server).createWithdrawal({ accountId: 'not-a-uuid', amount: '1', address: 'x', code2FA: '1' }), {
+          name: 'MerchantApiError',
+          status: 400,
+          field: 'accountId',
+        });
       });
       test('a wrong secret: unauthorized', async () => {
-        await assert.rejects(clientOf(server, { apiKey: SHOP.apiKey, secretKey: 'wrong' }).listAccounts(), { name: 'MerchantApiError', status: 401, code: 'unauthorized' });
+        await assert.rejects(clientOf(server, { apiKey: SHOP.apiKey, secretKey: 'wrong' }).listAccounts(), {
+          name: 'MerchantApiError',
+          status: 401,
+          code: 'unauthorized',
+        });
       });
       test('an unknown invoice: not_found', async () => {
-        await assert.rejects(clientOf(server).getInvoice('00000000-0000-4000-8000-000000000000'), { name: 'MerchantApiError', status: 404, code: 'not_found' });
+        await assert.rejects(clientOf(server).getInvoice('00000000-0000-4000-8000-000000000000'), {
+          name: 'MerchantApiError',
+          status: 404,
+          code: 'not_found',
+        });
       });
     });
   }

@@ -166,21 +166,47 @@ describe('requests are validated before anything is sent', () => {
     ['a negative amount', () => client.createInvoice(validCreateInvoice({ amount: '-5' })), /^amount$/],
     ['a comma amount', () => client.createInvoice(validCreateInvoice({ amount: '1,5' })), /^amount$/],
     ['an empty amount', () => client.createInvoice(validCreateInvoice({ amount: '' })), /^amount$/],
-    ['a pay-out without option', () => client.createInvoice(validCreateInvoice({ type: 'out', paymentMethod: 'sber', paymentRequisites: {} })), /^paymentOption$/],
-    ['a pay-out without method', () => client.createInvoice(validCreateInvoice({ type: 'out', paymentOption: 'SBP', paymentRequisites: {} })), /^paymentMethod$/],
-    ['a pay-out without requisites', () => client.createInvoice(validCreateInvoice({ type: 'out', paymentOption: 'SBP', paymentMethod: 'sber' })), /^paymentRequisites$/],
+    [
+      'a pay-out without option',
+      () => client.createInvoice(validCreateInvoice({ type: 'out', paymentMethod: 'sber', paymentRequisites: {} })),
+      /^paymentOption$/,
+    ],
+    [
+      'a pay-out without method',
+      () => client.createInvoice(validCreateInvoice({ type: 'out', paymentOption: 'SBP', paymentRequisites: {} })),
+      /^paymentMethod$/,
+    ],
+    [
+      'a pay-out without requisites',
+      () => client.createInvoice(validCreateInvoice({ type: 'out', paymentOption: 'SBP', paymentMethod: 'sber' })),
+      /^paymentRequisites$/,
+    ],
     [
       'startDeal on a pay-out',
       () =>
         client.createInvoice(
-          validCreateInvoice({ type: 'out', startDeal: true, paymentOption: 'SBP', paymentMethod: 'sber', paymentRequisites: { holder: 'x' } }),
+          validCreateInvoice({
+            type: 'out',
+            startDeal: true,
+            paymentOption: 'SBP',
+            paymentMethod: 'sber',
+            paymentRequisites: { holder: 'x' },
+          }),
         ),
       /^startDeal$/,
     ],
     ['a missing currency', () => client.createInvoice({ ...validCreateInvoice(), currency: undefined } as never), /^currency$/],
     ['an unknown field', () => client.createInvoice(validCreateInvoice({ amout: '1' })), /^amout$/],
-    ['a withdrawal without code2FA', () => client.createWithdrawal({ accountId: ACCOUNT_ID, amount: '1', address: 'a' } as never), /^code2FA$/],
-    ['a withdrawal with a float amount', () => client.createWithdrawal({ accountId: ACCOUNT_ID, amount: 0.1, address: 'a', code2FA: '1' } as never), /^amount$/],
+    [
+      'a withdrawal without code2FA',
+      () => client.createWithdrawal({ accountId: ACCOUNT_ID, amount: '1', address: 'a' } as never),
+      /^code2FA$/,
+    ],
+    [
+      'a withdrawal with a float amount',
+      () => client.createWithdrawal({ accountId: ACCOUNT_ID, amount: 0.1, address: 'a', code2FA: '1' } as never),
+      /^amount$/,
+    ],
     ['an empty invoice id to cancel', () => client.cancelInvoice(''), /^id$/],
     ['a non-string invoice id for variants', () => client.listPaymentVariants(42 as never), /^id$/],
     ['an empty withdrawal id', () => client.getWithdrawal(''), /^id$/],

@@ -75,7 +75,9 @@ const setUp = (options: CheckoutEventsOptions = {}) => {
     },
     options,
   );
-  const context = { body: (data: BodyInit, status: number, headers: Record<string, string>) => new Response(data, { status, headers }) } as unknown as Context;
+  const context = {
+    body: (data: BodyInit, status: number, headers: Record<string, string>) => new Response(data, { status, headers }),
+  } as unknown as Context;
   const open = (invoice: Invoice, signal = new AbortController().signal) =>
     events.respond(context, INVOICE_ID, invoice, client, new Request(`https://shop.example/invoices/${INVOICE_ID}/events`, { signal }));
   return { events, open };

@@ -49,7 +49,12 @@ before(() => {
     notificationFetch: (request) => notifications(request),
     notificationAllowed: () => true,
   });
-  client = new MerchantClient({ baseUrl: 'https://pay.mock.invalid', apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey, fetch: (request) => mock.fetch(request) });
+  client = new MerchantClient({
+    baseUrl: 'https://pay.mock.invalid',
+    apiKey: MERCHANT.apiKey,
+    secretKey: MERCHANT.secretKey,
+    fetch: (request) => mock.fetch(request),
+  });
   notifications = receiver();
 });
 
@@ -62,7 +67,8 @@ afterEach(async () => {
 });
 
 /** GET reads of one invoice the mock answered. */
-const readsOf = (id: string) => mock.requests.filter((record) => record.method === 'GET' && record.path === `/api/merchant/invoices/${id}`).length;
+const readsOf = (id: string) =>
+  mock.requests.filter((record) => record.method === 'GET' && record.path === `/api/merchant/invoices/${id}`).length;
 
 const newInvoice = async () => {
   const invoice = await client.createInvoice({
@@ -91,7 +97,8 @@ const open = async (proxy: (request: Request) => Promise<Response>, id: string, 
   return { response, reader, controller };
 };
 
-const dataOf = (data: string | undefined) => JSON.parse(data ?? 'null') as { id: string; status: string; deals: { status: string }[] } & Record<string, unknown>;
+const dataOf = (data: string | undefined) =>
+  JSON.parse(data ?? 'null') as { id: string; status: string; deals: { status: string }[] } & Record<string, unknown>;
 
 describe('GET /invoices/{id}/events', () => {
   test('an invoice event at once: the projection, an id, retry advice; stream headers', async () => {
@@ -111,7 +118,8 @@ describe('GET /invoices/{id}/events', () => {
     assert.equal(data.id, invoice.id);
     assert.equal(data.status, 'new');
     // The allow-list: nothing of the service's invoice beyond the projection.
-    for (const secret of ['notificationToken', 'storeId', 'payoutSum', 'serviceFeeSum', 'userId', 'invoiceUrl']) assert.ok(!(secret in data), secret);
+    for (const secret of ['notificationToken', 'storeId', 'payoutSum', 'serviceFeeSum', 'userId', 'invoiceUrl'])
+      assert.ok(!(secret in data), secret);
   });
 
   test('same authorization and path rules: 404 before any stream or upstream read, 405, 400', async () => {
@@ -157,7 +165,10 @@ describe('GET /invoices/{id}/events', () => {
     for (const { reader } of streams) assert.equal(dataOf((await reader!.nextEvent())?.data).status, 'new');
     mock.markPaid(invoice.id);
     await mock.notificationsSettled();
-    assert.deepEqual(notified.map((each) => each.status), ['paid']);
+    assert.deepEqual(
+      notified.map((each) => each.status),
+      ['paid'],
+    );
     for (const { reader } of streams) {
       const paid = await reader!.nextEvent(2000);
       assert.equal(dataOf(paid?.data).status, 'paid');

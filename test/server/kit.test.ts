@@ -79,7 +79,11 @@ describe('createCheckoutServer: one kit, one store', () => {
 
   test('the combined fetch serves the receiver at notifications.path and the proxy elsewhere', async () => {
     const wrongToken = await kit.fetch(
-      new Request(NOTIFY_URL, { method: 'POST', headers: { 'content-type': 'application/json', 'x-notification-token': 'nope' }, body: '{}' }),
+      new Request(NOTIFY_URL, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-notification-token': 'nope' },
+        body: '{}',
+      }),
     );
     assert.equal(wrongToken.status, 401);
     const unknownRoute = await kit.fetch(new Request(`${ORIGIN}/checkout-api/nothing-here`));
@@ -87,7 +91,7 @@ describe('createCheckoutServer: one kit, one store', () => {
     assert.equal(((await unknownRoute.json()) as { error: { code: string } }).error.code, 'not_found');
   });
 
-  test('an invoice the shop creates through the kit\'s client is tracked until it is settled', async () => {
+  test("an invoice the shop creates through the kit's client is tracked until it is settled", async () => {
     const before = await kit.store.trackedCount();
     const invoice = await newInvoice();
     // The client's observer hands the answer on after the caller's turn.
@@ -112,8 +116,14 @@ describe('createCheckoutServer: one kit, one store', () => {
   });
 
   test('bad options name what is wrong', () => {
-    assert.throws(() => createCheckoutServer({ client, authorize: () => true, onChange: 'x' as never }), /createCheckoutServer: onChange must be a function/);
+    assert.throws(
+      () => createCheckoutServer({ client, authorize: () => true, onChange: 'x' as never }),
+      /createCheckoutServer: onChange must be a function/,
+    );
     assert.throws(() => createCheckoutServer({ client: [], authorize: () => true }), /createCheckoutServer: client must be/);
-    assert.throws(() => createCheckoutServer({ client, authorize: () => true, notifications: { token: '' } }), /token must be a non-empty string/);
+    assert.throws(
+      () => createCheckoutServer({ client, authorize: () => true, notifications: { token: '' } }),
+      /token must be a non-empty string/,
+    );
   });
 });

@@ -127,7 +127,8 @@ describe('the Request a GET is handed', () => {
 describe('the text answer made for a request of toNodeHandler', () => {
   test('is a Response in every way a wrapping handler can tell, and its bytes arrive as they are', async () => {
     const text = JSON.stringify({ bank: 'Сбербанк', emoji: '💳' });
-    const made = (request: Request) => textAnswer(request, text, 201, new Headers({ 'content-type': 'application/json; charset=utf-8', 'x-made': 'light' }));
+    const made = (request: Request) =>
+      textAnswer(request, text, 201, new Headers({ 'content-type': 'application/json; charset=utf-8', 'x-made': 'light' }));
     let seen: Record<string, unknown> = {};
     const { base } = await serve(
       toNodeHandler(async (request) => {

@@ -5,7 +5,6 @@ import { describe, test } from 'node:test';
 import { serve } from '../support/node-server.js';
 import { PayloadTooLargeError, toNodeHandler, type FetchHandler } from '../../src/server/node/adapter.js';
 
-
 const echo: FetchHandler = async (request) => {
   let body: string;
   try {
@@ -229,7 +228,11 @@ describe('toNodeHandler with hostile or unusual requests', () => {
     });
     const ok = await fetch(`${base}/x`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"option":"SBP"}' });
     assert.equal(((await ok.json()) as { body: string }).body, '{"option":"SBP"}');
-    const big = await fetch(`${base}/x`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ a: 'x'.repeat(99) }) });
+    const big = await fetch(`${base}/x`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ a: 'x'.repeat(99) }),
+    });
     assert.equal(big.status, 413);
   });
 });

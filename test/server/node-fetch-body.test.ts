@@ -7,7 +7,6 @@ import { describe, test } from 'node:test';
 import { serve } from '../support/node-server.js';
 import { createNodeFetch } from '../../src/server/index.js';
 
-
 describe('createNodeFetch answers', () => {
   test('a large body arrives whole, also when its reader takes its time', async () => {
     const chunk = 'x'.repeat(64 * 1024);

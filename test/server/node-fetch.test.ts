@@ -17,18 +17,30 @@ before(async () => {
 after(() => server.close());
 
 const clientFor = (baseUrl: string, timeoutMs = 2000, maxResponseBytes?: number) =>
-  new MerchantClient({ baseUrl, apiKey: API_KEY, secretKey: SECRET_KEY, timeoutMs, fetch: createNodeFetch(), ...(maxResponseBytes ? { maxResponseBytes } : {}) });
+  new MerchantClient({
+    baseUrl,
+    apiKey: API_KEY,
+    secretKey: SECRET_KEY,
+    timeoutMs,
+    fetch: createNodeFetch(),
+    ...(maxResponseBytes ? { maxResponseBytes } : {}),
+  });
 
 describe('createNodeFetch under MerchantClient', () => {
   test('a JSON POST and a GET arrive signed, with the exact body, and answer parsed', async () => {
     server.received.length = 0;
-    server.reply((request) => ({ json: request.method === 'GET' ? exampleLookupInvoice() : exampleLookupInvoice({ internalId: 'заказ-7' }) }));
+    server.reply((request) => ({
+      json: request.method === 'GET' ? exampleLookupInvoice() : exampleLookupInvoice({ internalId: 'заказ-7' }),
+    }));
     const client = clientFor(server.baseUrl);
     const created = await client.createInvoice(validCreateInvoice({ internalId: 'заказ-7' }));
     const read = await client.getInvoiceByInternalId('заказ 7/8');
     assert.equal(created.internalId, 'заказ-7');
     assert.equal(read.id, INVOICE_ID);
-    assert.deepEqual(server.received.map((request) => request.signatureValid), [true, true]);
+    assert.deepEqual(
+      server.received.map((request) => request.signatureValid),
+      [true, true],
+    );
     assert.deepEqual(JSON.parse(server.received[0]!.body), validCreateInvoice({ internalId: 'заказ-7' }));
     assert.equal(server.received[1]!.path, `/api/merchant/invoices/internal-id/${encodeURIComponent('заказ 7/8')}`);
   });
@@ -86,7 +98,11 @@ describe('createNodeFetch under MerchantClient', () => {
     server.reply(() => ({ json: Array.from({ length: 200 }, () => ({ option: 'SBP', method: 'sberbank' })) }));
     await assert.rejects(clientFor(server.baseUrl, 2000, 500).listPaymentVariants(INVOICE_ID), /answer exceeds 500 bytes/);
     server.reply(() => ({ status: 500, text: 'boom' }));
-    await assert.rejects(clientFor(server.baseUrl).listPaymentVariants(INVOICE_ID), { name: 'MerchantApiError', status: 500, bodyExcerpt: 'boom' });
+    await assert.rejects(clientFor(server.baseUrl).listPaymentVariants(INVOICE_ID), {
+      name: 'MerchantApiError',
+      status: 500,
+      bodyExcerpt: 'boom',
+    });
   });
 
   test('an answer is read whole as it streams: chunks split inside a letter, a byte-order mark, a cut, a redirect, a size limit', async () => {
@@ -111,9 +127,17 @@ describe('createNodeFetch under MerchantClient', () => {
       mode = 'cut';
       await assert.rejects(read.getInvoice(INVOICE_ID), { name: 'MerchantNetworkError', message: /request failed/ });
       mode = 'redirect';
-      await assert.rejects(read.getInvoice(INVOICE_ID), { name: 'MerchantResponseError', status: 302, message: /redirect to https:\/\/elsewhere\.example\/x is not followed/ });
+      await assert.rejects(read.getInvoice(INVOICE_ID), {
+        name: 'MerchantResponseError',
+        status: 302,
+        message: /redirect to https:\/\/elsewhere\.example\/x is not followed/,
+      });
       mode = 'stream-large';
-      await assert.rejects(client.getInvoice(INVOICE_ID), { name: 'MerchantResponseError', status: 200, message: /answer exceeds 1000 bytes/ });
+      await assert.rejects(client.getInvoice(INVOICE_ID), {
+        name: 'MerchantResponseError',
+        status: 200,
+        message: /answer exceeds 1000 bytes/,
+      });
     } finally {
       plain.closeAllConnections();
       await new Promise((resolve) => plain.close(resolve));
@@ -129,7 +153,9 @@ describe('createNodeFetch under MerchantClient', () => {
     const mock = await startMockServer({ merchants: [merchant], port: 0 });
     try {
       const client = clientFor(mock.url);
-      const invoice = await client.createInvoice(validCreateInvoice({ internalId: 'nf-1', startDeal: true, notificationUrl: 'http://127.0.0.1:9/hook' }));
+      const invoice = await client.createInvoice(
+        validCreateInvoice({ internalId: 'nf-1', startDeal: true, notificationUrl: 'http://127.0.0.1:9/hook' }),
+      );
       assert.equal((await client.getInvoiceByInternalId('nf-1')).id, invoice.id);
       assert.equal((await client.cancelInvoice(invoice.id)).status, 'canceled');
     } finally {

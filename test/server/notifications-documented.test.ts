@@ -80,7 +80,10 @@ describe('createNotificationHandler: the documented notifications', () => {
     again.notificationDate = '2024-11-23T20:44:07+00:00';
     again.invoice.updatedAt = '2024-11-23T20:44:07+00:00';
     const answers = await Promise.all([post(documentedPaidNotification()), post(documentedPaidNotification()), post(again)]);
-    assert.deepEqual(answers.map((answer) => answer.status), [200, 200, 200]);
+    assert.deepEqual(
+      answers.map((answer) => answer.status),
+      [200, 200, 200],
+    );
     assert.equal(received.length, 1);
   });
 
@@ -96,7 +99,10 @@ describe('createNotificationHandler: the documented notifications', () => {
     dealless.invoice.id = '0a0eb051-b255-42a8-a7bc-606e1c04233e';
     (dealless.invoice as { deal: unknown }).deal = null;
     for (const body of [dispute, expired, dealless]) assert.equal((await post(body)).status, 200);
-    assert.deepEqual(received.map(({ invoice }) => invoice.status), ['dispute', 'expired', 'expired']);
+    assert.deepEqual(
+      received.map(({ invoice }) => invoice.status),
+      ['dispute', 'expired', 'expired'],
+    );
     assert.equal(received[0]?.invoice.deals[0]?.disputeReason, 'invalid_sum');
     assert.deepEqual(received[0]?.invoice.deals[0]?.disputeReasonData, { amount: '210' });
     assert.deepEqual(received[2]?.invoice.deals, []);
@@ -126,7 +132,11 @@ describe('createNotificationHandler: the documented notifications', () => {
       const body = documentedPaidNotification();
       body.invoice.id = token === 'terminal-a-token' ? body.invoice.id : '0a0eb051-b255-42a8-a7bc-606e1c04233e';
       const answer = await handler(
-        new Request('https://shop.example/notify', { method: 'POST', headers: { 'x-notification-token': token }, body: JSON.stringify(body) }),
+        new Request('https://shop.example/notify', {
+          method: 'POST',
+          headers: { 'x-notification-token': token },
+          body: JSON.stringify(body),
+        }),
       );
       assert.equal(answer.status, token === 'terminal-c-token' ? 401 : 200, token);
     }

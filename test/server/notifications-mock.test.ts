@@ -86,7 +86,10 @@ describe('notifications from the mock to createNotificationHandler', () => {
     assert.equal(received[0]?.notification?.notificationType, 'invoice', 'the documented body, as it arrived');
     const [record] = recordsOf(invoice.id);
     assert.equal(record?.state, 'delivered');
-    assert.deepEqual(record?.attempts.map((attempt) => attempt.status), [200]);
+    assert.deepEqual(
+      record?.attempts.map((attempt) => attempt.status),
+      [200],
+    );
   });
 
   test('a wrong token is 401 every time and never reaches the handler', async () => {
@@ -96,7 +99,10 @@ describe('notifications from the mock to createNotificationHandler', () => {
     assert.equal(received.length, 0);
     const [record] = recordsOf(invoice.id);
     assert.equal(record?.state, 'failed');
-    assert.deepEqual(record?.attempts.map((attempt) => attempt.status), [401, 401, 401]);
+    assert.deepEqual(
+      record?.attempts.map((attempt) => attempt.status),
+      [401, 401, 401],
+    );
   });
 
   test('a failing handler answers 500, so the service retries and the retry is delivered once', async () => {
@@ -105,7 +111,10 @@ describe('notifications from the mock to createNotificationHandler', () => {
     mock.service.markPaid(invoice.id);
     await mock.service.notificationsSettled();
     const [record] = recordsOf(invoice.id);
-    assert.deepEqual(record?.attempts.map((attempt) => attempt.status), [500, 200]);
+    assert.deepEqual(
+      record?.attempts.map((attempt) => attempt.status),
+      [500, 200],
+    );
     assert.equal(record?.state, 'delivered');
     assert.equal(received.length, 1);
     assert.equal(received[0]?.invoice.status, mock.service.getInvoice(invoice.id)?.status);

@@ -58,14 +58,20 @@ describe('notifications: never lost, never backwards', () => {
     assert.equal((await post(handler, at('dispute', 'dispute', '2024-11-23T20:50:00+00:00'))).status, 200);
     const older = await post(handler, at('new', 'transfer_waiting', '2024-11-23T20:45:00+00:00'));
     assert.equal(older.status, 200);
-    assert.deepEqual(seen.map((invoice) => invoice.status), ['dispute']);
+    assert.deepEqual(
+      seen.map((invoice) => invoice.status),
+      ['dispute'],
+    );
   });
 
   test('a final status moves on only by a later timestamp: the documented paid → dispute is news, an earlier state is not', async () => {
     const seen: string[] = [];
     const handler = createNotificationHandler({ token: TOKEN, verify: false, onNotification: (invoice) => void seen.push(invoice.status) });
     assert.equal((await post(handler, documentedPaidNotification())).status, 200);
-    for (const [status, deal] of [['new', 'transfer_waiting'], ['expired', 'expired']]) {
+    for (const [status, deal] of [
+      ['new', 'transfer_waiting'],
+      ['expired', 'expired'],
+    ]) {
       assert.equal((await post(handler, at(status!, deal!, '2024-11-23T20:40:00+00:00'))).status, 200, status);
     }
     assert.equal((await post(handler, at('dispute', 'dispute', '2024-11-23T23:00:00+00:00'))).status, 200);

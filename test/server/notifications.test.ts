@@ -220,7 +220,13 @@ describe('createNotificationHandler', () => {
 
   test('options are checked when the handler is made', () => {
     const onNotification = () => undefined;
-    for (const options of [undefined, { token: '', onNotification }, { token: TOKEN }, { onNotification }, { token: TOKEN, onNotification }]) {
+    for (const options of [
+      undefined,
+      { token: '', onNotification },
+      { token: TOKEN },
+      { onNotification },
+      { token: TOKEN, onNotification },
+    ]) {
       assert.throws(() => createNotificationHandler(options as unknown as NotificationHandlerOptions), TypeError);
     }
   });

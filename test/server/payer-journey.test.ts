@@ -99,7 +99,8 @@ const FILES = {
   jpeg: () => new File([bytes([0xff, 0xd8, 0xff, 0xe0], padding(120))], 'photo.jpg', { type: 'image/jpeg' }),
   pdf: () => new File([bytes('%PDF-1.7\n%âãÏÓ\n1 0 obj\n')], 'receipt.pdf', { type: 'application/pdf' }),
   webp: () => new File([bytes('RIFF', [0x40, 0, 0, 0], 'WEBPVP8 ', padding(40))], 'shot.webp', { type: 'image/webp' }),
-  heic: () => new File([bytes([0, 0, 0, 0x18], 'ftypheic', [0, 0, 0, 0], 'mif1heic', padding(40))], 'IMG_0001.HEIC', { type: 'image/heic' }),
+  heic: () =>
+    new File([bytes([0, 0, 0, 0x18], 'ftypheic', [0, 0, 0, 0], 'mif1heic', padding(40))], 'IMG_0001.HEIC', { type: 'image/heic' }),
 };
 
 interface Answer {
@@ -126,7 +127,8 @@ const sendReceipt = (proxy: Proxy, id: string, file: Blob | string = FILES.png()
 const sendDispute = (proxy: Proxy, id: string, fields: Record<string, string | Blob>) =>
   call(`${proxy.url}/invoices/${id}/dispute`, { method: 'POST', body: form(fields) });
 
-const activeDeal = (invoice: unknown) => (invoice as { deals: { isActive: boolean; status: string }[] }).deals.find((deal) => deal.isActive);
+const activeDeal = (invoice: unknown) =>
+  (invoice as { deals: { isActive: boolean; status: string }[] }).deals.find((deal) => deal.isActive);
 
 // ── Raw uploads: sizes and stalls ────────────────────────────────────────────────────
 
@@ -166,7 +168,9 @@ const rawUpload = (url: string, options: { total: number; length?: number; stall
       answered = true;
       const chunks: Buffer[] = [];
       res.on('data', (data: Buffer) => chunks.push(data));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), written, closed }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), written, closed }),
+      );
       res.on('error', reject);
     });
     // The server closing while the client still writes is one of the outcomes looked at.
@@ -212,14 +216,21 @@ describe('POST /invoices/{id}/receipt', () => {
     const [sent] = upstream(invoice.id, 'confirm-transfer');
     assert.ok(sent, 'confirm-transfer reached the service');
     const parts = (sent.body as { parts: { name: string; file?: { name: string; type: string; size: number } }[] }).parts;
-    assert.deepEqual(parts, [{ name: 'attachment', value: null, file: { name: 'receipt.png', type: 'image/png', size: FILES.png().size } }]);
+    assert.deepEqual(parts, [
+      { name: 'attachment', value: null, file: { name: 'receipt.png', type: 'image/png', size: FILES.png().size } },
+    ]);
     // The same read of the invoice now shows it too.
     const read = await call(`${proxy.url}/invoices/${invoice.id}`);
     assert.equal(activeDeal(read.json)?.status, 'transfer_confirmed');
   });
 
   test('every receipt type is taken when its content is that type: JPEG, PDF, WebP, HEIC', async () => {
-    for (const [type, file] of [['jpeg', FILES.jpeg()], ['pdf', FILES.pdf()], ['webp', FILES.webp()], ['heic', FILES.heic()]] as const) {
+    for (const [type, file] of [
+      ['jpeg', FILES.jpeg()],
+      ['pdf', FILES.pdf()],
+      ['webp', FILES.webp()],
+      ['heic', FILES.heic()],
+    ] as const) {
       const invoice = await newInvoice();
       const answer = await sendReceipt(proxy, invoice.id, file);
       assert.equal(answer.status, 200, `${type}: ${JSON.stringify(answer.json)}`);
@@ -259,7 +270,11 @@ describe('POST /invoices/{id}/receipt', () => {
 
   test('a body that is not multipart is 415; a form without the file, or with more, is 400 naming the field', async () => {
     const invoice = await newInvoice();
-    const json = await call(`${proxy.url}/invoices/${invoice.id}/receipt`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const json = await call(`${proxy.url}/invoices/${invoice.id}/receipt`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(json.status, 415);
     const missing = await call(`${proxy.url}/invoices/${invoice.id}/receipt`, { method: 'POST', body: form({ note: 'x' }) });
     assert.equal(missing.status, 400);
@@ -318,7 +333,11 @@ describe('POST /invoices/{id}/receipt', () => {
   test('an upload that declares more than maxUploadBytes is 413 at once, nothing read', async () => {
     const invoice = await newInvoice();
     const before = authorizeCalls;
-    const answer = await rawUpload(`${proxy.url}/invoices/${invoice.id}/receipt`, { total: 0, stallAfter: 0, length: DEFAULT_CHECKOUT_MAX_UPLOAD_BYTES + 1 });
+    const answer = await rawUpload(`${proxy.url}/invoices/${invoice.id}/receipt`, {
+      total: 0,
+      stallAfter: 0,
+      length: DEFAULT_CHECKOUT_MAX_UPLOAD_BYTES + 1,
+    });
     assert.equal(answer.status, 413);
     assert.equal(answer.headers.connection, 'close');
     await answer.closed;
@@ -401,7 +420,10 @@ describe('the receipt policy', () => {
     const proxy = await startProxy({ receipts: 'required' });
     const invoice = await newInvoice(false);
     assert.equal((await call(`${proxy.url}/invoices/${invoice.id}`)).json.receipts, 'required');
-    const variants = (await call(`${proxy.url}/invoices/${invoice.id}/available-payment-variants`)).json as unknown as { option: string; method: string }[];
+    const variants = (await call(`${proxy.url}/invoices/${invoice.id}/available-payment-variants`)).json as unknown as {
+      option: string;
+      method: string;
+    }[];
     const deal = await call(`${proxy.url}/invoices/${invoice.id}/deal`, {
       method: 'POST',
       body: JSON.stringify({ option: variants[0]!.option, method: variants[0]!.method }),
@@ -522,16 +544,41 @@ describe('POST /invoices/{id}/dispute', () => {
   test('the form is checked: reason, the amount with invalid_sum in the currency’s decimals, the receipt', async () => {
     const invoice = await newInvoice();
     const cases: [string, Record<string, string | Blob>, number, RegExp][] = [
-      ['invalid_sum without an amount', { reason: 'invalid_sum', attachment: FILES.png() }, 400, /amount: is required when reason is "invalid_sum"/],
-      ['an amount with too many decimals for RUB', { reason: 'invalid_sum', amount: '1000.501', attachment: FILES.png() }, 400, /amount: must have at most 2 digits after the point in RUB/],
-      ['an amount in exponent form', { reason: 'invalid_sum', amount: '1e3', attachment: FILES.png() }, 400, /amount: must be a decimal number/],
+      [
+        'invalid_sum without an amount',
+        { reason: 'invalid_sum', attachment: FILES.png() },
+        400,
+        /amount: is required when reason is "invalid_sum"/,
+      ],
+      [
+        'an amount with too many decimals for RUB',
+        { reason: 'invalid_sum', amount: '1000.501', attachment: FILES.png() },
+        400,
+        /amount: must have at most 2 digits after the point in RUB/,
+      ],
+      [
+        'an amount in exponent form',
+        { reason: 'invalid_sum', amount: '1e3', attachment: FILES.png() },
+        400,
+        /amount: must be a decimal number/,
+      ],
       ['a negative amount', { reason: 'invalid_sum', amount: '-5', attachment: FILES.png() }, 400, /amount: must be a decimal number/],
       ['a zero amount', { reason: 'invalid_sum', amount: '0.00', attachment: FILES.png() }, 400, /amount: must be greater than zero/],
-      ['an amount with no_payment', { reason: 'no_payment', amount: '5', attachment: FILES.png() }, 400, /amount: is only sent when reason is "invalid_sum"/],
+      [
+        'an amount with no_payment',
+        { reason: 'no_payment', amount: '5', attachment: FILES.png() },
+        400,
+        /amount: is only sent when reason is "invalid_sum"/,
+      ],
       ['an unknown reason', { reason: 'changed_mind', attachment: FILES.png() }, 400, /reason: must be "no_payment" or "invalid_sum"/],
       ['no reason', { attachment: FILES.png() }, 400, /reason: /],
       ['no receipt', { reason: 'no_payment' }, 400, /^attachment: the receipt is required/],
-      ['a receipt that is not one', { reason: 'no_payment', attachment: new File(['hello'], 'a.png', { type: 'image/png' }) }, 415, /^attachment: the file's content is not image\/png/],
+      [
+        'a receipt that is not one',
+        { reason: 'no_payment', attachment: new File(['hello'], 'a.png', { type: 'image/png' }) },
+        415,
+        /^attachment: the file's content is not image\/png/,
+      ],
       ['another field', { reason: 'no_payment', attachment: FILES.png(), dealId: 'x' }, 400, /"dealId": is not a field/],
     ];
     for (const [what, fields, status, message] of cases) {
@@ -659,7 +706,9 @@ describe('the service’s answer to a forwarded dispute', () => {
     let refuse = true;
     const proxy = await startProxy(
       {},
-      interceptedClient(() => (refuse ? Promise.resolve(new Response('null', { status: 404, headers: { 'content-type': 'application/json' } })) : undefined)),
+      interceptedClient(() =>
+        refuse ? Promise.resolve(new Response('null', { status: 404, headers: { 'content-type': 'application/json' } })) : undefined,
+      ),
     );
     const invoice = await newInvoice();
     const refused = await sendDispute(proxy, invoice.id, { reason: 'no_payment', attachment: FILES.png() });
@@ -697,12 +746,18 @@ describe('the service’s answer to a forwarded dispute', () => {
     assert.equal(broken.status, 502);
     assert.equal(broken.json.error?.code, 'upstream_invalid');
     assert.equal(await proxy.store.claimDispute(invoice.id, 1000), undefined, 'the claim is kept');
-    assert.equal((await sendDispute(proxy, invoice.id, { reason: 'no_payment', attachment: FILES.png() })).json.error?.code, 'dispute_exists');
+    assert.equal(
+      (await sendDispute(proxy, invoice.id, { reason: 'no_payment', attachment: FILES.png() })).json.error?.code,
+      'dispute_exists',
+    );
     assert.equal(upstream(invoice.id, 'dispute').length, 1);
   });
 
   test('no answer in time: 504, and the claim stays held (it lapses later), so no second dispute goes out meanwhile', async () => {
-    const proxy = await startProxy({ timeoutMs: 300 }, interceptedClient(() => new Promise<Response>(() => undefined)));
+    const proxy = await startProxy(
+      { timeoutMs: 300 },
+      interceptedClient(() => new Promise<Response>(() => undefined)),
+    );
     const invoice = await newInvoice();
     const late = await sendDispute(proxy, invoice.id, { reason: 'no_payment', attachment: FILES.png() });
     assert.equal(late.status, 504);
@@ -715,7 +770,8 @@ describe('the service’s answer to a forwarded dispute', () => {
 
 describe('GET /banks?currency=', () => {
   const listReads = (currency: string) =>
-    mock.service.requests.filter((request) => request.path === '/api/merchant/payment-methods' && request.query === `?currency=${currency}`).length;
+    mock.service.requests.filter((request) => request.path === '/api/merchant/payment-methods' && request.query === `?currency=${currency}`)
+      .length;
 
   test('the service’s banks with their names, public and cacheable; two requests, one upstream read', async () => {
     const proxy = await startProxy();
@@ -725,7 +781,10 @@ describe('GET /banks?currency=', () => {
     assert.equal(first.headers.get('cache-control'), 'public, max-age=3600');
     const banks = first.json as unknown as { code: string; name: string }[];
     assert.ok(banks.length > 5);
-    assert.ok(banks.some((bank) => bank.code === 'sberbank' && bank.name === 'Сбербанк'), JSON.stringify(banks.slice(0, 3)));
+    assert.ok(
+      banks.some((bank) => bank.code === 'sberbank' && bank.name === 'Сбербанк'),
+      JSON.stringify(banks.slice(0, 3)),
+    );
     for (const bank of banks) assert.deepEqual(Object.keys(bank).sort(), ['code', 'name']);
     const second = await call(`${proxy.url}/banks?currency=RUB`);
     assert.deepEqual(second.json, first.json);
@@ -737,7 +796,10 @@ describe('GET /banks?currency=', () => {
     const proxy = await startProxy();
     const before = listReads('RUB');
     const answers = await Promise.all([1, 2, 3].map(() => call(`${proxy.url}/banks?currency=RUB`)));
-    assert.deepEqual(answers.map((answer) => answer.status), [200, 200, 200]);
+    assert.deepEqual(
+      answers.map((answer) => answer.status),
+      [200, 200, 200],
+    );
     const invoice = await newInvoice();
     const read = await call(`${proxy.url}/invoices/${invoice.id}`);
     assert.ok((read.json.deals as { paymentMethodName?: string }[])[0]!.paymentMethodName);
@@ -746,7 +808,16 @@ describe('GET /banks?currency=', () => {
 
   test('a currency that is not 3 to 5 capital letters, or not exactly one, is 400 naming `currency`', async () => {
     const proxy = await startProxy();
-    for (const query of ['', '?currency=', '?currency=rub', '?currency=R', '?currency=RUBLES', '?currency=RU%20B', '?currency=RUB&currency=KZT', '?cur=RUB']) {
+    for (const query of [
+      '',
+      '?currency=',
+      '?currency=rub',
+      '?currency=R',
+      '?currency=RUBLES',
+      '?currency=RU%20B',
+      '?currency=RUB&currency=KZT',
+      '?cur=RUB',
+    ]) {
       const answer = await call(`${proxy.url}/banks${query}`);
       assert.equal(answer.status, 400, query);
       assert.match(answer.json.error?.message ?? '', /^currency: /, query);

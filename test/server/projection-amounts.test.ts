@@ -18,7 +18,7 @@ const read = (body: unknown) => {
 };
 
 describe('the projection: amountDue and amountPaid', () => {
-  test('an open invoice with a unique amount: amountDue is the service\'s receivedSumFromTaker', () => {
+  test("an open invoice with a unique amount: amountDue is the service's receivedSumFromTaker", () => {
     const projected = projectInvoice(read({ ...exampleLookupInvoice(), receivedSumFromTaker: RUB('1503.17') }));
     assert.deepEqual(projected.amountDue, RUB('1503.17'));
     assert.deepEqual(projected.sum, RUB('1500.00'));
@@ -26,13 +26,17 @@ describe('the projection: amountDue and amountPaid', () => {
   });
 
   test('an open invoice without it, and a canceled or expired one: neither', () => {
-    for (const body of [exampleLookupInvoice(), { ...exampleLookupInvoice({ status: 'canceled' }), receivedSumFromTaker: RUB('1503.17') }, exampleLookupInvoice({ status: 'expired' })]) {
+    for (const body of [
+      exampleLookupInvoice(),
+      { ...exampleLookupInvoice({ status: 'canceled' }), receivedSumFromTaker: RUB('1503.17') },
+      exampleLookupInvoice({ status: 'expired' }),
+    ]) {
       const projected = projectInvoice(read(body));
       assert.deepEqual([projected.amountDue, projected.amountPaid], [undefined, undefined], String(body.status));
     }
   });
 
-  test('a paid invoice: amountPaid is receivedSumFromTaker, else the completed deal\'s payment', () => {
+  test("a paid invoice: amountPaid is receivedSumFromTaker, else the completed deal's payment", () => {
     const { invoice } = documentedPaidNotification();
     assert.deepEqual(projectInvoice(read({ ...invoice, receivedSumFromTaker: RUB('5004.50') })).amountPaid, RUB('5004.50'));
     const withoutSum = { ...invoice, receivedSumFromTaker: null };

@@ -50,7 +50,16 @@ const listen = async (server: Server): Promise<string> => {
 };
 
 const newInvoice = async () =>
-  (await client.createInvoice({ type: 'in', amount: '1500.00', currency: 'RUB', notificationUrl: 'https://shop.example/notify', notificationToken: 't', startDeal: true })).id;
+  (
+    await client.createInvoice({
+      type: 'in',
+      amount: '1500.00',
+      currency: 'RUB',
+      notificationUrl: 'https://shop.example/notify',
+      notificationToken: 't',
+      startDeal: true,
+    })
+  ).id;
 
 /** A PNG receipt of `size` bytes. */
 const png = (size: number) => {
@@ -63,11 +72,15 @@ const sendReceipt = async (base: string, id: string, file: Blob) => {
   const body = new FormData();
   body.append('attachment', file);
   const response = await fetch(`${base}/invoices/${id}/receipt`, { method: 'POST', body });
-  return { status: response.status, json: (await response.json()) as { deals?: { isActive: boolean; status: string }[]; error?: { code: string } } };
+  return {
+    status: response.status,
+    json: (await response.json()) as { deals?: { isActive: boolean; status: string }[]; error?: { code: string } },
+  };
 };
 
 const confirmations = (id: string) =>
-  mock.service.requests.filter((request) => request.method === 'POST' && request.path === `/api/merchant/invoices/${id}/confirm-transfer`).length;
+  mock.service.requests.filter((request) => request.method === 'POST' && request.path === `/api/merchant/invoices/${id}/confirm-transfer`)
+    .length;
 
 test('createNodeServer(checkout) takes a 3 MB receipt and waits for an upload as long as the proxy does', async () => {
   const checkout = proxyOf();
@@ -84,8 +97,14 @@ test('createNodeServer(checkout) takes a 3 MB receipt and waits for an upload as
   assert.equal(notifications.requestTimeout, 30_000, 'a handler that declares nothing keeps the 30 s');
 });
 
-test('createNodeServer(kit.fetch), the README\'s mount of the kit, takes a 3 MB receipt and waits as long as the proxy does', async () => {
-  const kit = createCheckoutServer({ client, basePath: '/checkout-api', authorize: () => true, reconcile: false, notifications: { token: 't' } });
+test("createNodeServer(kit.fetch), the README's mount of the kit, takes a 3 MB receipt and waits as long as the proxy does", async () => {
+  const kit = createCheckoutServer({
+    client,
+    basePath: '/checkout-api',
+    authorize: () => true,
+    reconcile: false,
+    notifications: { token: 't' },
+  });
   try {
     const server = createNodeServer(kit.fetch);
     const base = await listen(server);

@@ -28,7 +28,12 @@ let changes: InvoiceChange[];
 const kits: CheckoutServer[] = [];
 
 const makeKit = (options: Partial<CheckoutServerOptions> = {}) => {
-  const client = new MerchantClient({ baseUrl: 'https://pay.example', apiKey: 'reconcile-key', secretKey: 'reconcile-secret', fetch: (request) => service.fetch(request) });
+  const client = new MerchantClient({
+    baseUrl: 'https://pay.example',
+    apiKey: 'reconcile-key',
+    secretKey: 'reconcile-secret',
+    fetch: (request) => service.fetch(request),
+  });
   const kit = createCheckoutServer({
     client,
     store,
@@ -137,7 +142,10 @@ describe('the reconciler', () => {
     service.set(dispute);
     const disputed = await after(kit, 6 * 60 * 60_000);
     assert.equal(disputed.findings[0]?.finding, 'disputed');
-    assert.deepEqual(changes.map((change) => change.kind), ['paid', 'amount_corrected', 'disputed']);
+    assert.deepEqual(
+      changes.map((change) => change.kind),
+      ['paid', 'amount_corrected', 'disputed'],
+    );
   });
 
   test('reconcile on demand by id or by internal id reports what each was found in', async () => {
@@ -190,8 +198,19 @@ describe('the reconciler', () => {
   test('a store that fails makes a pass fail, and the timer goes on to the next', async () => {
     const failing: CheckoutStore = { ...createMemoryStore(), claimDue: () => Promise.reject(new Error('redis: no answer within 1000 ms')) };
     const errors: unknown[] = [];
-    const client = new MerchantClient({ baseUrl: 'https://pay.example', apiKey: 'k', secretKey: 's', fetch: (request) => service.fetch(request) });
-    const kit = createCheckoutServer({ client, store: failing, authorize: () => true, reconcile: { tickMs: 10 }, onError: (error) => void errors.push(error) });
+    const client = new MerchantClient({
+      baseUrl: 'https://pay.example',
+      apiKey: 'k',
+      secretKey: 's',
+      fetch: (request) => service.fetch(request),
+    });
+    const kit = createCheckoutServer({
+      client,
+      store: failing,
+      authorize: () => true,
+      reconcile: { tickMs: 10 },
+      onError: (error) => void errors.push(error),
+    });
     kits.push(kit);
     const deadline = Date.now() + 2000;
     while (errors.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));

@@ -48,7 +48,12 @@ afterEach(async () => {
 
 const instance = () => {
   const store = createRedisStore({ url: redis.url, prefix, commandTimeoutMs: 500 });
-  const client = new MerchantClient({ baseUrl: 'https://pay.example', apiKey: 'redis-books-key', secretKey: 'redis-books-secret', fetch: (request) => service.fetch(request) });
+  const client = new MerchantClient({
+    baseUrl: 'https://pay.example',
+    apiKey: 'redis-books-key',
+    secretKey: 'redis-books-secret',
+    fetch: (request) => service.fetch(request),
+  });
   const kit = createCheckoutServer({
     client,
     store,
@@ -114,14 +119,23 @@ describe('the books and the reconciler on Redis', () => {
     await Promise.all([connected(a.store), connected(b.store)]);
     const id = crypto.randomUUID();
     service.set(paidInvoice(id, '5000.00'));
-    const body = (amount: string) => JSON.stringify({ notificationType: 'invoice', notificationDate: '2026-11-26T11:59:59+00:00', invoice: paidInvoice(id, amount) });
+    const body = (amount: string) =>
+      JSON.stringify({ notificationType: 'invoice', notificationDate: '2026-11-26T11:59:59+00:00', invoice: paidInvoice(id, amount) });
     const post = (kit: CheckoutServer, amount: string) =>
-      kit.notifications(new Request('https://shop.example/notify', { method: 'POST', headers: { 'x-notification-token': 'tok' }, body: body(amount) }));
+      kit.notifications(
+        new Request('https://shop.example/notify', { method: 'POST', headers: { 'x-notification-token': 'tok' }, body: body(amount) }),
+      );
     await post(a.kit, '5000.00');
     service.set(paidInvoice(id, '5004.50'));
     const answers = await Promise.all([post(a.kit, '5004.50'), post(b.kit, '5004.50'), post(a.kit, '5004.50'), post(b.kit, '5004.50')]);
-    assert.deepEqual(answers.map((answer) => answer.status), [200, 200, 200, 200]);
-    assert.deepEqual(changes.map((change) => change.kind), ['paid', 'amount_corrected']);
+    assert.deepEqual(
+      answers.map((answer) => answer.status),
+      [200, 200, 200, 200],
+    );
+    assert.deepEqual(
+      changes.map((change) => change.kind),
+      ['paid', 'amount_corrected'],
+    );
   });
 
   test('Redis killed during reconciliation: the pass fails, nothing is lost; after the restart the invoice is found', async () => {

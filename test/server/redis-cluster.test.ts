@@ -13,10 +13,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
-import {
-  MerchantClient,
-  type CheckoutStore,
-} from '../../src/server/index.js';
+import { MerchantClient, type CheckoutStore } from '../../src/server/index.js';
 import { createRedisStore } from '../../src/server/redis.js';
 import { startCluster, type Cluster, type Instance } from '../support/cluster.js';
 import { startRedis, type RedisProcess } from '../support/redis-server.js';
@@ -52,7 +49,15 @@ before(async () => {
   captureUrl = `http://127.0.0.1:${(capture.address() as AddressInfo).port}/notify`;
   mock = await startMockServer({ merchants: [MERCHANT], controls: true });
   client = new MerchantClient({ baseUrl: mock.url, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey });
-  cluster = await startCluster({ count: 3, mockUrl: mock.url, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey, token: TOKEN, redisUrl: redis.url, redisPrefix: PREFIX });
+  cluster = await startCluster({
+    count: 3,
+    mockUrl: mock.url,
+    apiKey: MERCHANT.apiKey,
+    secretKey: MERCHANT.secretKey,
+    token: TOKEN,
+    redisUrl: redis.url,
+    redisPrefix: PREFIX,
+  });
   observer = createRedisStore({ url: redis.url, prefix: PREFIX });
 });
 
@@ -114,29 +119,45 @@ describe('three instances behind one Redis', () => {
     const invoice = await newInvoice();
     const body = await paidNotification(invoice.id);
     const answers = await toAll(body);
-    assert.deepEqual(answers.map((answer) => answer.status), [200, 200, 200], JSON.stringify(answers));
+    assert.deepEqual(
+      answers.map((answer) => answer.status),
+      [200, 200, 200],
+      JSON.stringify(answers),
+    );
     await waitFor('the one onNotification call', () => callsOf(invoice.id).length > 0);
     // Delivered again, one by one and all at once: still handled once.
-    assert.deepEqual((await toAll(body)).map((answer) => answer.status), [200, 200, 200]);
+    assert.deepEqual(
+      (await toAll(body)).map((answer) => answer.status),
+      [200, 200, 200],
+    );
     await quietFor(300);
-    assert.deepEqual(callsOf(invoice.id).map((call) => call.status), ['paid']);
+    assert.deepEqual(
+      callsOf(invoice.id).map((call) => call.status),
+      ['paid'],
+    );
   });
 
   test('an older notification after a newer state, and one for an invoice the service does not know, reach the shop never', async () => {
     const invoice = await newInvoice();
     mock.service.openDispute(invoice.id);
     await mock.service.notificationsSettled();
-    const disputed = (await waitFor('the dispute notification', () => captured.find((each) => each.id === invoice.id && each.status === 'dispute'))).body;
+    const disputed = (
+      await waitFor('the dispute notification', () => captured.find((each) => each.id === invoice.id && each.status === 'dispute'))
+    ).body;
     mock.service.resolveDispute(invoice.id, 'paid');
     await mock.service.notificationsSettled();
-    const paid = (await waitFor('the paid notification', () => captured.find((each) => each.id === invoice.id && each.status === 'paid'))).body;
+    const paid = (await waitFor('the paid notification', () => captured.find((each) => each.id === invoice.id && each.status === 'paid')))
+      .body;
     const [a, b, c] = cluster.instances as [Instance, Instance, Instance];
     assert.equal((await post(a, paid)).status, 200);
     // The dispute came late: the service's read is newer, so it is old news on every instance.
     const older = await post(b, disputed);
     assert.deepEqual([older.status, JSON.parse(older.text)], [200, { ok: true, change: null }]);
     await quietFor(300);
-    assert.deepEqual(callsOf(invoice.id).map((call) => call.status), ['paid']);
+    assert.deepEqual(
+      callsOf(invoice.id).map((call) => call.status),
+      ['paid'],
+    );
     assert.equal((await observer.lastSeen(invoice.id))?.status, 'paid');
 
     const unknown = JSON.parse(disputed) as { invoice: { id: string } };
@@ -176,7 +197,11 @@ describe('three instances behind one Redis', () => {
     const other = createRedisStore({ url: redis.url, prefix: PREFIX });
     try {
       // Both connect in the background: wait until each answers.
-      const answers = (store: CheckoutStore) => store.lastSeen('probe').then(() => true, () => undefined);
+      const answers = (store: CheckoutStore) =>
+        store.lastSeen('probe').then(
+          () => true,
+          () => undefined,
+        );
       await waitFor('both stores connected', async () => ((await answers(observer)) && (await answers(other))) || undefined);
       const id = crypto.randomUUID();
       const claim = await observer.claimDispute(id, 10_000);
@@ -240,10 +265,19 @@ describe('three instances behind one Redis', () => {
       }
 
       // The service's retries, to every instance at once.
-      for (const body of bodies) assert.deepEqual((await toAll(body)).map((answer) => answer.status), [200, 200, 200]);
+      for (const body of bodies)
+        assert.deepEqual(
+          (await toAll(body)).map((answer) => answer.status),
+          [200, 200, 200],
+        );
       await waitFor('every notification handled', () => invoices.every((invoice) => callsOf(invoice.id).length > 0));
       await quietFor(300);
-      for (const invoice of invoices) assert.deepEqual(callsOf(invoice.id).map((call) => call.status), ['paid'], invoice.id);
+      for (const invoice of invoices)
+        assert.deepEqual(
+          callsOf(invoice.id).map((call) => call.status),
+          ['paid'],
+          invoice.id,
+        );
 
       // The payer who streamed through the outage sees the end too.
       const paid = await stream.nextEvent(5000);

@@ -7,13 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import {
-  MerchantClient,
-  createCheckoutHandler,
-  createMemoryStore,
-  createNodeFetch,
-  type CheckoutStore,
-} from '../../src/server/index.js';
+import { MerchantClient, createCheckoutHandler, createMemoryStore, createNodeFetch, type CheckoutStore } from '../../src/server/index.js';
 import type { SharedReadOptions } from '../../src/server/client/options.js';
 import { INVOICE_ID, exampleLookupInvoice } from '../fixtures/dto.js';
 import { startSigningServer, type SigningServer } from '../helpers/signing-server.js';
@@ -62,7 +56,9 @@ describe('the client, for a shared read', () => {
 
 describe('the proxy, polled on an unchanged invoice', () => {
   const poll = async (handler: (request: Request) => Promise<Response>) => {
-    const answer = await handler(new Request(`https://shop.example/checkout-api/invoices/${INVOICE_ID}`, { headers: { 'sec-fetch-site': 'same-origin' } }));
+    const answer = await handler(
+      new Request(`https://shop.example/checkout-api/invoices/${INVOICE_ID}`, { headers: { 'sec-fetch-site': 'same-origin' } }),
+    );
     assert.equal(answer.status, 200);
     return (await answer.json()) as { status: string };
   };

@@ -74,11 +74,15 @@ describe('slow clients', () => {
     assert.match(text, /^HTTP\/1\.1 408/);
   });
 
-  test('headers that never end are cut by the headers deadline, and a normal request is served meanwhile', { timeout: 10_000 }, async () => {
-    const slow = trickle(`GET /invoices/${INVOICE_ID} HTTP/1.1\r\nHost: 127.0.0.1\r\n`, 'X-Slow: aaaaaaaaaaaaaaaaaaaa');
-    const normal = await fetch(`http://127.0.0.1:${port}/invoices/${INVOICE_ID}`);
-    assert.equal(normal.status, 200);
-    const { ms } = await slow;
-    assert.ok(ms < 4000, `the slow connection was closed after ${ms} ms`);
-  });
+  test(
+    'headers that never end are cut by the headers deadline, and a normal request is served meanwhile',
+    { timeout: 10_000 },
+    async () => {
+      const slow = trickle(`GET /invoices/${INVOICE_ID} HTTP/1.1\r\nHost: 127.0.0.1\r\n`, 'X-Slow: aaaaaaaaaaaaaaaaaaaa');
+      const normal = await fetch(`http://127.0.0.1:${port}/invoices/${INVOICE_ID}`);
+      assert.equal(normal.status, 200);
+      const { ms } = await slow;
+      assert.ok(ms < 4000, `the slow connection was closed after ${ms} ms`);
+    },
+  );
 });

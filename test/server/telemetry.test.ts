@@ -58,27 +58,62 @@ after(async () => {
   metrics.disable();
 });
 
-test('every span and metric of a payer\'s and a shop\'s day names templates and outcomes, and carries no canary', async () => {
-  const invoice = await client.createInvoice({ type: 'in', amount: '1500.00', currency: 'RUB', notificationUrl: `${ORIGIN}${DEFAULT_NOTIFICATIONS_PATH}`, notificationToken: CANARY_TOKEN, startDeal: true });
+test("every span and metric of a payer's and a shop's day names templates and outcomes, and carries no canary", async () => {
+  const invoice = await client.createInvoice({
+    type: 'in',
+    amount: '1500.00',
+    currency: 'RUB',
+    notificationUrl: `${ORIGIN}${DEFAULT_NOTIFICATIONS_PATH}`,
+    notificationToken: CANARY_TOKEN,
+    startDeal: true,
+  });
   const requisites = invoice.deals.find((deal) => deal.isActive)?.requisites?.requisites;
   assert.ok(requisites);
   // A payer: reads, streams, sends a receipt.
   assert.equal((await kit.fetch(new Request(`${ORIGIN}/checkout-api/invoices/${invoice.id}`))).status, 200);
   const aborted = new AbortController();
-  const stream = readSse((await kit.fetch(new Request(`${ORIGIN}/checkout-api/invoices/${invoice.id}/events`, { signal: aborted.signal }))).body!);
+  const stream = readSse(
+    (await kit.fetch(new Request(`${ORIGIN}/checkout-api/invoices/${invoice.id}/events`, { signal: aborted.signal }))).body!,
+  );
   await stream.nextEvent();
   const form = new FormData();
   form.set('attachment', new File([`%PDF-1.4 ${CANARY_RECEIPT}`], 'receipt.pdf', { type: 'application/pdf' }));
-  const receipt = await kit.fetch(new Request(`${ORIGIN}/checkout-api/invoices/${invoice.id}/receipt`, { method: 'POST', body: form, headers: { origin: ORIGIN, 'sec-fetch-site': 'same-origin' } }));
+  const receipt = await kit.fetch(
+    new Request(`${ORIGIN}/checkout-api/invoices/${invoice.id}/receipt`, {
+      method: 'POST',
+      body: form,
+      headers: { origin: ORIGIN, 'sec-fetch-site': 'same-origin' },
+    }),
+  );
   assert.equal(receipt.status, 200, await receipt.clone().text());
   // The service: pays it and notifies; a forged and an unauthenticated notification.
   mock.markPaid(invoice.id);
   await mock.notificationsSettled();
   await stream.nextEvent();
   const post = (body: unknown, token: string) =>
-    kit.fetch(new Request(`${ORIGIN}${DEFAULT_NOTIFICATIONS_PATH}`, { method: 'POST', headers: { 'x-notification-token': token }, body: JSON.stringify(body) }));
-  const other = await client.createInvoice({ type: 'in', amount: '1500.00', currency: 'RUB', notificationUrl: `${ORIGIN}${DEFAULT_NOTIFICATIONS_PATH}`, notificationToken: CANARY_TOKEN });
-  assert.equal((await post({ notificationType: 'invoice', invoice: { id: other.id, status: 'paid', updatedAt: new Date(Date.now() + 60_000).toISOString() } }, CANARY_TOKEN)).status, 409);
+    kit.fetch(
+      new Request(`${ORIGIN}${DEFAULT_NOTIFICATIONS_PATH}`, {
+        method: 'POST',
+        headers: { 'x-notification-token': token },
+        body: JSON.stringify(body),
+      }),
+    );
+  const other = await client.createInvoice({
+    type: 'in',
+    amount: '1500.00',
+    currency: 'RUB',
+    notificationUrl: `${ORIGIN}${DEFAULT_NOTIFICATIONS_PATH}`,
+    notificationToken: CANARY_TOKEN,
+  });
+  assert.equal(
+    (
+      await post(
+        { notificationType: 'invoice', invoice: { id: other.id, status: 'paid', updatedAt: new Date(Date.now() + 60_000).toISOString() } },
+        CANARY_TOKEN,
+      )
+    ).status,
+    409,
+  );
   assert.equal((await post({ invoice: { id: other.id } }, 'wrong-token')).status, 401);
   await kit.reconciler.reconcile({ ids: [invoice.id, other.id] });
   aborted.abort();
@@ -103,17 +138,27 @@ test('every span and metric of a payer\'s and a shop\'s day names templates and 
     assert.doesNotMatch(template, /[0-9a-f]{8}-[0-9a-f]{4}|\?/, `no id or query in ${template}`);
     assert.ok(/^[0-9a-f]{16}$/.test(String(span.attributes['merchant_checkout.terminal'])), 'the terminal as its tag');
   }
-  const outcomes = finished.filter((span) => span.name === 'merchant_checkout.notification').map((span) => span.attributes['merchant_checkout.outcome'] ?? span.attributes['http.response.status_code']);
+  const outcomes = finished
+    .filter((span) => span.name === 'merchant_checkout.notification')
+    .map((span) => span.attributes['merchant_checkout.outcome'] ?? span.attributes['http.response.status_code']);
   assert.ok(outcomes.includes('changed') && outcomes.includes('unconfirmed') && outcomes.includes(401), JSON.stringify(outcomes));
 
   const collected = await reader.collect();
   const points = collected.resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics);
   const metric = (name: string) => points.find((each) => each.descriptor.name === name);
-  for (const name of ['merchant_checkout.upstream.duration', 'merchant_checkout.checkout.duration', 'merchant_checkout.notifications', 'merchant_checkout.checkout.reads', 'merchant_checkout.reconciler.findings', 'merchant_checkout.streams.open']) {
+  for (const name of [
+    'merchant_checkout.upstream.duration',
+    'merchant_checkout.checkout.duration',
+    'merchant_checkout.notifications',
+    'merchant_checkout.checkout.reads',
+    'merchant_checkout.reconciler.findings',
+    'merchant_checkout.streams.open',
+  ]) {
     assert.ok(metric(name)?.dataPoints.length, `metric ${name}`);
   }
   const notifications = metric('merchant_checkout.notifications')!.dataPoints.map((point) => point.attributes['merchant_checkout.outcome']);
-  for (const outcome of ['changed', 'unconfirmed', 'refused']) assert.ok(notifications.includes(outcome), `notifications ${outcome}: ${notifications.join(', ')}`);
+  for (const outcome of ['changed', 'unconfirmed', 'refused'])
+    assert.ok(notifications.includes(outcome), `notifications ${outcome}: ${notifications.join(', ')}`);
   const reads = metric('merchant_checkout.checkout.reads')!.dataPoints.map((point) => point.attributes['merchant_checkout.via']);
   assert.deepEqual(new Set(reads), new Set(['poll', 'push']));
 
@@ -122,7 +167,15 @@ test('every span and metric of a payer\'s and a shop\'s day names templates and 
     points.map((each) => each.dataPoints.map((point) => point.attributes)),
     logged,
   ]);
-  for (const canary of [CANARY_SECRET, CANARY_TOKEN, CANARY_RECEIPT, MERCHANT.apiKey, requisites, requisites.replace(/\s/g, ''), invoice.id]) {
+  for (const canary of [
+    CANARY_SECRET,
+    CANARY_TOKEN,
+    CANARY_RECEIPT,
+    MERCHANT.apiKey,
+    requisites,
+    requisites.replace(/\s/g, ''),
+    invoice.id,
+  ]) {
     assert.ok(!everything.includes(canary), `a canary in the telemetry: ${canary}`);
   }
 });
@@ -146,10 +199,19 @@ test("a route's span and the read it prompts are children of the shop's request 
     },
   });
   try {
-    const invoice = await client.createInvoice({ type: 'in', amount: '1500.00', currency: 'RUB', notificationUrl: `${ORIGIN}${DEFAULT_NOTIFICATIONS_PATH}`, notificationToken: CANARY_TOKEN, startDeal: true });
+    const invoice = await client.createInvoice({
+      type: 'in',
+      amount: '1500.00',
+      currency: 'RUB',
+      notificationUrl: `${ORIGIN}${DEFAULT_NOTIFICATIONS_PATH}`,
+      notificationToken: CANARY_TOKEN,
+      startDeal: true,
+    });
     spans.reset();
     const shop = trace.getTracer('shop').startSpan('shop request');
-    const answer = await context.with(trace.setSpan(context.active(), shop), () => kit.fetch(new Request(`${ORIGIN}/checkout-api/invoices/${invoice.id}`)));
+    const answer = await context.with(trace.setSpan(context.active(), shop), () =>
+      kit.fetch(new Request(`${ORIGIN}/checkout-api/invoices/${invoice.id}`)),
+    );
     shop.end();
     assert.equal(answer.status, 200);
     const finished = spans.getFinishedSpans();

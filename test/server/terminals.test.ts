@@ -75,7 +75,7 @@ describe('several terminals behind one proxy', () => {
 });
 
 describe('several terminals, one notification receiver', () => {
-  test('each terminal\'s notificationToken is accepted, another is not, and each notification is handed on once', async () => {
+  test("each terminal's notificationToken is accepted, another is not, and each notification is handed on once", async () => {
     const received: Invoice[] = [];
     let receiver: (request: Request) => Promise<Response> = () => Promise.reject(new Error('no receiver yet'));
     const statuses: number[] = [];
@@ -95,7 +95,8 @@ describe('several terminals, one notification receiver', () => {
       },
     });
     try {
-      const terminal = (apiKey: string) => new MerchantClient({ baseUrl: 'https://pay.example', apiKey, secretKey: SECRET, fetch: service.fetch });
+      const terminal = (apiKey: string) =>
+        new MerchantClient({ baseUrl: 'https://pay.example', apiKey, secretKey: SECRET, fetch: service.fetch });
       // Each notification is verified through the terminal that owns its invoice (the other sees a 404).
       receiver = createNotificationHandler({
         token: ['token-of-rub', 'token-of-kzt'],
@@ -103,16 +104,26 @@ describe('several terminals, one notification receiver', () => {
         onNotification: (invoice) => void received.push(invoice),
       });
       const invoiceFor = (apiKey: string, notificationToken: string) =>
-        terminal(apiKey).createInvoice({ type: 'in', amount: '1500.00', currency: 'RUB', notificationUrl: 'https://shop.example/notify', notificationToken, startDeal: true });
+        terminal(apiKey).createInvoice({
+          type: 'in',
+          amount: '1500.00',
+          currency: 'RUB',
+          notificationUrl: 'https://shop.example/notify',
+          notificationToken,
+          startDeal: true,
+        });
       const rub = await invoiceFor('terminal-rub', 'token-of-rub');
       const kzt = await invoiceFor('terminal-kzt', 'token-of-kzt');
       const stranger = await invoiceFor('terminal-kzt', 'a-token-this-shop-never-gave');
       for (const invoice of [rub, kzt, stranger]) service.markPaid(invoice.id);
       await service.notificationsSettled();
-      assert.deepEqual(received.map((invoice) => [invoice.id, invoice.status, invoice.storeId]).sort(), [
-        [kzt.id, 'paid', 2],
-        [rub.id, 'paid', 1],
-      ].sort());
+      assert.deepEqual(
+        received.map((invoice) => [invoice.id, invoice.status, invoice.storeId]).sort(),
+        [
+          [kzt.id, 'paid', 2],
+          [rub.id, 'paid', 1],
+        ].sort(),
+      );
       assert.ok(statuses.includes(401), 'the unknown token was refused');
     } finally {
       service.close();

@@ -30,8 +30,7 @@ const clientAnswering = (body: () => unknown) =>
     fetch: () => Promise.resolve(Response.json(body())),
   });
 
-const proxyAnswering = (body: () => unknown) =>
-  createCheckoutHandler({ client: clientAnswering(body), authorize: () => true });
+const proxyAnswering = (body: () => unknown) => createCheckoutHandler({ client: clientAnswering(body), authorize: () => true });
 
 const proxyGet = async (body: () => unknown) => {
   const response = await proxyAnswering(body)(new Request(`https://shop.example/invoices/${INVOICE_ID}`));
@@ -83,10 +82,12 @@ describe('timestamps: every ISO 8601 form, normalized to RFC 3339 ±HH:MM', () =
 
   test('what is no timestamp at all is refused, naming the field', async () => {
     for (const bad of ['tomorrow', '2026-13-01T10:00:00Z', '2026-02-30T10:00:00Z', '2026-11-22T25:00:00Z', '2026-11-22T10:00:00+3']) {
-      const error = await clientAnswering(() => exampleLookupInvoice({ expireAt: bad })).getInvoice(INVOICE_ID).then(
-        () => assert.fail(`${bad} accepted`),
-        (failure: unknown) => failure,
-      );
+      const error = await clientAnswering(() => exampleLookupInvoice({ expireAt: bad }))
+        .getInvoice(INVOICE_ID)
+        .then(
+          () => assert.fail(`${bad} accepted`),
+          (failure: unknown) => failure,
+        );
       assert.ok(error instanceof MerchantResponseError, bad);
       assert.equal(error.field, 'expireAt');
     }
@@ -124,8 +125,29 @@ describe('fields the checkout never shows never reject an answer', () => {
     if (state === 'missing') delete object[field];
     else object[field] = state === 'null' ? null : { unexpected: [1, 2] };
   };
-  const dealFields = ['paymentMethodName', 'disputeReasonData', 'disputeReason', 'disputeAttachment', 'attachments', 'disputeResult', 'rate', 'payment', 'type', 'id'];
-  const invoiceFields = ['storeName', 'storeId', 'userId', 'invoiceUrl', 'createdAt', 'updatedAt', 'payoutSum', 'paymentRequisites', 'paymentMethod'];
+  const dealFields = [
+    'paymentMethodName',
+    'disputeReasonData',
+    'disputeReason',
+    'disputeAttachment',
+    'attachments',
+    'disputeResult',
+    'rate',
+    'payment',
+    'type',
+    'id',
+  ];
+  const invoiceFields = [
+    'storeName',
+    'storeId',
+    'userId',
+    'invoiceUrl',
+    'createdAt',
+    'updatedAt',
+    'payoutSum',
+    'paymentRequisites',
+    'paymentMethod',
+  ];
   const cancelFields = ['flow', 'flowData', 'isSumChanged', 'successUrl', 'cancelUrl', 'expiredAt'];
   const withdrawalFields = ['status', 'accountId', 'txId', 'address', 'createdAt'];
   for (const state of ['missing', 'null', 'wrong type'] as const) {
@@ -178,7 +200,11 @@ describe('fields the checkout never shows never reject an answer', () => {
     }
   }
   test('a malformed receivedSumFromTaker (the amount the payer is shown) is refused, naming the field', async () => {
-    for (const wrong of [{ unexpected: [1, 2] }, { amount: 1003.17, currency: 'RUB', subunit: 2 }, { amount: '1 003,17', currency: 'RUB', subunit: 2 }]) {
+    for (const wrong of [
+      { unexpected: [1, 2] },
+      { amount: 1003.17, currency: 'RUB', subunit: 2 },
+      { amount: '1 003,17', currency: 'RUB', subunit: 2 },
+    ]) {
       const error = await clientAnswering(() => ({ ...exampleLookupInvoice(), receivedSumFromTaker: wrong }))
         .getInvoice(INVOICE_ID)
         .catch((failure: unknown) => failure);
@@ -187,10 +213,15 @@ describe('fields the checkout never shows never reject an answer', () => {
     }
   });
   test('holder: null on a deal that is not shown is accepted; on the shown deal it is refused, naming the field', async () => {
-    const closed = exampleLookupInvoice({ status: 'canceled', deals: [exampleLookupDeal({ isActive: false, status: 'canceled', requisites: { requisites: null, holder: null } })] });
+    const closed = exampleLookupInvoice({
+      status: 'canceled',
+      deals: [exampleLookupDeal({ isActive: false, status: 'canceled', requisites: { requisites: null, holder: null } })],
+    });
     assert.equal((await clientAnswering(() => closed).getInvoice(INVOICE_ID)).status, 'canceled');
     const shown = exampleLookupInvoice({ deals: [exampleLookupDeal({ requisites: { requisites: '2202206712345678', holder: null } })] });
-    const error = await clientAnswering(() => shown).getInvoice(INVOICE_ID).catch((failure: unknown) => failure);
+    const error = await clientAnswering(() => shown)
+      .getInvoice(INVOICE_ID)
+      .catch((failure: unknown) => failure);
     assert.ok(error instanceof MerchantResponseError);
     assert.equal(error.field, 'deals[0].requisites.holder');
   });
@@ -204,12 +235,18 @@ describe('strict where money is', () => {
     ['a status that is no string', { status: 3 }, 'status'],
     ['an id that is no UUID', { id: 'order-42' }, 'id'],
     ['a javascript: QR link', { deals: [exampleLookupDeal({ qrCodeLink: 'javascript:alert(1)' })] }, 'deals[0].qrCodeLink'],
-    ['an active deal without requisites', { deals: [exampleLookupDeal({ requisites: { requisites: '', holder: 'A' } })] }, 'deals[0].requisites.requisites'],
+    [
+      'an active deal without requisites',
+      { deals: [exampleLookupDeal({ requisites: { requisites: '', holder: 'A' } })] },
+      'deals[0].requisites.requisites',
+    ],
   ];
   for (const [name, overrides, field] of refused) {
     test(`${name}: the client throws naming ${field}, the proxy answers 502 upstream_invalid`, async () => {
       const body = () => exampleLookupInvoice(overrides);
-      const error = await clientAnswering(body).getInvoice(INVOICE_ID).catch((failure: unknown) => failure);
+      const error = await clientAnswering(body)
+        .getInvoice(INVOICE_ID)
+        .catch((failure: unknown) => failure);
       assert.ok(error instanceof MerchantResponseError, name);
       assert.equal(error.field, field);
       const { status, json } = await proxyGet(body);
@@ -232,14 +269,25 @@ describe('the proxy forwards an allow-listed projection only', () => {
       }),
     );
     const text = JSON.stringify(json);
-    for (const leaked of ['secret-token', 'notificationUrl', 'userId', 'storeId', 'payoutSum', 'serviceFeeSum', 'somethingNew', 'traderId', 'feeSum', 'invoiceUrl']) {
+    for (const leaked of [
+      'secret-token',
+      'notificationUrl',
+      'userId',
+      'storeId',
+      'payoutSum',
+      'serviceFeeSum',
+      'somethingNew',
+      'traderId',
+      'feeSum',
+      'invoiceUrl',
+    ]) {
       assert.ok(!text.includes(leaked), `${leaked} reached the browser`);
     }
     assert.equal((json.deals as { requisitesKind: string }[])[0]?.requisitesKind, 'card');
   });
 });
 
-describe('the documentation\'s own answers, verbatim (slashes escaped as the service writes them)', () => {
+describe("the documentation's own answers, verbatim (slashes escaped as the service writes them)", () => {
   /** A client whose service answers `body` as JSON text with every `/` written `\/`. */
   const escapedClient = (body: unknown) =>
     new MerchantClient({

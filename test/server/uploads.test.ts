@@ -82,8 +82,15 @@ describe('receiptOf: the attachment of a form', () => {
     assert.equal((await refusal(formWith(new File([], 'a.png', { type: 'image/png' })))).status, 400);
     const svg = await refusal(formWith(new File(['<svg/>'], 'a.svg', { type: 'image/svg+xml' })));
     assert.equal(svg.status, 415);
-    assert.match(svg.message, /must be image\/jpeg, image\/png, image\/webp, image\/heic, image\/heif, application\/pdf, got "image\/svg\+xml"/);
+    assert.match(
+      svg.message,
+      /must be image\/jpeg, image\/png, image\/webp, image\/heic, image\/heif, application\/pdf, got "image\/svg\+xml"/,
+    );
     const disguised = await refusal(formWith(new File([SAMPLES.gif], 'a.png', { type: 'image/png' })));
-    assert.deepEqual(disguised, { status: 415, code: 'unsupported_media_type', message: "attachment: the file's content is not image/png" });
+    assert.deepEqual(disguised, {
+      status: 415,
+      code: 'unsupported_media_type',
+      message: "attachment: the file's content is not image/png",
+    });
   });
 });

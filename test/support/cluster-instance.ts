@@ -55,7 +55,14 @@ const kit = createCheckoutServer({
   reconcile: process.env.RECONCILE === 'on' ? { tickMs: 200 } : false,
   onChange: (change) => {
     const { invoice } = change;
-    process.send?.({ type: 'notification', id: invoice.id, status: invoice.status, updatedAt: invoice.updatedAt ?? null, kind: change.kind, source: change.source });
+    process.send?.({
+      type: 'notification',
+      id: invoice.id,
+      status: invoice.status,
+      updatedAt: invoice.updatedAt ?? null,
+      kind: change.kind,
+      source: change.source,
+    });
   },
 });
 

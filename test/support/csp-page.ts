@@ -24,7 +24,7 @@ declare global {
   }
 }
 
-const HOLDER = '<img src=x onerror="parent.postMessage(\'xss\', \'*\')">';
+const HOLDER = "<img src=x onerror=\"parent.postMessage('xss', '*')\">";
 const answer = (data: unknown): Promise<CheckoutAnswer> => Promise.resolve({ data, date: new Date().toUTCString() });
 const invoice = exampleLookupInvoice({
   expireAt: new Date(Date.now() + 30 * 60_000).toISOString(),
@@ -74,5 +74,12 @@ const probeTrustedTypes = (): boolean => {
 
 void run()
   .then((report) => ({ ...report, trustedTypesEnforced: probeTrustedTypes() }))
-  .catch((error: unknown) => ({ violations: [...window.cspViolations], screens: [], qrPaths: 0, holder: '', trustedTypesEnforced: false, error: String(error) }))
+  .catch((error: unknown) => ({
+    violations: [...window.cspViolations],
+    screens: [],
+    qrPaths: 0,
+    holder: '',
+    trustedTypesEnforced: false,
+    error: String(error),
+  }))
   .then((report: CspReport) => parent.postMessage({ cspReport: report }, location.origin));

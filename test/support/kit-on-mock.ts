@@ -15,7 +15,10 @@ export interface KitOnMock {
   kit: CheckoutServer;
 }
 
-export const kitOnMock = (merchant: MockMerchant & { apiKey: string; secretKey: string }, options: Omit<CheckoutServerOptions, 'client'>): KitOnMock => {
+export const kitOnMock = (
+  merchant: MockMerchant & { apiKey: string; secretKey: string },
+  options: Omit<CheckoutServerOptions, 'client'>,
+): KitOnMock => {
   const world = {} as KitOnMock;
   world.mock = createMockService({
     merchants: [merchant],
@@ -24,7 +27,12 @@ export const kitOnMock = (merchant: MockMerchant & { apiKey: string; secretKey: 
     notificationFetch: (request) => world.kit.fetch(request),
     notificationAllowed: () => true,
   });
-  world.client = new MerchantClient({ baseUrl: SERVICE_URL, apiKey: merchant.apiKey, secretKey: merchant.secretKey, fetch: (request) => world.mock.fetch(request) });
+  world.client = new MerchantClient({
+    baseUrl: SERVICE_URL,
+    apiKey: merchant.apiKey,
+    secretKey: merchant.secretKey,
+    fetch: (request) => world.mock.fetch(request),
+  });
   world.kit = createCheckoutServer({ client: world.client, basePath: '/checkout-api', authorize: () => true, ...options });
   return world;
 };

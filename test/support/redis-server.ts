@@ -65,9 +65,13 @@ export const startRedis = async (): Promise<RedisProcess> => {
   let child: ChildProcess | undefined;
 
   const launch = async () => {
-    const started = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'warning'], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    const started = spawn(
+      binary,
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'warning'],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
     child = started;
     const exited = new Promise<number | null>((resolve) => started.once('exit', resolve));
     const end = Date.now() + 10_000;

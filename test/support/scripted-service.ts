@@ -35,7 +35,9 @@ export const createScriptedService = (): ScriptedService => {
       const path = new URL(request.url).pathname;
       const byInternal = /^\/api\/merchant\/invoices\/internal-id\/([^/]+)$/.exec(path);
       const match = byInternal ? undefined : /^\/api\/merchant\/invoices\/([0-9a-f-]{36})$/.exec(path);
-      const internal = byInternal ? [...invoices.values()].find((invoice) => invoice.internalId === decodeURIComponent(byInternal[1]!)) : undefined;
+      const internal = byInternal
+        ? [...invoices.values()].find((invoice) => invoice.internalId === decodeURIComponent(byInternal[1]!))
+        : undefined;
       if (request.method !== 'GET' || !(match || internal)) return Promise.resolve(new Response('null', { status: 404 }));
       const id = internal?.id ?? match![1]!;
       reads.set(id, (reads.get(id) ?? 0) + 1);
@@ -46,7 +48,16 @@ export const createScriptedService = (): ScriptedService => {
       const invoice = invoices.get(id);
       if (!invoice) return Promise.resolve(new Response('null', { status: 404, headers: { 'content-type': 'application/json' } }));
       const { deal, ...rest } = invoice;
-      return Promise.resolve(Response.json({ ...rest, userId: null, paymentMethod: null, paymentOption: null, invoiceUrl: 'https://pay.example/invoice', deals: deal ? [{ ...deal, isActive: false, rate: rest.rate }] : [] }));
+      return Promise.resolve(
+        Response.json({
+          ...rest,
+          userId: null,
+          paymentMethod: null,
+          paymentOption: null,
+          invoiceUrl: 'https://pay.example/invoice',
+          deals: deal ? [{ ...deal, isActive: false, rate: rest.rate }] : [],
+        }),
+      );
     },
   };
 };

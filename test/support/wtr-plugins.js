@@ -88,7 +88,8 @@ export const summaryReporter = ({ outputFile = process.env.WTR_SUMMARY_FILE } = 
       totals = { passed: 0, failed: 0, skipped: 0 };
       for (const session of sessions) {
         if (session.testResults) countTests(session.testResults, totals);
-        const loadFailed = !session.passed && session.errors?.length && !session.testResults?.tests?.length && !session.testResults?.suites?.length;
+        const loadFailed =
+          !session.passed && session.errors?.length && !session.testResults?.tests?.length && !session.testResults?.suites?.length;
         if (loadFailed || (session.status === 'FINISHED' && !session.testResults)) totals.failed++;
       }
       if (outputFile) writeFileSync(outputFile, `${JSON.stringify(totals)}\n`);

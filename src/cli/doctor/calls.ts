@@ -66,10 +66,13 @@ export class RefusedRequestError extends Error {
   override name = 'RefusedRequestError';
 }
 
-const templatePattern = (template: string): RegExp => new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}/?$`);
+const templatePattern = (template: string): RegExp =>
+  new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}/?$`);
 
 /** The rows that change state and are not allowed: confirm-transfer, dispute, withdrawals. */
-export const FORBIDDEN_OPERATIONS = OPERATION_LIST.filter((row) => row.changesState && !(DOCTOR_OPERATIONS as readonly string[]).includes(row.name));
+export const FORBIDDEN_OPERATIONS = OPERATION_LIST.filter(
+  (row) => row.changesState && !(DOCTOR_OPERATIONS as readonly string[]).includes(row.name),
+);
 const FORBIDDEN = FORBIDDEN_OPERATIONS.map((row) => ({ method: row.method, pattern: templatePattern(row.path) }));
 
 /**
@@ -80,21 +83,39 @@ export const guardedFetch = (base: URL, tap: Tap, fetchImpl: (request: Request) 
   const prefix = base.pathname.replace(/\/+$/, '');
   return async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
-    if (url.origin !== base.origin || !url.pathname.startsWith(`${prefix}/api/`)) throw new RefusedRequestError(`doctor: refused a request to ${url.origin}${url.pathname}: not the configured service`);
+    if (url.origin !== base.origin || !url.pathname.startsWith(`${prefix}/api/`))
+      throw new RefusedRequestError(`doctor: refused a request to ${url.origin}${url.pathname}: not the configured service`);
     const path = url.pathname.slice(prefix.length);
-    if (FORBIDDEN.some((row) => row.method === request.method && row.pattern.test(path))) throw new RefusedRequestError(`doctor: refused ${request.method} ${path}: the doctor never confirms, disputes or withdraws`);
+    if (FORBIDDEN.some((row) => row.method === request.method && row.pattern.test(path)))
+      throw new RefusedRequestError(`doctor: refused ${request.method} ${path}: the doctor never confirms, disputes or withdraws`);
     const response = await fetchImpl(request);
     const text = await response.text();
     tap.exchanges.push({ method: request.method, path, status: response.status, text });
-    return new Response(response.status === 204 || response.status === 304 ? null : text, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(response.status === 204 || response.status === 304 ? null : text, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 };
 
 /** The doctor's client over `client`: the allow-listed methods, bound, and the hosted page's two calls. */
-export const doctorClient = (client: MerchantClient, apiKey: string, send: (request: Request) => Promise<Response>, tap: Tap): DoctorClient => {
-  const methods = Object.fromEntries(DOCTOR_OPERATIONS.map((name) => [name, (client[name] as (...args: unknown[]) => unknown).bind(client)])) as Pick<MerchantClient, DoctorOperation>;
+export const doctorClient = (
+  client: MerchantClient,
+  apiKey: string,
+  send: (request: Request) => Promise<Response>,
+  tap: Tap,
+): DoctorClient => {
+  const methods = Object.fromEntries(
+    DOCTOR_OPERATIONS.map((name) => [name, (client[name] as (...args: unknown[]) => unknown).bind(client)]),
+  ) as Pick<MerchantClient, DoctorOperation>;
   const hosted = async (method: 'GET' | 'POST', id: string, tail: string): Promise<Exchange> => {
-    const init: RequestInit = { method, headers: { accept: 'application/json', 'x-identity': apiKey, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) }, redirect: 'manual', signal: AbortSignal.timeout(client.timeoutMs) };
+    const init: RequestInit = {
+      method,
+      headers: { accept: 'application/json', 'x-identity': apiKey, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
+      redirect: 'manual',
+      signal: AbortSignal.timeout(client.timeoutMs),
+    };
     if (method === 'POST') init.body = JSON.stringify({ paymentMethod: null, paymentOption: null });
     await send(new Request(`${client.baseUrl}${PUBLIC_API_PREFIX}/invoices/${encodeURIComponent(id)}/${tail}`, init));
     return tap.exchanges.at(-1)!;

@@ -7,7 +7,18 @@
 import { MerchantApiError, MerchantResponseError, type MerchantClient } from '../../server/index.js';
 import type { AmountLimit, MockRefusal, MockServiceOptions } from '../../mock/index.js';
 import type { DoctorClient, Exchange, Tap } from './calls.js';
-import { ACCOUNT_FIELDS, CODE_NAME_CURRENCY_FIELDS, CODE_NAME_FIELDS, RATES_FIELDS, describeErrorBody, describeShape, errorShapeOf, shapeOf, unwrap, type ShapeDiff } from './shapes.js';
+import {
+  ACCOUNT_FIELDS,
+  CODE_NAME_CURRENCY_FIELDS,
+  CODE_NAME_FIELDS,
+  RATES_FIELDS,
+  describeErrorBody,
+  describeShape,
+  errorShapeOf,
+  shapeOf,
+  unwrap,
+  type ShapeDiff,
+} from './shapes.js';
 
 /** One line of the report. */
 export interface DoctorRow {
@@ -24,7 +35,15 @@ export interface DoctorRow {
 /** The mock options the doctor can observe, each set only when it was observed. */
 export type ObservedOptions = Pick<
   MockServiceOptions,
-  'errorFormat' | 'utcOffsetMinutes' | 'invoiceTtlMs' | 'invoicePageUrl' | 'cancelWithoutDeal' | 'dealIdIsInvoiceId' | 'paymentMethodName' | 'hostedPageRoutes' | 'rates'
+  | 'errorFormat'
+  | 'utcOffsetMinutes'
+  | 'invoiceTtlMs'
+  | 'invoicePageUrl'
+  | 'cancelWithoutDeal'
+  | 'dealIdIsInvoiceId'
+  | 'paymentMethodName'
+  | 'hostedPageRoutes'
+  | 'rates'
 > & { amountLimits?: Record<string, AmountLimit> };
 
 /** The terminal's fields of the mock's `merchants[]` the doctor can observe. */
@@ -35,7 +54,18 @@ export interface ObservedMerchant {
 }
 
 /** The options the doctor can observe, in the order it reports them. */
-export const OBSERVABLE_OPTIONS = ['errorFormat', 'rates', 'amountLimits', 'utcOffsetMinutes', 'invoiceTtlMs', 'invoicePageUrl', 'hostedPageRoutes', 'cancelWithoutDeal', 'dealIdIsInvoiceId', 'paymentMethodName'] as const;
+export const OBSERVABLE_OPTIONS = [
+  'errorFormat',
+  'rates',
+  'amountLimits',
+  'utcOffsetMinutes',
+  'invoiceTtlMs',
+  'invoicePageUrl',
+  'hostedPageRoutes',
+  'cancelWithoutDeal',
+  'dealIdIsInvoiceId',
+  'paymentMethodName',
+] as const;
 export const OBSERVABLE_MERCHANT_FIELDS = ['payIn', 'storeId', 'storeName'] as const;
 
 export interface DoctorSettings {
@@ -69,7 +99,8 @@ export const row = (state: DoctorState, behaviour: string, documented: string, b
   state.rows.push({ behaviour, documented, brand, kit, ok });
 };
 
-export type Outcome<T> = { ok: true; value: T; exchange: Exchange | undefined } | { ok: false; error: unknown; exchange: Exchange | undefined };
+export type Outcome<T> =
+  { ok: true; value: T; exchange: Exchange | undefined } | { ok: false; error: unknown; exchange: Exchange | undefined };
 
 /** Runs one call; its value or its error, with the exchange it made. */
 export const attempt = async <T>(state: DoctorState, run: () => Promise<T>): Promise<Outcome<T>> => {
@@ -137,28 +168,89 @@ export const checkSigningAndReads = async (state: DoctorState): Promise<boolean>
   const { client, settings } = state;
   const accounts = await attempt(state, () => client.listAccounts());
   const signed = accounts.ok || (accounts.error instanceof MerchantApiError && accounts.error.status !== 401);
-  row(state, 'signing: GET, method + URL', 'X-Signature = Base64(HMAC-SHA1(METHOD + URL))', signed ? 'accepted' : saidBy(accounts.ok ? undefined : accounts.error), 'signs every call; the secret is never sent', signed);
+  row(
+    state,
+    'signing: GET, method + URL',
+    'X-Signature = Base64(HMAC-SHA1(METHOD + URL))',
+    signed ? 'accepted' : saidBy(accounts.ok ? undefined : accounts.error),
+    'signs every call; the secret is never sent',
+    signed,
+  );
   const query = await attempt(state, () => client.listPaymentMethods(settings.currency));
   const queryAccepted = query.ok || (query.error instanceof MerchantApiError && query.error.status !== 401);
-  row(state, 'signing: a URL with a query string', 'the query is part of the signed URL', queryAccepted ? `accepted (GET /payment-methods?currency=${settings.currency})` : saidBy(query.ok ? undefined : query.error), 'signs the URL exactly as sent, query included', queryAccepted);
+  row(
+    state,
+    'signing: a URL with a query string',
+    'the query is part of the signed URL',
+    queryAccepted ? `accepted (GET /payment-methods?currency=${settings.currency})` : saidBy(query.ok ? undefined : query.error),
+    'signs the URL exactly as sent, query included',
+    queryAccepted,
+  );
   const wrong = await attempt(state, () => state.wrongSignature.listAccounts());
   const refused = !wrong.ok && wrong.error instanceof MerchantApiError && wrong.error.status === 401;
   row(
     state,
     'signing: a wrong signature',
     '401 Unauthorized',
-    refused ? `401, ${describeErrorBody(wrong.exchange?.text ?? '')}` : wrong.ok ? 'ACCEPTED: this brand does not check signatures' : saidBy(wrong.error),
+    refused
+      ? `401, ${describeErrorBody(wrong.exchange?.text ?? '')}`
+      : wrong.ok
+        ? 'ACCEPTED: this brand does not check signatures'
+        : saidBy(wrong.error),
     refused ? 'MerchantApiError code unauthorized' : 'nothing a client can do: tell the brand',
     refused,
   );
 
-  if (accounts.ok) row(state, 'read: GET /accounts', 'a list of {id, currency, sum, frozenSum, withdrawalFee}', `${accounts.exchange?.status}, ${items(jsonOf(accounts.exchange))}; ${describeShape(shapeOf(jsonOf(accounts.exchange), ACCOUNT_FIELDS, { list: true }), accounts.exchange?.text)}`, TOLERANT);
+  if (accounts.ok)
+    row(
+      state,
+      'read: GET /accounts',
+      'a list of {id, currency, sum, frozenSum, withdrawalFee}',
+      `${accounts.exchange?.status}, ${items(jsonOf(accounts.exchange))}; ${describeShape(shapeOf(jsonOf(accounts.exchange), ACCOUNT_FIELDS, { list: true }), accounts.exchange?.text)}`,
+      TOLERANT,
+    );
   else if (signed) row(state, 'read: GET /accounts', 'a list of accounts', saidBy(accounts.error), kitOnFailure(accounts.error), false);
-  if (query.ok) row(state, `list: GET /payment-methods?currency=${settings.currency}`, 'a list of {code, name, currency}', `${query.exchange?.status}, ${items(jsonOf(query.exchange))}; ${describeShape(shapeOf(jsonOf(query.exchange), CODE_NAME_CURRENCY_FIELDS, { list: true }), query.exchange?.text)}`, TOLERANT);
-  else if (queryAccepted) row(state, `list: GET /payment-methods?currency=${settings.currency}`, 'a list of banks', saidBy(query.error), kitOnFailure(query.error), false);
-  await readRow(state, 'list: GET /payment-methods', 'a list of {code, name, currency}', () => client.listPaymentMethods(), (json) => shapeOf(json, CODE_NAME_CURRENCY_FIELDS, { list: true }), items);
-  await readRow(state, 'list: GET /payment-options', 'a list of {code, name, currency}', () => client.listPaymentOptions(), (json) => shapeOf(json, CODE_NAME_CURRENCY_FIELDS, { list: true }), items);
-  await readRow(state, `public: GET /api/public/payment-methods/${settings.currency}`, 'a list of {code, name}, unsigned', () => client.listPublicPaymentMethods(settings.currency), (json) => shapeOf(json, CODE_NAME_FIELDS, { list: true }), items);
+  if (query.ok)
+    row(
+      state,
+      `list: GET /payment-methods?currency=${settings.currency}`,
+      'a list of {code, name, currency}',
+      `${query.exchange?.status}, ${items(jsonOf(query.exchange))}; ${describeShape(shapeOf(jsonOf(query.exchange), CODE_NAME_CURRENCY_FIELDS, { list: true }), query.exchange?.text)}`,
+      TOLERANT,
+    );
+  else if (queryAccepted)
+    row(
+      state,
+      `list: GET /payment-methods?currency=${settings.currency}`,
+      'a list of banks',
+      saidBy(query.error),
+      kitOnFailure(query.error),
+      false,
+    );
+  await readRow(
+    state,
+    'list: GET /payment-methods',
+    'a list of {code, name, currency}',
+    () => client.listPaymentMethods(),
+    (json) => shapeOf(json, CODE_NAME_CURRENCY_FIELDS, { list: true }),
+    items,
+  );
+  await readRow(
+    state,
+    'list: GET /payment-options',
+    'a list of {code, name, currency}',
+    () => client.listPaymentOptions(),
+    (json) => shapeOf(json, CODE_NAME_CURRENCY_FIELDS, { list: true }),
+    items,
+  );
+  await readRow(
+    state,
+    `public: GET /api/public/payment-methods/${settings.currency}`,
+    'a list of {code, name}, unsigned',
+    () => client.listPublicPaymentMethods(settings.currency),
+    (json) => shapeOf(json, CODE_NAME_FIELDS, { list: true }),
+    items,
+  );
   await checkRates(state);
   return signed;
 };
@@ -166,12 +258,19 @@ export const checkSigningAndReads = async (state: DoctorState): Promise<boolean>
 /** `GET /currency-rates/current`: the shape, and the rate the mock's `rates` reproduces. */
 const checkRates = async (state: DoctorState): Promise<void> => {
   const before = state.tap.exchanges.length;
-  const value = await readRow(state, 'read: GET /currency-rates/current', '{in: {pair, rate}, out: {pair, rate}}', () => state.client.getCurrencyRates(), (json) => shapeOf(json, RATES_FIELDS));
+  const value = await readRow(
+    state,
+    'read: GET /currency-rates/current',
+    '{in: {pair, rate}, out: {pair, rate}}',
+    () => state.client.getCurrencyRates(),
+    (json) => shapeOf(json, RATES_FIELDS),
+  );
   if (value === undefined) {
     state.why.rates = 'GET /currency-rates/current failed';
     return;
   }
-  const json = unwrap(jsonOf(state.tap.exchanges[before])) as { in?: { pair?: unknown; rate?: unknown }; out?: { pair?: unknown; rate?: unknown } } | undefined;
+  const json = unwrap(jsonOf(state.tap.exchanges[before])) as
+    { in?: { pair?: unknown; rate?: unknown }; out?: { pair?: unknown; rate?: unknown } } | undefined;
   const pair = typeof json?.in?.pair === 'string' ? /^[A-Z0-9]+\/([A-Z0-9]+)$/.exec(json.in.pair) : null;
   const rate = json?.in?.rate;
   const same = json?.out?.pair === json?.in?.pair && String(json?.out?.rate) === String(rate);
@@ -187,8 +286,23 @@ export const checkErrorShapes = async (state: DoctorState): Promise<void> => {
     ['error: GET /invoices/internal-id/{one that does not exist}', () => state.client.getInvoiceByInternalId(`doctor-missing-${missing}`)],
   ] as const) {
     const outcome = await attempt(state, run);
-    if (outcome.ok) row(state, behaviour, '404 `null`', `${outcome.exchange?.status}: an invoice came back`, 'nothing to handle, but the brand answers an unknown id', false);
-    else if (outcome.error instanceof MerchantApiError && outcome.error.status === 404) row(state, behaviour, '404 `null`', `404, ${describeErrorBody(outcome.exchange?.text ?? '')}`, 'MerchantApiError not_found (any error body)');
+    if (outcome.ok)
+      row(
+        state,
+        behaviour,
+        '404 `null`',
+        `${outcome.exchange?.status}: an invoice came back`,
+        'nothing to handle, but the brand answers an unknown id',
+        false,
+      );
+    else if (outcome.error instanceof MerchantApiError && outcome.error.status === 404)
+      row(
+        state,
+        behaviour,
+        '404 `null`',
+        `404, ${describeErrorBody(outcome.exchange?.text ?? '')}`,
+        'MerchantApiError not_found (any error body)',
+      );
     else row(state, behaviour, '404 `null`', saidBy(outcome.error), kitOnFailure(outcome.error), false);
   }
 };
@@ -200,10 +314,24 @@ export const concludeErrorFormat = (state: DoctorState): void => {
   const documented = 'a JSON array of {message} (400), `null` (404)';
   if (shapes.length === 1 && shapes[0] !== 'other') {
     state.options.errorFormat = shapes[0];
-    row(state, 'error bodies', documented, `${shapes[0] === 'documented' ? 'as documented' : 'the older {error: {code, message}}'} (${errors.length} errors seen)`, 'reads both shapes into MerchantApiError (status, code, messages)');
+    row(
+      state,
+      'error bodies',
+      documented,
+      `${shapes[0] === 'documented' ? 'as documented' : 'the older {error: {code, message}}'} (${errors.length} errors seen)`,
+      'reads both shapes into MerchantApiError (status, code, messages)',
+    );
   } else {
     state.why.errorFormat = errors.length === 0 ? 'no error answer was seen' : `error bodies of several shapes: ${shapes.join(', ')}`;
-    row(state, 'error bodies', documented, errors.length === 0 ? 'no error seen' : `several shapes: ${[...new Set(errors.map((exchange) => describeErrorBody(exchange.text)))].join(' | ')}`, 'reads any of them (the messages, else the text) into MerchantApiError');
+    row(
+      state,
+      'error bodies',
+      documented,
+      errors.length === 0
+        ? 'no error seen'
+        : `several shapes: ${[...new Set(errors.map((exchange) => describeErrorBody(exchange.text)))].join(' | ')}`,
+      'reads any of them (the messages, else the text) into MerchantApiError',
+    );
   }
 };
 

@@ -8,7 +8,19 @@
 import { MOCK_DEFAULTS } from '../../mock/index.js';
 import { MerchantApiError, MerchantResponseError, type CreateInvoiceRequest } from '../../server/index.js';
 import { attempt, jsonOf, kitOnFailure, readRow, row, saidBy, type DoctorState } from './checks.js';
-import { CANCELED_FIELDS, INVOICE_FIELDS, VARIANT_FIELDS, dealsShape, describeErrorBody, describeShape, shapeOf, timestampReport, timestampsOf, unwrap, offsetText } from './shapes.js';
+import {
+  CANCELED_FIELDS,
+  INVOICE_FIELDS,
+  VARIANT_FIELDS,
+  dealsShape,
+  describeErrorBody,
+  describeShape,
+  shapeOf,
+  timestampReport,
+  timestampsOf,
+  unwrap,
+  offsetText,
+} from './shapes.js';
 
 /** Where the test invoice's notifications go: a name that never resolves (RFC 2606). */
 export const NOTIFY_NOWHERE = 'https://doctor.invalid/notifications';
@@ -27,7 +39,8 @@ const createRequest = (state: DoctorState, amount: string, internalId: string): 
   internalId,
 });
 
-const record = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+const record = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 const setAmountLimit = (state: DoctorState, min: string): void => {
   const { currency } = state.settings;
@@ -44,25 +57,53 @@ const findMinimum = async (state: DoctorState, internalId: string): Promise<{ am
   const behaviour = `amount limit: a create of ${probe} ${currency}`;
   if (outcome.ok) {
     setAmountLimit(state, probe);
-    row(state, behaviour, documented, `accepted: the minimum is ${probe} or less; this is the test invoice`, 'sends amounts as decimal text, never rounded');
+    row(
+      state,
+      behaviour,
+      documented,
+      `accepted: the minimum is ${probe} or less; this is the test invoice`,
+      'sends amounts as decimal text, never rounded',
+    );
     return { amount: probe, created: jsonOf(outcome.exchange) };
   }
   const error = outcome.error;
-  const stated = error instanceof MerchantApiError && error.code === 'amount_too_small' ? error.messages.map((message) => /(\d+(?:\.\d+)?)\s*\D*$/.exec(message)?.[1]).find(Boolean) : undefined;
+  const stated =
+    error instanceof MerchantApiError && error.code === 'amount_too_small'
+      ? error.messages.map((message) => /(\d+(?:\.\d+)?)\s*\D*$/.exec(message)?.[1]).find(Boolean)
+      : undefined;
   if (stated) {
     setAmountLimit(state, stated);
-    row(state, behaviour, documented, `minimum ${stated} (${error instanceof MerchantApiError ? error.status : ''}, ${describeErrorBody(outcome.exchange?.text ?? '')})`, 'MerchantApiError code amount_too_small (the element shows it)');
+    row(
+      state,
+      behaviour,
+      documented,
+      `minimum ${stated} (${error instanceof MerchantApiError ? error.status : ''}, ${describeErrorBody(outcome.exchange?.text ?? '')})`,
+      'MerchantApiError code amount_too_small (the element shows it)',
+    );
     return { amount: stated };
   }
   state.why.amountLimits = `a create of ${probe} ${currency} was refused without stating the limit`;
   if (error instanceof MerchantApiError && error.code === 'pay_in_disabled') {
     state.merchant.payIn = false;
     state.why.invoice = 'this terminal takes no pay-ins: no invoice was created';
-    row(state, 'create a pay-in invoice', 'InvoiceDTO, status new', `${error.status} "${error.messages[0] ?? ''}": this terminal takes no pay-ins`, 'MerchantApiError code pay_in_disabled');
+    row(
+      state,
+      'create a pay-in invoice',
+      'InvoiceDTO, status new',
+      `${error.status} "${error.messages[0] ?? ''}": this terminal takes no pay-ins`,
+      'MerchantApiError code pay_in_disabled',
+    );
     return {};
   }
   state.why.invoice = 'the service stated no minimum amount: give --amount to create the test invoice';
-  row(state, behaviour, documented, `${saidBy(error)}: no limit stated`, 'give --amount to create the test invoice', error instanceof MerchantApiError && error.status < 500);
+  row(
+    state,
+    behaviour,
+    documented,
+    `${saidBy(error)}: no limit stated`,
+    'give --amount to create the test invoice',
+    error instanceof MerchantApiError && error.status < 500,
+  );
   return {};
 };
 
@@ -80,7 +121,13 @@ const createOne = async (state: DoctorState, internalId: string): Promise<unknow
     else if (outcome.error instanceof MerchantApiError && outcome.error.code === 'pay_in_disabled') {
       state.merchant.payIn = false;
       state.why.invoice = 'this terminal takes no pay-ins: no invoice was created';
-      row(state, 'create a pay-in invoice', 'InvoiceDTO, status new', `${outcome.error.status} "${outcome.error.messages[0] ?? ''}": this terminal takes no pay-ins`, 'MerchantApiError code pay_in_disabled');
+      row(
+        state,
+        'create a pay-in invoice',
+        'InvoiceDTO, status new',
+        `${outcome.error.status} "${outcome.error.messages[0] ?? ''}": this terminal takes no pay-ins`,
+        'MerchantApiError code pay_in_disabled',
+      );
       return undefined;
     } else {
       row(state, 'create a pay-in invoice', 'InvoiceDTO, status new', saidBy(outcome.error), kitOnFailure(outcome.error), false);
@@ -96,8 +143,20 @@ const createOne = async (state: DoctorState, internalId: string): Promise<unknow
   state.merchant.payIn = true;
   const invoice = record(unwrap(created));
   if (typeof invoice.id !== 'string') return undefined;
-  state.invoice = { id: invoice.id, internalId, amount: amount ?? '', canceled: false, ...(typeof invoice.expireAt === 'string' ? { expireAt: invoice.expireAt } : {}) };
-  row(state, 'create a pay-in invoice', 'InvoiceDTO, status new', `created ${invoice.id} (${amount} ${settings.currency}, status ${String(invoice.status)}); ${describeShape(shapeOf(created, INVOICE_FIELDS))}`, 'createInvoice resolves to the invoice, read tolerantly');
+  state.invoice = {
+    id: invoice.id,
+    internalId,
+    amount: amount ?? '',
+    canceled: false,
+    ...(typeof invoice.expireAt === 'string' ? { expireAt: invoice.expireAt } : {}),
+  };
+  row(
+    state,
+    'create a pay-in invoice',
+    'InvoiceDTO, status new',
+    `created ${invoice.id} (${amount} ${settings.currency}, status ${String(invoice.status)}); ${describeShape(shapeOf(created, INVOICE_FIELDS))}`,
+    'createInvoice resolves to the invoice, read tolerantly',
+  );
   return created;
 };
 
@@ -112,12 +171,24 @@ const readCreated = (state: DoctorState, created: unknown): void => {
   const page = url.endsWith(`?id=${id}`) ? url.slice(0, -`?id=${id}`.length) : undefined;
   if (page) state.options.invoicePageUrl = page;
   else state.why.invoicePageUrl = 'invoiceUrl is not of the form <page>?id=<id>';
-  row(state, 'invoiceUrl', '{invoice_page_url}?id=<invoice id>', page ? `${page}?id=…` : `another form: ${url || 'none'}`, 'passes invoiceUrl through as given');
+  row(
+    state,
+    'invoiceUrl',
+    '{invoice_page_url}?id=<invoice id>',
+    page ? `${page}?id=…` : `another form: ${url || 'none'}`,
+    'passes invoiceUrl through as given',
+  );
   const created_ = typeof invoice.createdAt === 'string' ? Date.parse(invoice.createdAt) : Number.NaN;
   const expires = typeof invoice.expireAt === 'string' ? Date.parse(invoice.expireAt) : Number.NaN;
   if (Number.isFinite(expires - created_) && expires > created_) {
     state.options.invoiceTtlMs = expires - created_;
-    row(state, 'invoice lifetime (expireAt - createdAt)', '60 min in every example', `${(expires - created_) / 60_000} min`, 'the element counts down to expireAt');
+    row(
+      state,
+      'invoice lifetime (expireAt - createdAt)',
+      '60 min in every example',
+      `${(expires - created_) / 60_000} min`,
+      'the element counts down to expireAt',
+    );
   } else state.why.invoiceTtlMs = 'createdAt or expireAt missing or unreadable';
 };
 
@@ -126,11 +197,38 @@ const readBack = async (state: DoctorState): Promise<void> => {
   const { client } = state;
   const { id, internalId } = state.invoice!;
   const before = state.tap.exchanges.length;
-  await readRow(state, 'read: GET /invoices/{id}', 'InvoiceDTO', () => client.getInvoice(id), (json) => shapeOf(json, INVOICE_FIELDS));
-  await readRow(state, 'read: GET /invoices/internal-id/{internalId}', 'InvoiceDTO', () => client.getInvoiceByInternalId(internalId), (json) => shapeOf(json, INVOICE_FIELDS));
+  await readRow(
+    state,
+    'read: GET /invoices/{id}',
+    'InvoiceDTO',
+    () => client.getInvoice(id),
+    (json) => shapeOf(json, INVOICE_FIELDS),
+  );
+  await readRow(
+    state,
+    'read: GET /invoices/internal-id/{internalId}',
+    'InvoiceDTO',
+    () => client.getInvoiceByInternalId(internalId),
+    (json) => shapeOf(json, INVOICE_FIELDS),
+  );
   for (const exchange of state.tap.exchanges.slice(before)) if (exchange.status < 300) state.stamps.push(...timestampsOf(jsonOf(exchange)));
-  await readRow(state, 'list: GET /invoices/{id}/available-payment-variants', 'a list of {option, method}', () => client.listPaymentVariants(id), (json) => shapeOf(json, VARIANT_FIELDS, { list: true }), (json) => `${Array.isArray(json) ? json.length : 0} variants`);
-  await readRow(state, 'public: GET /api/public/invoices/{id}/qr-code', 'the QR code as SVG, unsigned', () => client.getInvoiceQrCode(id), () => ({ wrapped: false, extra: [], missing: [] }), () => 'SVG', 'passes the SVG through');
+  await readRow(
+    state,
+    'list: GET /invoices/{id}/available-payment-variants',
+    'a list of {option, method}',
+    () => client.listPaymentVariants(id),
+    (json) => shapeOf(json, VARIANT_FIELDS, { list: true }),
+    (json) => `${Array.isArray(json) ? json.length : 0} variants`,
+  );
+  await readRow(
+    state,
+    'public: GET /api/public/invoices/{id}/qr-code',
+    'the QR code as SVG, unsigned',
+    () => client.getInvoiceQrCode(id),
+    () => ({ wrapped: false, extra: [], missing: [] }),
+    () => 'SVG',
+    'passes the SVG through',
+  );
   const hosted = await attempt(state, () => client.hostedPaymentVariants(id));
   const status = hosted.ok ? hosted.value.status : 0;
   const documented = 'undocumented (the hosted page), X-Identity only';
@@ -141,7 +239,11 @@ const readBack = async (state: DoctorState): Promise<void> => {
     state,
     'public: GET /api/public/invoices/{id}/available-payment-variants',
     documented,
-    status === 200 ? `present; ${describeShape(shapeOf(jsonOf(hosted.ok ? hosted.value : undefined), VARIANT_FIELDS, { list: true }))}` : status === 404 ? 'absent (404)' : `answered ${status || saidBy(hosted.ok ? undefined : hosted.error)}`,
+    status === 200
+      ? `present; ${describeShape(shapeOf(jsonOf(hosted.ok ? hosted.value : undefined), VARIANT_FIELDS, { list: true }))}`
+      : status === 404
+        ? 'absent (404)'
+        : `answered ${status || saidBy(hosted.ok ? undefined : hosted.error)}`,
     "not needed: the kit's proxy lists variants through the signed merchant route",
   );
 };
@@ -152,7 +254,14 @@ const startDeal = async (state: DoctorState): Promise<boolean> => {
   const outcome = await attempt(state, () => state.client.startDeal(id));
   if (!outcome.ok) {
     state.why.dealIdIsInvoiceId = state.why.paymentMethodName = 'no deal could be started';
-    row(state, 'start-deal: POST /invoices/{id}/start-deal', 'the invoice with one deal (0 when no requisites are free)', saidBy(outcome.error), kitOnFailure(outcome.error), false);
+    row(
+      state,
+      'start-deal: POST /invoices/{id}/start-deal',
+      'the invoice with one deal (0 when no requisites are free)',
+      saidBy(outcome.error),
+      kitOnFailure(outcome.error),
+      false,
+    );
     return false;
   }
   const json = jsonOf(outcome.exchange);
@@ -161,20 +270,54 @@ const startDeal = async (state: DoctorState): Promise<boolean> => {
   const deal = record(Array.isArray(deals) ? deals[0] : undefined);
   if (typeof deal.id !== 'string') {
     state.why.dealIdIsInvoiceId = state.why.paymentMethodName = 'start-deal answered no deal (no free requisites)';
-    row(state, 'start-deal: POST /invoices/{id}/start-deal', 'the invoice with one deal', `${outcome.exchange?.status}, no deal: no free requisites`, 'shows "no free requisites" and lets the payer pick another bank', false);
+    row(
+      state,
+      'start-deal: POST /invoices/{id}/start-deal',
+      'the invoice with one deal',
+      `${outcome.exchange?.status}, no deal: no free requisites`,
+      'shows "no free requisites" and lets the payer pick another bank',
+      false,
+    );
     return false;
   }
   const diff = dealsShape(json);
-  row(state, 'start-deal: POST /invoices/{id}/start-deal', 'the invoice with one deal, transfer_waiting', `deal ${String(deal.status)}; deal fields ${diff ? describeShape(diff) : 'none'}`, 'starts deals for the payer through the signed route');
+  row(
+    state,
+    'start-deal: POST /invoices/{id}/start-deal',
+    'the invoice with one deal, transfer_waiting',
+    `deal ${String(deal.status)}; deal fields ${diff ? describeShape(diff) : 'none'}`,
+    'starts deals for the payer through the signed route',
+  );
   state.options.dealIdIsInvoiceId = deal.id === id;
-  row(state, "a deal's id", 'its own UUID (an example shows the invoice\'s id)', deal.id === id ? "the invoice's id" : 'its own id', 'read tolerantly (any string id)');
+  row(
+    state,
+    "a deal's id",
+    "its own UUID (an example shows the invoice's id)",
+    deal.id === id ? "the invoice's id" : 'its own id',
+    'read tolerantly (any string id)',
+  );
   if ('paymentMethodName' in deal) state.options.paymentMethodName = 'always';
-  else state.why.paymentMethodName = "absent from start-deal's answer: 'create' or 'never' (telling them apart needs a create answer with a deal, and the invoice is created without one to see whether a cancel needs a deal)";
-  row(state, 'paymentMethodName of a deal', "in the create answer's example only", 'paymentMethodName' in deal ? 'in the start-deal answer too' : 'not in the start-deal answer', 'names banks from GET /payment-methods when it is absent');
+  else
+    state.why.paymentMethodName =
+      "absent from start-deal's answer: 'create' or 'never' (telling them apart needs a create answer with a deal, and the invoice is created without one to see whether a cancel needs a deal)";
+  row(
+    state,
+    'paymentMethodName of a deal',
+    "in the create answer's example only",
+    'paymentMethodName' in deal ? 'in the start-deal answer too' : 'not in the start-deal answer',
+    'names banks from GET /payment-methods when it is absent',
+  );
   const hosted = await attempt(state, () => state.client.hostedStartDeal(id));
   const status = hosted.ok ? hosted.value.status : 0;
-  row(state, 'public: POST /api/public/invoices/{id}/start-deal', 'undocumented (the hosted page); a deal is active: a refusal', status === 404 ? 'absent (404)' : status ? `present (answered ${status})` : saidBy(hosted.ok ? undefined : hosted.error), 'not needed: the kit starts deals through the signed route');
-  if (state.options.hostedPageRoutes === undefined && (status === 404 || (status >= 200 && status < 500))) state.options.hostedPageRoutes = status !== 404;
+  row(
+    state,
+    'public: POST /api/public/invoices/{id}/start-deal',
+    'undocumented (the hosted page); a deal is active: a refusal',
+    status === 404 ? 'absent (404)' : status ? `present (answered ${status})` : saidBy(hosted.ok ? undefined : hosted.error),
+    'not needed: the kit starts deals through the signed route',
+  );
+  if (state.options.hostedPageRoutes === undefined && (status === 404 || (status >= 200 && status < 500)))
+    state.options.hostedPageRoutes = status !== 404;
   return true;
 };
 
@@ -186,10 +329,22 @@ const cancel = async (state: DoctorState): Promise<void> => {
   if (first.ok) {
     state.options.cancelWithoutDeal = 'allow';
     state.why.dealIdIsInvoiceId = state.why.paymentMethodName = 'the cancel needed no deal, so none was started';
-    row(state, 'cancel without a deal', 'needs an active deal (transitions table)', 'allowed', 'offers the cancel whenever the invoice is new');
+    row(
+      state,
+      'cancel without a deal',
+      'needs an active deal (transitions table)',
+      'allowed',
+      'offers the cancel whenever the invoice is new',
+    );
   } else if (first.error instanceof MerchantApiError) {
     state.options.cancelWithoutDeal = { status: first.error.status, message: first.error.messages[0] ?? '' };
-    row(state, 'cancel without a deal', 'needs an active deal (transitions table)', `refused: ${first.error.status} "${first.error.messages[0] ?? ''}"`, 'a refused cancel is a MerchantApiError with this status and message');
+    row(
+      state,
+      'cancel without a deal',
+      'needs an active deal (transitions table)',
+      `refused: ${first.error.status} "${first.error.messages[0] ?? ''}"`,
+      'a refused cancel is a MerchantApiError with this status and message',
+    );
     if (await startDeal(state)) canceled = await attempt(state, () => state.client.cancelInvoice(invoice.id));
   } else {
     state.why.cancelWithoutDeal = 'the first cancel failed without an answer';
@@ -198,14 +353,35 @@ const cancel = async (state: DoctorState): Promise<void> => {
   if (canceled.ok || canceled.error instanceof MerchantResponseError) {
     const json = jsonOf(canceled.exchange);
     state.stamps.push(...timestampsOf(json));
-    row(state, 'cancel: POST /invoices/{id}/cancel', 'the cancel variant, status canceled, deals []', canceled.ok ? `${String(record(unwrap(json)).status)}; ${describeShape(shapeOf(json, CANCELED_FIELDS), canceled.exchange?.text)}` : saidBy(canceled.error), canceled.ok ? 'reads the cancel variant (expiredAt as expireAt)' : kitOnFailure(canceled.error), canceled.ok);
-  } else if (first.ok === false && canceled !== first) row(state, 'cancel: POST /invoices/{id}/cancel', 'status canceled', saidBy(canceled.error), kitOnFailure(canceled.error), false);
+    row(
+      state,
+      'cancel: POST /invoices/{id}/cancel',
+      'the cancel variant, status canceled, deals []',
+      canceled.ok
+        ? `${String(record(unwrap(json)).status)}; ${describeShape(shapeOf(json, CANCELED_FIELDS), canceled.exchange?.text)}`
+        : saidBy(canceled.error),
+      canceled.ok ? 'reads the cancel variant (expiredAt as expireAt)' : kitOnFailure(canceled.error),
+      canceled.ok,
+    );
+  } else if (first.ok === false && canceled !== first)
+    row(state, 'cancel: POST /invoices/{id}/cancel', 'status canceled', saidBy(canceled.error), kitOnFailure(canceled.error), false);
   // The cancel's own answer says so; a read after it confirms (or, unreadable, leaves the answer's word).
   invoice.canceled = canceled.ok && canceled.value.status === 'canceled';
   const after = await attempt(state, () => state.client.getInvoice(invoice.id));
   if (after.ok) invoice.canceled = after.value.status === 'canceled';
-  const said = after.ok ? (invoice.canceled ? 'canceled is read as a final status' : `the test invoice ${invoice.id} is NOT canceled: it stays open until ${invoice.expireAt ?? 'it expires'}`) : kitOnFailure(after.error);
-  row(state, 'read after the cancel', 'status canceled, deals []', after.ok ? `status ${after.value.status}` : saidBy(after.error), said, after.ok && invoice.canceled);
+  const said = after.ok
+    ? invoice.canceled
+      ? 'canceled is read as a final status'
+      : `the test invoice ${invoice.id} is NOT canceled: it stays open until ${invoice.expireAt ?? 'it expires'}`
+    : kitOnFailure(after.error);
+  row(
+    state,
+    'read after the cancel',
+    'status canceled, deals []',
+    after.ok ? `status ${after.value.status}` : saidBy(after.error),
+    said,
+    after.ok && invoice.canceled,
+  );
 };
 
 /** The timestamps of every invoice answer: their offset and form. */
@@ -213,7 +389,10 @@ const concludeTimestamps = (state: DoctorState): void => {
   const { offsets, otherForms, withoutOffset } = timestampReport(state.stamps);
   if (offsets.length === 1 && withoutOffset.length === 0) state.options.utcOffsetMinutes = offsets[0]!;
   else state.why.utcOffsetMinutes = state.stamps.length === 0 ? 'no timestamp was seen' : 'the timestamps carry several offsets (or none)';
-  const forms = otherForms.length === 0 ? 'all as documented' : `other forms: ${otherForms.slice(0, 3).join(', ')}${otherForms.length > 3 ? ', …' : ''}`;
+  const forms =
+    otherForms.length === 0
+      ? 'all as documented'
+      : `other forms: ${otherForms.slice(0, 3).join(', ')}${otherForms.length > 3 ? ', …' : ''}`;
   row(
     state,
     'timestamps',
@@ -230,7 +409,14 @@ export const checkInvoice = async (state: DoctorState): Promise<void> => {
   const creates = state.tap.exchanges.filter((exchange) => exchange.method === 'POST' && exchange.path.endsWith('/invoices'));
   if (creates.length) {
     const signed = creates.every((exchange) => exchange.status !== 401);
-    row(state, 'signing: POST with a JSON body', 'X-Signature = Base64(HMAC-SHA1(METHOD + URL + body))', signed ? 'accepted' : '401 Unauthorized', 'signs the JSON text exactly as sent', signed);
+    row(
+      state,
+      'signing: POST with a JSON body',
+      'X-Signature = Base64(HMAC-SHA1(METHOD + URL + body))',
+      signed ? 'accepted' : '401 Unauthorized',
+      'signs the JSON text exactly as sent',
+      signed,
+    );
   }
   if (created === undefined || state.invoice === null) return;
   try {

@@ -15,23 +15,38 @@ const MONEY = 'moves money or needs a pay-out or a withdrawal, which the doctor 
 
 /** The options that cannot be observed safely, whatever the run. */
 export const NEVER_CHECKED: readonly NotChecked[] = [
-  { option: 'notificationFormat', why: 'needs a notification, which the service sends to a URL it reaches; the test invoice notifies nowhere (rehearse a receiver with `merchant-checkout simulate`)' },
+  {
+    option: 'notificationFormat',
+    why: 'needs a notification, which the service sends to a URL it reaches; the test invoice notifies nowhere (rehearse a receiver with `merchant-checkout simulate`)',
+  },
   { option: 'notificationRetry', why: 'needs a receiver the service reaches that fails on purpose' },
-  { option: 'quirks, seed, random', why: "the mock's own variation; the table's \"this brand\" column names the variations seen" },
-  { option: 'amountLimits (max)', why: 'a create over the maximum would be a second invoice; the mock\'s default maximum is written' },
-  { option: 'duplicate internalId', why: 'a second create with the same internalId would be a second invoice (the mock has no option for it)' },
+  { option: 'quirks, seed, random', why: 'the mock\'s own variation; the table\'s "this brand" column names the variations seen' },
+  { option: 'amountLimits (max)', why: "a create over the maximum would be a second invoice; the mock's default maximum is written" },
+  {
+    option: 'duplicate internalId',
+    why: 'a second create with the same internalId would be a second invoice (the mock has no option for it)',
+  },
   { option: 'dealTtlMs', why: "drawn per deal: one deal's deadline is one sample of a range" },
   { option: 'noRequisites', why: 'which banks have no free requisites changes by the minute' },
   { option: 'payOut, twoFactorEnabled, code2FA, balance, withdrawalTxDelayMs', why: MONEY },
   { option: 'serviceFeePercent', why: 'needs a paid invoice' },
-  { option: 'maxBodyBytes, maxUploadBytes, bodyTimeoutMs', why: 'needs oversized or slow requests, or uploads (confirm-transfer and dispute are never sent)' },
+  {
+    option: 'maxBodyBytes, maxUploadBytes, bodyTimeoutMs',
+    why: 'needs oversized or slow requests, or uploads (confirm-transfer and dispute are never sent)',
+  },
   { option: 'clock', why: "the mock's own time" },
 ];
 
 /** The observable options that this run did not observe, with why, then {@link NEVER_CHECKED}. */
 export const notCheckedOf = (state: DoctorState): NotChecked[] => [
-  ...OBSERVABLE_OPTIONS.filter((option) => state.options[option] === undefined).map((option) => ({ option, why: state.why[option] ?? state.why.invoice ?? 'not observed in this run' })),
-  ...OBSERVABLE_MERCHANT_FIELDS.filter((field) => state.merchant[field] === undefined).map((field) => ({ option: `merchants[].${field}`, why: state.why[field] ?? state.why.invoice ?? 'no test invoice was created' })),
+  ...OBSERVABLE_OPTIONS.filter((option) => state.options[option] === undefined).map((option) => ({
+    option,
+    why: state.why[option] ?? state.why.invoice ?? 'not observed in this run',
+  })),
+  ...OBSERVABLE_MERCHANT_FIELDS.filter((field) => state.merchant[field] === undefined).map((field) => ({
+    option: `merchants[].${field}`,
+    why: state.why[field] ?? state.why.invoice ?? 'no test invoice was created',
+  })),
   ...NEVER_CHECKED,
 ];
 
@@ -54,7 +69,8 @@ export const mockCliFlags = (options: ObservedOptions, merchant: ObservedMerchan
   const flags: string[] = [];
   if (options.errorFormat) flags.push(`--error-format=${options.errorFormat}`);
   for (const [currency, rate] of Object.entries(options.rates ?? {})) flags.push(`--rate=${currency}=${rate}`);
-  for (const [currency, limit] of Object.entries(options.amountLimits ?? {})) flags.push(`--amount-limit=${currency}:${limit.min}-${limit.max}`);
+  for (const [currency, limit] of Object.entries(options.amountLimits ?? {}))
+    flags.push(`--amount-limit=${currency}:${limit.min}-${limit.max}`);
   if (options.utcOffsetMinutes !== undefined) flags.push(`--utc-offset=${options.utcOffsetMinutes}`);
   if (options.invoiceTtlMs !== undefined) flags.push(`--invoice-ttl=${Math.round(options.invoiceTtlMs / 1000)}`);
   if (options.invoicePageUrl) flags.push(`--invoice-page=${options.invoicePageUrl}`);

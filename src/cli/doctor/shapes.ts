@@ -4,10 +4,62 @@
  * a difference in a line that pastes into a ticket. Pure functions over parsed JSON.
  */
 
-export const INVOICE_FIELDS = ['id', 'internalId', 'userId', 'type', 'status', 'paymentMethod', 'paymentOption', 'paymentRequisites', 'sum', 'storeId', 'storeName', 'receivedSumFromTaker', 'receivedSumFromMaker', 'serviceFeeSum', 'payoutSum', 'createdAt', 'expireAt', 'updatedAt', 'invoiceUrl', 'deals'];
-export const CANCELED_FIELDS = ['id', 'internalId', 'type', 'paymentMethod', 'paymentOption', 'paymentRequisites', 'expiredAt', 'sum', 'status', 'deals', 'successUrl', 'cancelUrl', 'isSumChanged', 'flow', 'flowData'];
+export const INVOICE_FIELDS = [
+  'id',
+  'internalId',
+  'userId',
+  'type',
+  'status',
+  'paymentMethod',
+  'paymentOption',
+  'paymentRequisites',
+  'sum',
+  'storeId',
+  'storeName',
+  'receivedSumFromTaker',
+  'receivedSumFromMaker',
+  'serviceFeeSum',
+  'payoutSum',
+  'createdAt',
+  'expireAt',
+  'updatedAt',
+  'invoiceUrl',
+  'deals',
+];
+export const CANCELED_FIELDS = [
+  'id',
+  'internalId',
+  'type',
+  'paymentMethod',
+  'paymentOption',
+  'paymentRequisites',
+  'expiredAt',
+  'sum',
+  'status',
+  'deals',
+  'successUrl',
+  'cancelUrl',
+  'isSumChanged',
+  'flow',
+  'flowData',
+];
 /** A deal's fields; `paymentMethodName` only in the create answer's example, `disputeResult` and `attachments` in the lookups'. */
-export const DEAL_FIELDS = ['id', 'type', 'status', 'paymentMethod', 'paymentOption', 'requisites', 'canceledAt', 'disputeAttachment', 'disputeReason', 'disputeReasonData', 'payment', 'rate', 'isActive', 'qrCodeLink'];
+export const DEAL_FIELDS = [
+  'id',
+  'type',
+  'status',
+  'paymentMethod',
+  'paymentOption',
+  'requisites',
+  'canceledAt',
+  'disputeAttachment',
+  'disputeReason',
+  'disputeReasonData',
+  'payment',
+  'rate',
+  'isActive',
+  'qrCodeLink',
+];
 export const DEAL_OPTIONAL_FIELDS = ['paymentMethodName', 'disputeResult', 'attachments'];
 export const ACCOUNT_FIELDS = ['id', 'currency', 'sum', 'frozenSum', 'withdrawalFee'];
 export const CODE_NAME_CURRENCY_FIELDS = ['code', 'name', 'currency'];
@@ -29,13 +81,21 @@ export interface ShapeDiff {
 export const unwrap = (value: unknown): unknown => (Array.isArray(value) && value.length === 1 && isRecord(value[0]) ? value[0] : value);
 
 /** Fields of `value` (an object, or the first item of a list when `list`) against `documented`. */
-export const shapeOf = (value: unknown, documented: readonly string[], options: { list?: boolean; optional?: readonly string[] } = {}): ShapeDiff => {
+export const shapeOf = (
+  value: unknown,
+  documented: readonly string[],
+  options: { list?: boolean; optional?: readonly string[] } = {},
+): ShapeDiff => {
   const wrapped = !options.list && Array.isArray(value) && value.length === 1;
   const item: unknown = options.list ? (Array.isArray(value) ? (value as unknown[])[0] : undefined) : unwrap(value);
   if (!isRecord(item)) return { wrapped, extra: [], missing: [] };
   const keys = Object.keys(item);
   const optional = options.optional ?? [];
-  return { wrapped, extra: keys.filter((key) => !documented.includes(key) && !optional.includes(key)), missing: documented.filter((key) => !keys.includes(key)) };
+  return {
+    wrapped,
+    extra: keys.filter((key) => !documented.includes(key) && !optional.includes(key)),
+    missing: documented.filter((key) => !keys.includes(key)),
+  };
 };
 
 /** The deals of an invoice answer, merged into one diff. */
@@ -43,7 +103,11 @@ export const dealsShape = (invoice: unknown): ShapeDiff | undefined => {
   const deals = (unwrap(invoice) as { deals?: unknown } | undefined)?.deals;
   if (!Array.isArray(deals) || deals.length === 0) return undefined;
   const diffs = deals.map((deal) => shapeOf(deal, DEAL_FIELDS, { optional: DEAL_OPTIONAL_FIELDS }));
-  return { wrapped: false, extra: [...new Set(diffs.flatMap((diff) => diff.extra))], missing: [...new Set(diffs.flatMap((diff) => diff.missing))] };
+  return {
+    wrapped: false,
+    extra: [...new Set(diffs.flatMap((diff) => diff.extra))],
+    missing: [...new Set(diffs.flatMap((diff) => diff.missing))],
+  };
 };
 
 /** `as documented`, or what differs: `a list of one; extra: traderId; missing: storeName`. */
@@ -116,5 +180,9 @@ export const offsetText = (minutes: number): string => {
 /** What the timestamps of the answers say: their offsets and whether each has the documented form. */
 export const timestampReport = (stamps: readonly string[]): { offsets: number[]; otherForms: string[]; withoutOffset: string[] } => {
   const offsets = [...new Set(stamps.map(offsetOf).filter((offset): offset is number => offset !== undefined))].sort((a, b) => a - b);
-  return { offsets, otherForms: [...new Set(stamps.filter((stamp) => !DOCUMENTED_FORM.test(stamp)))], withoutOffset: stamps.filter((stamp) => offsetOf(stamp) === undefined) };
+  return {
+    offsets,
+    otherForms: [...new Set(stamps.filter((stamp) => !DOCUMENTED_FORM.test(stamp)))],
+    withoutOffset: stamps.filter((stamp) => offsetOf(stamp) === undefined),
+  };
 };

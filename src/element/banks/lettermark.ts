@@ -76,12 +76,28 @@ export const lettermark = (name: string, color?: string, size = 32): TemplateRes
   const background = channels(color) ? (color ?? '').trim() : colorFor(name);
   const letters = initials(name);
   // One line each: the template's text ships as it is written.
-  return html`<svg class="lettermark" part="lettermark" aria-hidden="true" focusable="false" width=${size} height=${size} viewBox="0 0 40 40"
-    ><rect width="40" height="40" rx="10" fill=${background}></rect
-    ><text x="20" y="20" dy="0.35em" text-anchor="middle" font-size=${letters.length > 1 ? 16 : 20} font-weight="700" fill=${textColorFor(background)}
-      >${letters}</text
-    ></svg
-  >`;
+  return html`<svg
+    class="lettermark"
+    part="lettermark"
+    aria-hidden="true"
+    focusable="false"
+    width=${size}
+    height=${size}
+    viewBox="0 0 40 40"
+  >
+    <rect width="40" height="40" rx="10" fill=${background}></rect>
+    <text
+      x="20"
+      y="20"
+      dy="0.35em"
+      text-anchor="middle"
+      font-size=${letters.length > 1 ? 16 : 20}
+      font-weight="700"
+      fill=${textColorFor(background)}
+    >
+      ${letters}
+    </text>
+  </svg>`;
 };
 
 /**
@@ -92,7 +108,11 @@ export const lettermark = (name: string, color?: string, size = 32): TemplateRes
  * `data:` and absolute `http:` templates are refused, and so are an empty code and one of dots
  * only. The merchant's CSP must list the logo's origin in `img-src`.
  */
-export const logoUrl = (template: string | undefined, code: string, base: string | undefined = globalThis.location?.href): string | undefined => {
+export const logoUrl = (
+  template: string | undefined,
+  code: string,
+  base: string | undefined = globalThis.location?.href,
+): string | undefined => {
   if (!template?.includes('{code}') || !code || /^\.+$/.test(code)) return undefined;
   try {
     const url = new URL(template.replaceAll('{code}', encodeURIComponent(code)), base);
@@ -121,7 +141,17 @@ const swap = (event: Event) => {
 export const bankLogo = (src: string | undefined, name: string, color?: string, size = 32): TemplateResult =>
   src
     ? html`<span class="bank-logo"
-        ><img part="bank-logo" src=${src} alt="" width=${size} height=${size} loading="lazy" decoding="async" referrerpolicy="no-referrer" @error=${swap} @load=${swap}
+        ><img
+          part="bank-logo"
+          src=${src}
+          alt=""
+          width=${size}
+          height=${size}
+          loading="lazy"
+          decoding="async"
+          referrerpolicy="no-referrer"
+          @error=${swap}
+          @load=${swap}
         /><span hidden>${lettermark(name, color, size)}</span></span
       >`
     : lettermark(name, color, size);

@@ -65,7 +65,8 @@ export const PICKER_STRINGS: Readonly<Record<Language, BankPickerStrings>> = {
         ? 'Банков не найдено'
         : `${plural('ru', count, { one: 'Найден', other: 'Найдено' })} ${count} ${plural('ru', count, { one: 'банк', few: 'банка', other: 'банков' })}`,
     noBank: 'Банк не найден. Проверьте название или откройте ссылку в приложении любого банка.',
-    inAppHint: (app) => `Браузер ${APP_NAMES[app]} не открывает приложения банков. Откройте эту страницу в браузере, чтобы оплатить из приложения банка.`,
+    inAppHint: (app) =>
+      `Браузер ${APP_NAMES[app]} не открывает приложения банков. Откройте эту страницу в браузере, чтобы оплатить из приложения банка.`,
     showQr: 'Показать QR-код',
   },
   bn: {
@@ -85,7 +86,8 @@ export const PICKER_STRINGS: Readonly<Record<Language, BankPickerStrings>> = {
     listLabel: 'Banklar',
     found: (count) => (count === 0 ? 'Bank topilmadi' : `${count} ta bank topildi`),
     noBank: 'Bank topilmadi. Nomini tekshiring yoki havolani istalgan bank ilovasida oching.',
-    inAppHint: (app) => `${APP_NAMES[app]} brauzeri bank ilovalarini ocha olmaydi. Bank ilovasidan toʻlash uchun bu sahifani brauzerda oching.`,
+    inAppHint: (app) =>
+      `${APP_NAMES[app]} brauzeri bank ilovalarini ocha olmaydi. Bank ilovasidan toʻlash uchun bu sahifani brauzerda oching.`,
     showQr: 'QR-kodni koʻrsatish',
   },
   az: {
@@ -108,7 +110,8 @@ export const PICKER_STRINGS: Readonly<Record<Language, BankPickerStrings>> = {
         ? 'No se encontró ningún banco'
         : `${plural('es', count, { one: 'Se encontró', other: 'Se encontraron' })} ${count} ${plural('es', count, { one: 'banco', other: 'bancos' })}`,
     noBank: 'No se encontró el banco. Revise el nombre o abra el enlace en cualquier app bancaria.',
-    inAppHint: (app) => `El navegador de ${APP_NAMES[app]} no abre apps bancarias. Abra esta página en su navegador para pagar desde la app del banco.`,
+    inAppHint: (app) =>
+      `El navegador de ${APP_NAMES[app]} no abre apps bancarias. Abra esta página en su navegador para pagar desde la app del banco.`,
     showQr: 'Mostrar el código QR',
   },
   ko: {
@@ -118,7 +121,8 @@ export const PICKER_STRINGS: Readonly<Record<Language, BankPickerStrings>> = {
     listLabel: '은행',
     found: (count) => (count === 0 ? '은행을 찾지 못했습니다' : `은행 ${count}곳을 찾았습니다`),
     noBank: '은행을 찾을 수 없습니다. 이름을 확인하거나 아무 은행 앱에서 링크를 여세요.',
-    inAppHint: (app) => `${APP_NAMES[app]} 브라우저에서는 은행 앱을 열 수 없습니다. 은행 앱으로 결제하려면 이 페이지를 브라우저에서 여세요.`,
+    inAppHint: (app) =>
+      `${APP_NAMES[app]} 브라우저에서는 은행 앱을 열 수 없습니다. 은행 앱으로 결제하려면 이 페이지를 브라우저에서 여세요.`,
     showQr: 'QR 코드 보기',
   },
   kk: {
@@ -128,7 +132,8 @@ export const PICKER_STRINGS: Readonly<Record<Language, BankPickerStrings>> = {
     listLabel: 'Банктер',
     found: (count) => (count === 0 ? 'Банк табылмады' : `${count} банк табылды`),
     noBank: 'Банк табылмады. Атауын тексеріңіз немесе сілтемені кез келген банк қосымшасында ашыңыз.',
-    inAppHint: (app) => `${APP_NAMES[app]} браузері банк қосымшаларын аша алмайды. Банк қосымшасынан төлеу үшін бұл бетті браузерде ашыңыз.`,
+    inAppHint: (app) =>
+      `${APP_NAMES[app]} браузері банк қосымшаларын аша алмайды. Банк қосымшасынан төлеу үшін бұл бетті браузерде ашыңыз.`,
     showQr: 'QR-кодты көрсету',
   },
   tg: {
@@ -138,7 +143,8 @@ export const PICKER_STRINGS: Readonly<Record<Language, BankPickerStrings>> = {
     listLabel: 'Бонкҳо',
     found: (count) => (count === 0 ? 'Бонк ёфт нашуд' : `${count} бонк ёфт шуд`),
     noBank: 'Бонк ёфт нашуд. Номро санҷед ё пайвандро дар ҳар барномаи бонк кушоед.',
-    inAppHint: (app) => `Браузери ${APP_NAMES[app]} барномаҳои бонкро кушода наметавонад. Барои пардохт аз барномаи бонк ин саҳифаро дар браузер кушоед.`,
+    inAppHint: (app) =>
+      `Браузери ${APP_NAMES[app]} барномаҳои бонкро кушода наметавонад. Барои пардохт аз барномаи бонк ин саҳифаро дар браузер кушоед.`,
     showQr: 'Нишон додани QR-код',
   },
   ky: {
@@ -148,7 +154,8 @@ export const PICKER_STRINGS: Readonly<Record<Language, BankPickerStrings>> = {
     listLabel: 'Банктар',
     found: (count) => (count === 0 ? 'Банк табылган жок' : `${count} банк табылды`),
     noBank: 'Банк табылган жок. Аталышын текшериңиз же шилтемени каалаган банк колдонмосунда ачыңыз.',
-    inAppHint: (app) => `${APP_NAMES[app]} браузери банк колдонмолорун ача албайт. Банк колдонмосунан төлөө үчүн бул баракты браузерде ачыңыз.`,
+    inAppHint: (app) =>
+      `${APP_NAMES[app]} браузери банк колдонмолорун ача албайт. Банк колдонмосунан төлөө үчүн бул баракты браузерде ачыңыз.`,
     showQr: 'QR-кодду көрсөтүү',
   },
 };
@@ -207,29 +214,33 @@ export const sbpPicker = (view: SbpPickerView): TemplateResult => {
         <button part="bank-picker-close" type="button" @click=${view.onClose}>${strings.showQr}</button>
       </div>
       ${view.inApp ? html`<p part="notice" class="notice bank-picker-hint">${strings.inAppHint(view.inApp)}</p>` : nothing}
-      ${plain
-        ? html`
-            <a part="bank-any-link" class="primary" href=${plain} @click=${() => view.onOpen?.(undefined)}>${strings.anyBank}</a>
-            <div class="bank-search">
-              <label for="bank-search-input">${strings.searchLabel}</label>
-              <input
-                id="bank-search-input"
-                part="bank-search"
-                type="search"
-                autocomplete="off"
-                spellcheck="false"
-                .value=${view.query}
-                @input=${(event: Event) => view.onQuery((event.target as HTMLInputElement).value)}
-              />
-            </div>
-            <p class="sr-only" role="status" aria-live="polite" aria-atomic="true">${strings.found(found.length)}</p>
-            ${found.length
-              ? html`<ul class="bank-list" aria-label=${strings.listLabel}>
-                  ${found.map((bank) => bankItem(view, bank, plain))}
-                </ul>`
-              : html`<p part="notice" class="notice">${strings.noBank}</p>`}
-          `
-        : nothing}
+      ${
+        plain
+          ? html`
+              <a part="bank-any-link" class="primary" href=${plain} @click=${() => view.onOpen?.(undefined)}>${strings.anyBank}</a>
+              <div class="bank-search">
+                <label for="bank-search-input">${strings.searchLabel}</label>
+                <input
+                  id="bank-search-input"
+                  part="bank-search"
+                  type="search"
+                  autocomplete="off"
+                  spellcheck="false"
+                  .value=${view.query}
+                  @input=${(event: Event) => view.onQuery((event.target as HTMLInputElement).value)}
+                />
+              </div>
+              <p class="sr-only" role="status" aria-live="polite" aria-atomic="true">${strings.found(found.length)}</p>
+              ${
+                found.length
+                  ? html`<ul class="bank-list" aria-label=${strings.listLabel}>
+                      ${found.map((bank) => bankItem(view, bank, plain))}
+                    </ul>`
+                  : html`<p part="notice" class="notice">${strings.noBank}</p>`
+              }
+            `
+          : nothing
+      }
     </section>
   `;
 };

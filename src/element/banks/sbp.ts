@@ -132,7 +132,10 @@ export const parseSbpMembers = (json: unknown): BankEntry[] => {
       aliases: Array.isArray(item.aliases) ? item.aliases.slice(0, 20).flatMap((alias) => text(alias) ?? []) : undefined,
       color: hexColor(item.color),
       schema,
-      package: typeof androidPackage === 'string' && androidPackage.length <= 255 && ANDROID_PACKAGE.test(androidPackage) ? androidPackage : undefined,
+      package:
+        typeof androidPackage === 'string' && androidPackage.length <= 255 && ANDROID_PACKAGE.test(androidPackage)
+          ? androidPackage
+          : undefined,
       rank,
     });
   }
@@ -174,7 +177,10 @@ export const loadSbpMembers = async (source: unknown, fetcher: MembersFetch, opt
   const abort = () => controller.abort(options.signal?.reason);
   if (options.signal?.aborted) abort();
   options.signal?.addEventListener('abort', abort, { once: true });
-  const timer = setTimeout(() => controller.abort(new DOMException('The bank list took too long', 'TimeoutError')), options.timeout ?? 5000);
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The bank list took too long', 'TimeoutError')),
+    options.timeout ?? 5000,
+  );
   try {
     const response = await fetcher(url.href, { signal: controller.signal, credentials: 'omit', headers: { accept: 'application/json' } });
     if (!response.ok) throw new Error(`The bank list answered ${response.status}`);

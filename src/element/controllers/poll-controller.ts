@@ -110,11 +110,14 @@ export class PollController implements ReactiveController {
   #schedule(): void {
     this.#clearTimer();
     if (!this.#active || !this.#connected || !this.#options.present()) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      // Gone away meanwhile: `resume` schedules again.
-      if (this.#options.present()) this.readNow();
-    }, nextPollDelay(this.#options.interval(), this.#failures));
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        // Gone away meanwhile: `resume` schedules again.
+        if (this.#options.present()) this.readNow();
+      },
+      nextPollDelay(this.#options.interval(), this.#failures),
+    );
   }
 
   #abort(): void {

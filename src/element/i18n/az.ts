@@ -36,7 +36,8 @@ const EXPLANATIONS: Record<string, string> = {
   payout: `Mağaza bu pulu sizə göndərir: heç nə ödəmək lazım deyil. ${UPDATES}`,
   paid: 'Təşəkkür edirik! Mağaza ödənişinizi aldı.',
   canceled: 'Bu ödəniş ləğv edildi. Onun üçün pul göndərməyin.',
-  expired: 'Bu ödəniş üçün daha pul göndərməyin. Artıq göndərmisinizsə, ödəniş barədə bildirin və ya aşağıdakı ödəniş nömrəsi ilə mağazaya müraciət edin.',
+  expired:
+    'Bu ödəniş üçün daha pul göndərməyin. Artıq göndərmisinizsə, ödəniş barədə bildirin və ya aşağıdakı ödəniş nömrəsi ilə mağazaya müraciət edin.',
   dispute: `Xidmət köçürmənizi bankla birlikdə yoxlayır. ${UPDATES} Nəticəni mağaza da bildirəcək.`,
 };
 const REQUISITES: Record<RequisitesKind, string> = {
@@ -113,7 +114,8 @@ export const az: Translation = {
   requisitesLabel: (kind) => REQUISITES[kind],
   ifscLabel: 'IFSC',
   holderLabel: 'Alan',
-  guidance: (amount) => `Dəqiq ${amount} məbləği bir ödənişlə köçürün. Başqa məbləğ və ya bir neçə ödəniş vəsaitin daxil olmasını gecikdirir.`,
+  guidance: (amount) =>
+    `Dəqiq ${amount} məbləği bir ödənişlə köçürün. Başqa məbləğ və ya bir neçə ödəniş vəsaitin daxil olmasını gecikdirir.`,
   copy: 'Kopyala',
   copyLabel: (field, kind) => `Kopyala: ${copyName(COPIED, REQUISITES, field, kind)}`,
   copied: 'Kopyalandı',

@@ -36,7 +36,8 @@ const EXPLANATIONS: Record<string, string> = {
   payout: 'The shop is sending this money to you: there is nothing to pay. This page updates by itself.',
   paid: 'Thank you! The shop has received your payment.',
   canceled: 'This payment was canceled. Do not send money for it.',
-  expired: 'Do not send money for this payment any more. If you have already sent it, report the payment or contact the shop with the payment number below.',
+  expired:
+    'Do not send money for this payment any more. If you have already sent it, report the payment or contact the shop with the payment number below.',
   dispute: 'The service is checking your transfer with the bank. This page updates by itself; the shop will tell you the outcome too.',
 };
 const REQUISITES: Record<RequisitesKind, string> = {
@@ -103,8 +104,7 @@ export const en: Translation = {
   payee: (storeName) => `Payment to ${storeName}`,
   statusLabel: 'Status',
   status: (screen, rawStatus) => own(STATUSES, screen) ?? rawStatus,
-  explanation: (screen, rawStatus) =>
-    own(EXPLANATIONS, screen) ?? `The payment is “${rawStatus}”. This page updates by itself.`,
+  explanation: (screen, rawStatus) => own(EXPLANATIONS, screen) ?? `The payment is “${rawStatus}”. This page updates by itself.`,
   amountLabel: 'Amount to send',
   amountPaidLabel: 'Amount paid',
   amountSumLabel: 'Amount',
@@ -114,8 +114,7 @@ export const en: Translation = {
   requisitesLabel: (kind) => REQUISITES[kind],
   ifscLabel: 'IFSC',
   holderLabel: 'Recipient',
-  guidance: (amount) =>
-    `Send exactly ${amount} in one payment. A different amount or several payments delay the crediting.`,
+  guidance: (amount) => `Send exactly ${amount} in one payment. A different amount or several payments delay the crediting.`,
   copy: 'Copy',
   copyLabel: (field, kind) => `Copy ${copyName(COPIED, REQUISITES, field, kind)}`,
   copied: 'Copied',

@@ -110,7 +110,8 @@ export const es: Translation = {
   amountLabel: 'Importe a enviar',
   amountPaidLabel: 'Importe pagado',
   amountSumLabel: 'Importe',
-  amountDueNote: (asked) => `Envía exactamente este importe: el servicio de pago reconoce tu transferencia por él. El pedido es de ${asked}.`,
+  amountDueNote: (asked) =>
+    `Envía exactamente este importe: el servicio de pago reconoce tu transferencia por él. El pedido es de ${asked}.`,
   amountSettledNote: (asked) => `Este es el importe que liquidó el servicio de pago; el pedido era de ${asked}.`,
   bankLabel: 'Banco',
   requisitesLabel: (kind) => REQUISITES[kind],
@@ -168,7 +169,8 @@ export const es: Translation = {
   openTelegram: 'Abrir en Telegram',
   chooseBank: 'Elegir su banco',
   crossBorder: (currency, country) =>
-    [currency && `El banco envía ${currency}`, country && `tarjeta de ${country}`].filter(Boolean).join(', ') || 'Transferencia internacional',
+    [currency && `El banco envía ${currency}`, country && `tarjeta de ${country}`].filter(Boolean).join(', ') ||
+    'Transferencia internacional',
   errorMessage: (code) => own(ERRORS, code) ?? 'El servicio de pago no está disponible ahora.',
   retry: 'Reintentar',
   connectionTrouble: 'Se perdió la conexión. Reintentando…',

@@ -26,7 +26,7 @@ const shippedLanguage = (tag: string): Language | undefined => {
  * `hy`, …) → `ru`; any other tag gives way to the next one.
  */
 export const languageOf = (lang: string | null | undefined): Language => {
-  const browser = typeof navigator === 'undefined' ? [] : navigator.languages ?? [];
+  const browser = typeof navigator === 'undefined' ? [] : (navigator.languages ?? []);
   for (const tag of [lang ?? '', ...browser]) {
     const language = shippedLanguage(tag);
     if (language) return language;

@@ -40,7 +40,8 @@ const EXPLANATIONS: Record<string, string> = {
   payout: 'Магазин отправляет вам эти деньги: платить ничего не нужно. Страница обновится сама.',
   paid: 'Спасибо! Магазин получил ваш платёж.',
   canceled: 'Этот платёж отменён. Не отправляйте по нему деньги.',
-  expired: 'Больше не отправляйте деньги по этому платежу. Если вы уже отправили их, сообщите о платеже или свяжитесь с магазином, назвав номер платежа ниже.',
+  expired:
+    'Больше не отправляйте деньги по этому платежу. Если вы уже отправили их, сообщите о платеже или свяжитесь с магазином, назвав номер платежа ниже.',
   dispute: 'Сервис проверяет ваш перевод вместе с банком. Страница обновится сама; о результате сообщит и магазин.',
 };
 const REQUISITES: Record<RequisitesKind, string> = {
@@ -109,8 +110,7 @@ export const ru: Translation = {
   payee: (storeName) => `Оплата: ${storeName}`,
   statusLabel: 'Статус',
   status: (screen, rawStatus) => own(STATUSES, screen) ?? rawStatus,
-  explanation: (screen, rawStatus) =>
-    own(EXPLANATIONS, screen) ?? `Статус платежа: «${rawStatus}». Страница обновится сама.`,
+  explanation: (screen, rawStatus) => own(EXPLANATIONS, screen) ?? `Статус платежа: «${rawStatus}». Страница обновится сама.`,
   amountLabel: 'Сумма перевода',
   amountPaidLabel: 'Оплачено',
   amountSumLabel: 'Сумма',
@@ -120,8 +120,7 @@ export const ru: Translation = {
   requisitesLabel: (kind) => REQUISITES[kind],
   ifscLabel: 'IFSC',
   holderLabel: 'Получатель',
-  guidance: (amount) =>
-    `Переведите ровно ${amount} одним платежом. Другая сумма или несколько платежей задержат зачисление.`,
+  guidance: (amount) => `Переведите ровно ${amount} одним платежом. Другая сумма или несколько платежей задержат зачисление.`,
   copy: 'Скопировать',
   copyLabel: (field, kind) => `Скопировать ${copyName(TO_COPY, REQUISITES, field, kind)}`,
   copied: 'Скопировано',
@@ -181,5 +180,5 @@ export const ru: Translation = {
   errorMessage: (code) => own(ERRORS, code) ?? 'Платёжный сервис сейчас недоступен.',
   retry: 'Попробовать снова',
   connectionTrouble: 'Связь прервалась. Пробуем снова…',
-  offline: 'Нет подключения к интернету. Статус проверим снова, как только связь вернётся.',
+  offline: 'Нет подключения к интернету. Проверим статус, когда связь вернётся.',
 };

@@ -13,7 +13,6 @@ export type { CopyField, Screen } from '../screen-model.js';
 /** A payment option of the service's documentation: each translation names every one. */
 export type KnownPaymentOption = (typeof KNOWN_PAYMENT_OPTIONS)[number];
 
-
 /** Every string of the screens in one language; `strings` on the element replaces any of them. */
 export interface Translation {
   /** Primary language subtag of this translation (`en`, `ru`, `kk`, …). */
@@ -168,7 +167,13 @@ export type CopyNames = Partial<Record<RequisitesKind | 'amount' | 'ifsc', strin
  * copied as its link), else the label of the kind; `inSentence`, its first letter lower-cased
  * to run on in a sentence, unless it is written in capitals (`UPI ID`, `CVU`).
  */
-export const copyName = (names: CopyNames, labels: Readonly<Record<RequisitesKind, string>>, field: string, kind: RequisitesKind, inSentence = true): string => {
+export const copyName = (
+  names: CopyNames,
+  labels: Readonly<Record<RequisitesKind, string>>,
+  field: string,
+  kind: RequisitesKind,
+  inSentence = true,
+): string => {
   const name = own(names, field) ?? own(names, kind) ?? labels[kind];
   return inSentence ? name.replace(/^.(?=\p{Ll})/u, (first) => first.toLowerCase()) : name;
 };
@@ -183,8 +188,7 @@ export const timeLeftUnits = (remainingMs: number): { unit: 'minute' | 'second';
  * An entry of a lookup table keyed by text from outside (an option, an error code), or
  * `undefined`: `own` keeps `constructor` or `__proto__` from finding the object's prototype.
  */
-export const own = <T>(table: Record<string, T>, key: string): T | undefined =>
-  Object.hasOwn(table, key) ? table[key] : undefined;
+export const own = <T>(table: Record<string, T>, key: string): T | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
 
 /** `base` with the merchant's replacements of its own keys (the `strings` property holds every part's). */
 export const withStrings = <T extends object>(base: T, strings: object | undefined): T => {

@@ -37,7 +37,8 @@ const EXPLANATIONS: Record<string, string> = {
   payout: `Doʻkon bu pulni sizga yubormoqda: hech narsa toʻlash shart emas. ${UPDATES}`,
   paid: 'Rahmat! Doʻkon toʻlovingizni oldi.',
   canceled: 'Bu toʻlov bekor qilindi. Uning uchun pul yubormang.',
-  expired: 'Bu toʻlov uchun endi pul yubormang. Yuborib boʻlgan boʻlsangiz, toʻlov haqida xabar bering yoki quyidagi toʻlov raqami bilan doʻkonga murojaat qiling.',
+  expired:
+    'Bu toʻlov uchun endi pul yubormang. Yuborib boʻlgan boʻlsangiz, toʻlov haqida xabar bering yoki quyidagi toʻlov raqami bilan doʻkonga murojaat qiling.',
   dispute: `Xizmat oʻtkazmangizni bank bilan birga tekshirmoqda. ${UPDATES} Natijani doʻkon ham xabar qiladi.`,
 };
 const REQUISITES: Record<RequisitesKind, string> = {
@@ -114,7 +115,8 @@ export const uz: Translation = {
   requisitesLabel: (kind) => REQUISITES[kind],
   ifscLabel: 'IFSC',
   holderLabel: 'Qabul qiluvchi',
-  guidance: (amount) => `Aynan ${amount} summani bitta toʻlov bilan oʻtkazing. Boshqa summa yoki bir nechta toʻlov hisobga olishni kechiktiradi.`,
+  guidance: (amount) =>
+    `Aynan ${amount} summani bitta toʻlov bilan oʻtkazing. Boshqa summa yoki bir nechta toʻlov hisobga olishni kechiktiradi.`,
   copy: 'Nusxalash',
   copyLabel: (field, kind) => `Nusxalash: ${copyName(COPIED, REQUISITES, field, kind)}`,
   copied: 'Nusxalandi',

@@ -33,7 +33,10 @@ export const RECEIPT_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'ima
 const RECEIPT_EXTENSIONS = /\.(jpe?g|png|webp|heic|heif|pdf)$/i;
 
 /** Why a receipt file cannot be sent to a proxy taking at most `maxBytes`, or undefined when it can. */
-export const checkReceipt = (file: File | null | undefined, maxBytes = MAX_RECEIPT_BYTES): 'receipt_missing' | 'receipt_too_large' | 'receipt_type' | undefined => {
+export const checkReceipt = (
+  file: File | null | undefined,
+  maxBytes = MAX_RECEIPT_BYTES,
+): 'receipt_missing' | 'receipt_too_large' | 'receipt_type' | undefined => {
   if (!file || file.size === 0) return 'receipt_missing';
   if (file.size > maxBytes) return 'receipt_too_large';
   const typed = file.type ? RECEIPT_TYPES.includes(file.type.toLowerCase()) : RECEIPT_EXTENSIONS.test(file.name);
@@ -112,7 +115,9 @@ const fileOf = (form: HTMLFormElement): File | undefined =>
   (form.elements.namedItem('attachment') as HTMLInputElement | null)?.files?.[0] ?? undefined;
 
 const submitButton = (sending: boolean, label: string, t: JourneyStrings) =>
-  html`<button part="submit-button" class="primary" type="submit" aria-disabled=${sending ? 'true' : 'false'}>${sending ? t.sending : label}</button>`;
+  html`<button part="submit-button" class="primary" type="submit" aria-disabled=${sending ? 'true' : 'false'}>
+    ${sending ? t.sending : label}
+  </button>`;
 
 /** The receipt: one file, checked before it is sent. */
 export const receiptForm = ({ t, state, error, maxBytes, size, onSubmit, onInvalid, onClose }: ReceiptFormView): TemplateResult => {
@@ -181,7 +186,14 @@ export const reportForm = (view: ReportFormView): TemplateResult => {
     view.onSubmit({ reason, amount, attachment: file });
   };
   return html`
-    <form part="report-form" class="form" novalidate @submit=${submit} aria-busy=${sending ? 'true' : 'false'} aria-labelledby="report-title">
+    <form
+      part="report-form"
+      class="form"
+      novalidate
+      @submit=${submit}
+      aria-busy=${sending ? 'true' : 'false'}
+      aria-labelledby="report-title"
+    >
       <h3 id="report-title">${t.reportTitle}</h3>
       <fieldset>
         <legend>${t.reasonLabel}</legend>
@@ -227,7 +239,14 @@ export interface FormPartsInput {
 }
 
 /** The receipt and report forms of a screen, wired to the session's forms. */
-export const formParts = ({ t, locale, localize, forms, invoice, close }: FormPartsInput): { receiptForm: () => TemplateResult; reportForm: () => TemplateResult } => {
+export const formParts = ({
+  t,
+  locale,
+  localize,
+  forms,
+  invoice,
+  close,
+}: FormPartsInput): { receiptForm: () => TemplateResult; reportForm: () => TemplateResult } => {
   // What this proxy takes (older proxies do not say: the service's 10 MB, never more).
   const said = invoice?.receiptMaxBytes;
   const maxBytes = Math.min(MAX_RECEIPT_BYTES, typeof said === 'number' && said >= 1 ? Math.floor(said) : MAX_RECEIPT_BYTES);

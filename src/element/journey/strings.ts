@@ -46,10 +46,12 @@ export interface JourneyStrings {
    * take it (`upstream_error`, `upstream_timeout`).
    */
   formErrors: Readonly<
-    Record<'receipt_missing' | 'receipt_type' | 'amount_invalid' | 'network_error' | 'request_timeout' | 'upstream_error' | 'upstream_timeout', string>
+    Record<
+      'receipt_missing' | 'receipt_type' | 'amount_invalid' | 'network_error' | 'request_timeout' | 'upstream_error' | 'upstream_timeout',
+      string
+    >
   >;
 }
-
 
 const en: JourneyStrings = {
   receiptLabel: 'Receipt of your transfer',

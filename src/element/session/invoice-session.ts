@@ -247,7 +247,8 @@ export class InvoiceSession extends ControllerHub {
               ? { state: 'failed', code: toCheckoutError(load.error).code }
               : { state: 'loading' },
       invoice: this.#invoice,
-      variants: variants.status === TaskStatus.ERROR ? 'failed' : variants.status === TaskStatus.COMPLETE ? (variants.value ?? []) : 'loading',
+      variants:
+        variants.status === TaskStatus.ERROR ? 'failed' : variants.status === TaskStatus.COMPLETE ? (variants.value ?? []) : 'loading',
       pendingVariant: this.#pendingVariant,
       dealNotice: this.#dealNotice,
       copied: this.#copy.copied,

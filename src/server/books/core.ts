@@ -83,7 +83,8 @@ export const createCore = (options: CoreOptions): KitCore => {
     return outcome;
   };
 
-  const track = (id: string, client: MerchantClient | undefined) => store.track(id.toLowerCase(), client?.terminal, now() + schedule.openIntervalMs);
+  const track = (id: string, client: MerchantClient | undefined) =>
+    store.track(id.toLowerCase(), client?.terminal, now() + schedule.openIntervalMs);
 
   /** Every whole invoice the clients answer; the same object (a shared answer read again) only once. */
   const seen = new WeakSet<Invoice>();

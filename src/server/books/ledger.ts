@@ -144,7 +144,10 @@ export const createBooks = (options: BooksOptions): Books => {
   /** `work`, or a {@link ChangeHandlerTimeoutError} once the time limit passed. */
   const limited = (work: Promise<void>): Promise<void> =>
     new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new ChangeHandlerTimeoutError(`onChange took longer than ${handlerTimeoutMs} ms`)), handlerTimeoutMs);
+      const timer = setTimeout(
+        () => reject(new ChangeHandlerTimeoutError(`onChange took longer than ${handlerTimeoutMs} ms`)),
+        handlerTimeoutMs,
+      );
       work.then(resolve, reject).finally(() => clearTimeout(timer));
     });
 

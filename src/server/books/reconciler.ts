@@ -105,7 +105,9 @@ export const findingOf = (outcome: ApplyOutcome): ReconcileFindingKind => {
   if (outcome.outcome !== 'delivered') return 'unchanged';
   switch (outcome.change.kind) {
     case 'paid':
-      return outcome.change.changes.some((change) => change.field === 'status' && change.from === 'dispute') ? 'dispute_resolved' : 'paid_never_notified';
+      return outcome.change.changes.some((change) => change.field === 'status' && change.from === 'dispute')
+        ? 'dispute_resolved'
+        : 'paid_never_notified';
     case 'amount_corrected':
       return 'amount_corrected';
     case 'disputed':
@@ -147,7 +149,12 @@ export const createReconciler = (core: KitCore, options: ReconcilerOptions = {})
   const check = async (found: { invoice: Invoice; client: MerchantClient }): Promise<ReconcileFinding> => {
     const { invoice, client } = found;
     const outcome = await core.learn(invoice, client, { source: 'reconcile', verified: true });
-    const finding: ReconcileFinding = { invoiceId: invoice.id, internalId: invoice.internalId, finding: findingOf(outcome), status: invoice.status };
+    const finding: ReconcileFinding = {
+      invoiceId: invoice.id,
+      internalId: invoice.internalId,
+      finding: findingOf(outcome),
+      status: invoice.status,
+    };
     if (outcome.outcome === 'delivered') finding.change = outcome.change;
     return finding;
   };
@@ -229,7 +236,11 @@ export const createReconciler = (core: KitCore, options: ReconcilerOptions = {})
     await pool(asked, concurrency, async ({ id, internalId }) => {
       try {
         const found = id !== null ? await reader.read(id) : await byInternalId(internalId);
-        findings.push(found ? await check(found) : { invoiceId: id, internalId, finding: 'not_found', status: null, error: 'no terminal knows this invoice' });
+        findings.push(
+          found
+            ? await check(found)
+            : { invoiceId: id, internalId, finding: 'not_found', status: null, error: 'no terminal knows this invoice' },
+        );
       } catch (error) {
         findings.push({ invoiceId: id, internalId, finding: 'error', status: null, error: message(error) });
       }

@@ -55,7 +55,8 @@ export const nextReadAt = (
   schedule: Required<ReconcileSchedule>,
   options: { random?: () => number; fallbackSince?: number | undefined } = {},
 ): number | undefined => {
-  if (!TERMINAL_INVOICE_STATUSES.includes(snapshot.status)) return now + schedule.openIntervalMs * (1 + (options.random ?? Math.random)() * 0.1);
+  if (!TERMINAL_INVOICE_STATUSES.includes(snapshot.status))
+    return now + schedule.openIntervalMs * (1 + (options.random ?? Math.random)() * 0.1);
   // Without `updatedAt`, the invoice's own deadline (or creation) dates it: it still settles.
   const since = instant(snapshot.updatedAt) ?? options.fallbackSince ?? now;
   const age = Math.max(0, now - since);

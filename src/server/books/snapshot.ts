@@ -119,7 +119,13 @@ const DEAL_TEXT_FIELDS = ['status', 'disputeReason', 'disputeResult'] as const;
 /** Every field that differs between `previous` (none: the first state the books see) and `next`. */
 export const diffSnapshots = (previous: InvoiceSnapshot | undefined, next: InvoiceSnapshot): FieldChange[] => {
   const changes: FieldChange[] = [];
-  const before = previous ?? { status: null, sum: null, receivedSumFromTaker: null, receivedSumFromMaker: null, deals: [] as DealSnapshot[] };
+  const before = previous ?? {
+    status: null,
+    sum: null,
+    receivedSumFromTaker: null,
+    receivedSumFromMaker: null,
+    deals: [] as DealSnapshot[],
+  };
   if (before.status !== next.status) changes.push({ field: 'status', from: before.status, to: next.status });
   for (const field of MONEY_FIELDS) {
     if (!sameMoney(before[field], next[field])) changes.push({ field, from: before[field], to: next[field] });
@@ -150,7 +156,11 @@ export const snapshotPrint = (snapshot: InvoiceSnapshot): string => {
     JSON.stringify([
       snapshot.status,
       MONEY_FIELDS.map((field) => money(snapshot[field])),
-      snapshot.deals.map((deal) => [deal.id, ...DEAL_TEXT_FIELDS.map((field) => deal[field]), ...DEAL_MONEY_FIELDS.map((field) => money(deal[field]))]),
+      snapshot.deals.map((deal) => [
+        deal.id,
+        ...DEAL_TEXT_FIELDS.map((field) => deal[field]),
+        ...DEAL_MONEY_FIELDS.map((field) => money(deal[field])),
+      ]),
     ]),
   );
 };
@@ -173,7 +183,13 @@ export type ChangeKind =
   | 'dispute_resolved'
   | 'deal_updated';
 
-const STATUS_KINDS: Readonly<Record<string, ChangeKind>> = { paid: 'paid', dispute: 'disputed', canceled: 'canceled', expired: 'expired', new: 'reopened' };
+const STATUS_KINDS: Readonly<Record<string, ChangeKind>> = {
+  paid: 'paid',
+  dispute: 'disputed',
+  canceled: 'canceled',
+  expired: 'expired',
+  new: 'reopened',
+};
 
 export const changeKind = (previous: InvoiceSnapshot | undefined, changes: readonly FieldChange[], next: InvoiceSnapshot): ChangeKind => {
   const status = changes.find((change) => change.field === 'status');
@@ -216,10 +232,12 @@ export const contradictions = (claim: SnapshotClaim, actual: InvoiceSnapshot): F
       return;
     }
     for (const field of DEAL_TEXT_FIELDS) {
-      if (deal[field] !== null && deal[field] !== real[field]) found.push({ field: `${name}.${field}`, from: real[field], to: deal[field] });
+      if (deal[field] !== null && deal[field] !== real[field])
+        found.push({ field: `${name}.${field}`, from: real[field], to: deal[field] });
     }
     for (const field of DEAL_MONEY_FIELDS) {
-      if (deal[field] !== null && !sameMoney(deal[field], real[field])) found.push({ field: `${name}.payment.${field}`, from: real[field], to: deal[field] });
+      if (deal[field] !== null && !sameMoney(deal[field], real[field]))
+        found.push({ field: `${name}.payment.${field}`, from: real[field], to: deal[field] });
     }
   });
   return found;

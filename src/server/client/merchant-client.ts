@@ -84,7 +84,8 @@ export class MerchantClient {
     }
     if (typeof apiKey !== 'string' || !apiKey) throw new TypeError('MerchantClient: apiKey must be a non-empty string');
     // It travels as the `X-Identity` header, which carries visible ASCII only.
-    if (!/^[\x21-\x7E]+$/.test(apiKey)) throw new TypeError('MerchantClient: apiKey must be visible ASCII (it is sent as the X-Identity header)');
+    if (!/^[\x21-\x7E]+$/.test(apiKey))
+      throw new TypeError('MerchantClient: apiKey must be visible ASCII (it is sent as the X-Identity header)');
     if (typeof secretKey !== 'string' || !secretKey) {
       throw new TypeError('MerchantClient: secretKey must be a non-empty string');
     }
@@ -139,10 +140,7 @@ export class MerchantClient {
    * The service does not deduplicate by `internalId` itself, so a create still being processed
    * when the lookup runs could in principle be made twice; give `timeoutMs` room.
    */
-  async createInvoiceOnce(
-    request: CreateInvoiceRequest,
-    options?: RequestOptions,
-  ): Promise<OperationAnswer<'createInvoice'>> {
+  async createInvoiceOnce(request: CreateInvoiceRequest, options?: RequestOptions): Promise<OperationAnswer<'createInvoice'>> {
     const internalId = (request as { internalId?: unknown } | null | undefined)?.internalId;
     if (typeof internalId !== 'string' || internalId === '') {
       throw new MerchantValidationError('createInvoiceOnce', [
@@ -226,7 +224,9 @@ export class MerchantClient {
   /** `GET /api/merchant/payment-methods[?currency=…]`: the banks, with their names. */
   listPaymentMethods(currency?: string, options?: RequestOptions): Promise<OperationAnswer<'listPaymentMethods'>> {
     if (currency !== undefined && (typeof currency !== 'string' || currency === '')) {
-      return Promise.reject(new MerchantValidationError('listPaymentMethods', [{ field: 'currency', message: 'must be a non-empty string when given' }]));
+      return Promise.reject(
+        new MerchantValidationError('listPaymentMethods', [{ field: 'currency', message: 'must be a non-empty string when given' }]),
+      );
     }
     return this.#run('listPaymentMethods', { query: { currency } }, options);
   }
@@ -307,14 +307,22 @@ export class MerchantClient {
   #send(call: Call): Promise<unknown> {
     return upstreamCall(
       // A raw path's operation names its path (and ids): traced as `request`.
-      { operation: call.template === RAW_TEMPLATE ? 'request' : call.operation, method: call.method, template: call.template, terminal: this.terminal },
+      {
+        operation: call.template === RAW_TEMPLATE ? 'request' : call.operation,
+        method: call.method,
+        template: call.template,
+        terminal: this.terminal,
+      },
       () => this.#sendTraced(call),
       (error) =>
         error instanceof MerchantApiError
           ? { status: error.status, code: error.code }
           : error instanceof MerchantResponseError
             ? { status: error.status, code: 'invalid_answer' }
-            : { code: error instanceof MerchantTimeoutError ? 'timeout' : error instanceof MerchantNetworkError ? 'network' : 'invalid_request' },
+            : {
+                code:
+                  error instanceof MerchantTimeoutError ? 'timeout' : error instanceof MerchantNetworkError ? 'network' : 'invalid_request',
+              },
     );
   }
 

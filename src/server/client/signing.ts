@@ -34,10 +34,7 @@ const keyCache = new Map<string, Promise<HmacKey>>();
 const importKey = (secretKey: string): Promise<HmacKey> => {
   let key = keyCache.get(secretKey);
   if (!key) {
-    key = crypto.subtle.importKey('raw', encoder.encode(secretKey), { name: 'HMAC', hash: 'SHA-1' }, false, [
-      'sign',
-      'verify',
-    ]);
+    key = crypto.subtle.importKey('raw', encoder.encode(secretKey), { name: 'HMAC', hash: 'SHA-1' }, false, ['sign', 'verify']);
     remember(keyCache, secretKey, key, MAX_CACHED_KEYS);
   }
   return key;
@@ -45,7 +42,10 @@ const importKey = (secretKey: string): Promise<HmacKey> => {
 
 /** What this module needs of `node:crypto`. */
 export interface NodeCrypto {
-  createHmac(algorithm: 'sha1' | 'sha256', key: string): { update(text: string, encoding: 'utf8'): { digest(encoding: 'base64'): string; digest(): Uint8Array } };
+  createHmac(
+    algorithm: 'sha1' | 'sha256',
+    key: string,
+  ): { update(text: string, encoding: 'utf8'): { digest(encoding: 'base64'): string; digest(): Uint8Array } };
   timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
 }
 

@@ -30,7 +30,9 @@ class TimeoutSignal extends Error {}
 const failure = (call: Call, error: unknown, timedOut: boolean, timeoutMs: number, aborted: boolean): Error => {
   if (timedOut) return new MerchantTimeoutError(call.operation, timeoutMs);
   if (aborted) return new MerchantNetworkError(call.operation, 'aborted by the caller', { cause: error, aborted: true });
-  return new MerchantNetworkError(call.operation, `request failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  return new MerchantNetworkError(call.operation, `request failed: ${error instanceof Error ? error.message : String(error)}`, {
+    cause: error,
+  });
 };
 
 /** The client's way to the service: one per `MerchantClient`. */
@@ -70,7 +72,9 @@ export class Transport {
       // a body signs method + URL only, the same every time: its signature is made once.
       const bodyless = body === undefined;
       const key = `${method} ${href}`;
-      signature = (bodyless ? this.#signatures.get(key) : undefined) ?? (await signRequest({ method, url: href, body: call.signing === 'json' ? body : undefined }, this.#secretKey));
+      signature =
+        (bodyless ? this.#signatures.get(key) : undefined) ??
+        (await signRequest({ method, url: href, body: call.signing === 'json' ? body : undefined }, this.#secretKey));
       if (bodyless && !this.#signatures.has(key)) remember(this.#signatures, key, signature, SIGNATURES);
       headers['x-identity'] = this.#apiKey;
       headers['x-signature'] = signature;
@@ -78,7 +82,8 @@ export class Transport {
     // A FormData body gets its Content-Type (with the boundary) from the runtime.
     if (typeof body === 'string') headers['content-type'] = 'application/json';
     // The caller may have gone while the request was signed.
-    if (callerSignal?.aborted) throw new MerchantNetworkError(operation, 'aborted by the caller', { cause: callerSignal.reason, aborted: true });
+    if (callerSignal?.aborted)
+      throw new MerchantNetworkError(operation, 'aborted by the caller', { cause: callerSignal.reason, aborted: true });
     const answer =
       this.#fetchText && !(body instanceof FormData)
         ? await this.#sendText(call, headers, timeoutMs, callerSignal)
@@ -111,7 +116,12 @@ export class Transport {
   }
 
   /** One call through a `fetch`: the answer's status, its `Location` and its text within the size limit and the time limit. */
-  async #sendFetch(call: Call, headers: Record<string, string>, timeoutMs: number, callerSignal: AbortSignal | undefined): Promise<RawAnswer> {
+  async #sendFetch(
+    call: Call,
+    headers: Record<string, string>,
+    timeoutMs: number,
+    callerSignal: AbortSignal | undefined,
+  ): Promise<RawAnswer> {
     const controller = new AbortController();
     const { signal } = controller;
     const timer = setTimeout(() => controller.abort(new TimeoutSignal()), timeoutMs);
@@ -124,7 +134,13 @@ export class Transport {
         // Raced with the signal too: a `fetch` that ignores its signal (an in-process handler)
         // must not outlive the timeout.
         response = await abortable(
-          this.#fetch(call.href, { method: call.method, headers: new Headers(headers), body: call.body ?? null, signal, redirect: 'manual' }),
+          this.#fetch(call.href, {
+            method: call.method,
+            headers: new Headers(headers),
+            body: call.body ?? null,
+            signal,
+            redirect: 'manual',
+          }),
           signal,
         );
       } catch (error) {

@@ -140,7 +140,8 @@ export const mergeNotified = (known: Invoice | undefined, notified: Invoice): In
 
 const positive = (value: number | undefined, fallback: number, name: string): number => {
   const chosen = value ?? fallback;
-  if (!(chosen > 0 && Number.isFinite(chosen))) throw new TypeError(`createCheckoutHandler: events.${name} must be a positive number of milliseconds`);
+  if (!(chosen > 0 && Number.isFinite(chosen)))
+    throw new TypeError(`createCheckoutHandler: events.${name} must be a positive number of milliseconds`);
   return chosen;
 };
 
@@ -196,7 +197,9 @@ export const createInvoiceEvents = (deps: InvoiceEventsDeps, options: CheckoutEv
     (state.event ??= deps
       .withBankNames(state.invoice, watch.client)
       .catch(() => state.invoice)
-      .then((invoice) => encoder.encode(sseEvent({ event: 'invoice', id: state.eventId, data: jsonText(projectInvoice(invoice)), retry: retryMs }))));
+      .then((invoice) =>
+        encoder.encode(sseEvent({ event: 'invoice', id: state.eventId, data: jsonText(projectInvoice(invoice)), retry: retryMs })),
+      ));
 
   const schedule = (watch: Watch) => {
     clearTimeout(watch.timer);

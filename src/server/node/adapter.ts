@@ -113,7 +113,6 @@ const requestUrl = (req: ExpressRequest, trustProxy: boolean): URL | undefined =
   }
 };
 
-
 /** The request body as a web stream that errors once more than `limit` bytes arrive; a reader that cancels lets the rest drain. */
 const limitedBody = (req: IncomingMessage, limit: number): ReadableStream<Uint8Array> => {
   let received = 0;
@@ -152,7 +151,8 @@ const responseState: symbol | undefined = Object.getOwnPropertySymbols(new Respo
 /** The text or bytes a response was made from and their length in bytes, while its stream is untouched; otherwise undefined. */
 const bodySource = (response: Response): { source: string | Uint8Array; length: number } | undefined => {
   if (!responseState || response.bodyUsed || !response.body || response.body.locked) return undefined;
-  const body = (response as unknown as Record<symbol, { body?: { source?: unknown; length?: unknown } | null } | undefined>)[responseState]?.body;
+  const body = (response as unknown as Record<symbol, { body?: { source?: unknown; length?: unknown } | null } | undefined>)[responseState]
+    ?.body;
   const source = body?.source;
   if (typeof source !== 'string' && !(source instanceof Uint8Array)) return undefined;
   const length = typeof source === 'string' ? Buffer.byteLength(source) : source.byteLength;
@@ -217,7 +217,8 @@ const sendResponse = (response: Response, req: IncomingMessage, res: ServerRespo
   // length, in one write with the headers: no reader, no chunked framing (bench/proxy.ts).
   const whole = bodySource(response);
   if (whole) {
-    if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) headers['content-length'] = String(whole.length);
+    if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined)
+      headers['content-length'] = String(whole.length);
     res.writeHead(response.status, response.statusText || undefined, headers);
     res.end(whole.source);
     return undefined;
@@ -359,8 +360,7 @@ export interface NodeServerOptions extends NodeHandlerOptions {
  */
 export const createNodeServer = (handler: FetchHandler, options: NodeServerOptions = {}): Server => {
   const http = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:http') as
-    | typeof Http
-    | undefined;
+    typeof Http | undefined;
   if (!http) throw new TypeError('createNodeServer needs Node ≥ 20.16 (process.getBuiltinModule)');
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const slowest = requestLimitsOf(handler)?.bodyTimeoutMs ?? 0;

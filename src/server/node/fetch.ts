@@ -115,7 +115,13 @@ export const createNodeFetch = (options: NodeFetchOptions = {}): TextFetch => {
   const send = (target: string | URL, init: RawInit): Promise<Response> =>
     new Promise<Response>((resolve, reject) =>
       start(target, init, reject, (answer, empty) => {
-        resolve(new Response(empty ? null : bodyStream(answer), { status: answer.statusCode ?? 502, statusText: answer.statusMessage ?? '', headers: headerPairs(answer) }));
+        resolve(
+          new Response(empty ? null : bodyStream(answer), {
+            status: answer.statusCode ?? 502,
+            statusText: answer.statusMessage ?? '',
+            headers: headerPairs(answer),
+          }),
+        );
       }),
     );
 
@@ -149,36 +155,43 @@ export const createNodeFetch = (options: NodeFetchOptions = {}): TextFetch => {
         signal?.removeEventListener('abort', onAbort);
         failed(error);
       };
-      const outgoing = start(target, init, reject, (answer, empty) => {
-        const status = answer.statusCode ?? 502;
-        const header = (name: string): string | undefined => {
-          const value = answer.headers[name];
-          return Array.isArray(value) ? value.join(', ') : value;
-        };
-        const tooLarge = () => {
-          answer.destroy();
-          reject(Object.assign(new BodyTooLargeError(maxBytes), { status }));
-        };
-        if (empty) return resolve({ status, header, text: '' });
-        const declared = answer.headers['content-length'];
-        if (declared !== undefined && Number(declared) > maxBytes) return tooLarge();
-        const chunks: Buffer[] = [];
-        let size = 0;
-        answer.on('data', (chunk: Buffer) => {
-          size += chunk.byteLength;
-          if (size > maxBytes) tooLarge();
-          else chunks.push(chunk);
-        });
-        answer.on('end', () => {
-          const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
-          // As `TextDecoder` reads it: a byte-order mark is no part of the text.
-          resolve({ status, header, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text });
-        });
-        answer.on('error', reject);
-        answer.on('close', () => {
-          if (!answer.complete) reject(Object.assign(new Error('the answer was cut before its end'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
-        });
-      }, true);
+      const outgoing = start(
+        target,
+        init,
+        reject,
+        (answer, empty) => {
+          const status = answer.statusCode ?? 502;
+          const header = (name: string): string | undefined => {
+            const value = answer.headers[name];
+            return Array.isArray(value) ? value.join(', ') : value;
+          };
+          const tooLarge = () => {
+            answer.destroy();
+            reject(Object.assign(new BodyTooLargeError(maxBytes), { status }));
+          };
+          if (empty) return resolve({ status, header, text: '' });
+          const declared = answer.headers['content-length'];
+          if (declared !== undefined && Number(declared) > maxBytes) return tooLarge();
+          const chunks: Buffer[] = [];
+          let size = 0;
+          answer.on('data', (chunk: Buffer) => {
+            size += chunk.byteLength;
+            if (size > maxBytes) tooLarge();
+            else chunks.push(chunk);
+          });
+          answer.on('end', () => {
+            const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
+            // As `TextDecoder` reads it: a byte-order mark is no part of the text.
+            resolve({ status, header, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text });
+          });
+          answer.on('error', reject);
+          answer.on('close', () => {
+            if (!answer.complete)
+              reject(Object.assign(new Error('the answer was cut before its end'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+          });
+        },
+        true,
+      );
       if (!outgoing) return;
       signal?.addEventListener('abort', onAbort, { once: true });
       if (init.timeoutMs !== undefined) {
@@ -215,7 +228,10 @@ let shared: TextFetch | undefined;
  * under Deno or Bun (which also load Node entry points) the global `fetch`.
  */
 export const nodeDefaultFetch = (): TextFetch | undefined => {
-  const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown; versions?: { node?: string; bun?: string; deno?: string } } }).process;
-  if (typeof runtime?.getBuiltinModule !== 'function' || !runtime.versions?.node || runtime.versions.bun || runtime.versions.deno) return undefined;
+  const runtime = (
+    globalThis as { process?: { getBuiltinModule?: (id: string) => unknown; versions?: { node?: string; bun?: string; deno?: string } } }
+  ).process;
+  if (typeof runtime?.getBuiltinModule !== 'function' || !runtime.versions?.node || runtime.versions.bun || runtime.versions.deno)
+    return undefined;
   return (shared ??= createNodeFetch());
 };

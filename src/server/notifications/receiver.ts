@@ -87,7 +87,10 @@ export interface NotificationReceiverOptions {
    * answering the token of one invoice (per-invoice or per-store tokens, e.g. by
    * `invoice.storeId`; nothing → 401).
    */
-  token: string | readonly string[] | ((invoice: NotifiedInvoice, request: Request) => string | null | undefined | Promise<string | null | undefined>);
+  token:
+    | string
+    | readonly string[]
+    | ((invoice: NotifiedInvoice, request: Request) => string | null | undefined | Promise<string | null | undefined>);
   /** Where the token is read from (default: the `X-Notification-Token` header). */
   tokenFrom?: NotificationTokenSource;
   /**
@@ -138,11 +141,13 @@ export const DEFAULT_NOTIFICATION_HANDLER_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 const readField = (body: unknown, path: string): unknown =>
-  path.split('.').reduce<unknown>(
-    (value, key) =>
-      typeof value === 'object' && value !== null && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined,
-    body,
-  );
+  path
+    .split('.')
+    .reduce<unknown>(
+      (value, key) =>
+        typeof value === 'object' && value !== null && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined,
+      body,
+    );
 
 const presentedToken = (source: NotificationTokenSource, request: Request, body: unknown): string | null => {
   let value: unknown;
@@ -164,7 +169,9 @@ const notifiedOf = (body: unknown): { raw: unknown; id: string; notification: Ra
   const raw = enveloped ? (body as RawNotification).invoice : body;
   const id = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).id : undefined;
   if (typeof id !== 'string' || !UUID_PATTERN.test(id)) {
-    return badRequest(`invalid notification: ${enveloped ? 'invoice.' : ''}id: must be the invoice's UUID, got ${JSON.stringify(id ?? null)?.slice(0, 60)}`);
+    return badRequest(
+      `invalid notification: ${enveloped ? 'invoice.' : ''}id: must be the invoice's UUID, got ${JSON.stringify(id ?? null)?.slice(0, 60)}`,
+    );
   }
   return { raw, id: id.toLowerCase(), notification: enveloped ? (body as RawNotification) : null };
 };
@@ -206,7 +213,9 @@ const claimOf = (raw: unknown, parsed: NotifiedInvoice | undefined): SnapshotCla
 const upstreamFailure = (error: unknown): CheckoutHttpError =>
   error instanceof MerchantTimeoutError
     ? new CheckoutHttpError('upstream_timeout', 'the payment service did not answer in time; deliver again later', { cause: error })
-    : new CheckoutHttpError('upstream_error', 'the payment service could not be asked about this invoice; deliver again later', { cause: error });
+    : new CheckoutHttpError('upstream_error', 'the payment service could not be asked about this invoice; deliver again later', {
+        cause: error,
+      });
 
 /**
  * The receiver over a kit's core: `(request: Request) => Promise<Response>`. `POST` only
@@ -231,14 +240,22 @@ export const createReceiver = (
     : undefined;
   const unauthorized = () => new CheckoutHttpError('unauthorized', 'missing or wrong notification token');
 
-  const unconfirmed = (details: Omit<UnconfirmedNotification, 'request' | 'notification'>, notification: RawNotification, request: Request, outcome: Outcome): Response => {
+  const unconfirmed = (
+    details: Omit<UnconfirmedNotification, 'request' | 'notification'>,
+    notification: RawNotification,
+    request: Request,
+    outcome: Outcome,
+  ): Response => {
     outcome('unconfirmed');
     try {
       onUnconfirmed?.({ ...details, notification, request });
     } catch (error) {
       report(error, request);
     }
-    const what = details.reason === 'not_found' ? 'the payment service does not know this invoice' : 'the payment service shows this invoice otherwise';
+    const what =
+      details.reason === 'not_found'
+        ? 'the payment service does not know this invoice'
+        : 'the payment service shows this invoice otherwise';
     return errorAnswer('unconfirmed', `${what}; nothing was credited`);
   };
 
@@ -256,7 +273,13 @@ export const createReceiver = (
     } catch (error) {
       throw error instanceof MerchantApiError && error.status === 401 ? error : upstreamFailure(error);
     }
-    if (!found) return unconfirmed({ invoiceId: id, reason: 'not_found', claimed: claim, actual: null, contradictions: [] }, notification, request, outcome);
+    if (!found)
+      return unconfirmed(
+        { invoiceId: id, reason: 'not_found', claimed: claim, actual: null, contradictions: [] },
+        notification,
+        request,
+        outcome,
+      );
     const applied = await core.learn(found.invoice, found.client, { source: 'notification', verified: true, notification, request });
     const actual = snapshotOf(found.invoice);
     const contradicted = contradictions(claim, actual);
@@ -264,7 +287,12 @@ export const createReceiver = (
     // count whole seconds) is old news, not a forgery: the state it told of has passed.
     const older = claim.updatedAt && actual.updatedAt && Date.parse(claim.updatedAt) <= Date.parse(actual.updatedAt);
     if (contradicted.length > 0 && !older) {
-      return unconfirmed({ invoiceId: id, reason: 'differs', claimed: claim, actual, contradictions: contradicted }, notification, request, outcome);
+      return unconfirmed(
+        { invoiceId: id, reason: 'differs', claimed: claim, actual, contradictions: contradicted },
+        notification,
+        request,
+        outcome,
+      );
     }
     return answered(applied, outcome);
   };
@@ -273,12 +301,18 @@ export const createReceiver = (
   const trusted = async (id: string, raw: unknown, notification: RawNotification | null, request: Request, outcome: Outcome) => {
     const parsed = safeParse(InvoiceSchema, raw, notification ? 'invoice' : undefined);
     if (parsed.success) {
-      return answered(await core.learn(parsed.data, undefined, { source: 'notification', verified: false, partial: true, notification, request }), outcome);
+      return answered(
+        await core.learn(parsed.data, undefined, { source: 'notification', verified: false, partial: true, notification, request }),
+        outcome,
+      );
     }
     if (core.reader.clients.length === 0) return badRequest(`invalid notification: ${parsed.message}`);
     const found = await core.reader.read(id).catch((error: unknown) => Promise.reject(upstreamFailure(error)));
     if (!found) return badRequest(`invalid notification: ${parsed.message}; and the payment service does not know the invoice`);
-    return answered(await core.learn(found.invoice, found.client, { source: 'notification', verified: true, notification, request }), outcome);
+    return answered(
+      await core.learn(found.invoice, found.client, { source: 'notification', verified: true, notification, request }),
+      outcome,
+    );
   };
 
   const receive = async (request: Request, outcome: Outcome): Promise<Response> => {
@@ -350,9 +384,12 @@ export const createReceiver = (
 export const createNotificationHandler = (options: NotificationHandlerOptions): ((request: Request) => Promise<Response>) => {
   const { client, onChange, onNotification, onError } = options ?? ({} as NotificationHandlerOptions);
   const clients: readonly MerchantClient[] = client === undefined ? [] : Array.isArray(client) ? client : [client as MerchantClient];
-  if (onChange !== undefined && typeof onChange !== 'function') throw new TypeError('createNotificationHandler: onChange must be a function');
-  if (onNotification !== undefined && typeof onNotification !== 'function') throw new TypeError('createNotificationHandler: onNotification must be a function');
-  if (onChange === undefined && onNotification === undefined) throw new TypeError('createNotificationHandler: give onChange (or the older onNotification)');
+  if (onChange !== undefined && typeof onChange !== 'function')
+    throw new TypeError('createNotificationHandler: onChange must be a function');
+  if (onNotification !== undefined && typeof onNotification !== 'function')
+    throw new TypeError('createNotificationHandler: onNotification must be a function');
+  if (onChange === undefined && onNotification === undefined)
+    throw new TypeError('createNotificationHandler: give onChange (or the older onNotification)');
   const handlerTimeoutMs = options.handlerTimeoutMs ?? DEFAULT_NOTIFICATION_HANDLER_TIMEOUT_MS;
   if (!(handlerTimeoutMs > 0 && Number.isFinite(handlerTimeoutMs))) {
     throw new TypeError('createNotificationHandler: handlerTimeoutMs must be a positive number of milliseconds');

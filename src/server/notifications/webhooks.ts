@@ -12,7 +12,9 @@ import type { CheckoutStore, OutboxMessage } from '../store/types.js';
 import { withoutSecrets } from '../store/types.js';
 
 /** Delays between attempts, in ms: about 32 hours in all before a change is given up. */
-export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [5_000, 30_000, 120_000, 300_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000, 28_800_000, 28_800_000];
+export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
+  5_000, 30_000, 120_000, 300_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000, 28_800_000, 28_800_000,
+];
 
 /** Options of {@link createWebhookSender}. */
 export interface WebhookSenderOptions {
@@ -33,7 +35,13 @@ export interface WebhookSenderOptions {
   /** The clock, in ms since the epoch (default `Date.now`). */
   now?: () => number;
   /** Told of each attempt: delivered, retried or given up. */
-  onAttempt?: (attempt: { id: string; status: number | null; outcome: 'delivered' | 'retry' | 'failed'; error?: string; ms: number }) => void;
+  onAttempt?: (attempt: {
+    id: string;
+    status: number | null;
+    outcome: 'delivered' | 'retry' | 'failed';
+    error?: string;
+    ms: number;
+  }) => void;
   /** Told of a failure nobody waits for (the store away during a pass). */
   report?: (error: unknown) => void;
 }
@@ -86,7 +94,11 @@ export const signWebhook = async (secret: string, id: string, timestamp: number,
 /** The body of a change's webhook (what the shop gets: the change, the service's invoice without its token). */
 export const webhookBody = (change: InvoiceChange, now: number): string => {
   const { request: _request, notification: _notification, invoice, ...rest } = change;
-  const payload: WebhookPayload = { type: `invoice.${change.kind}`, timestamp: new Date(now).toISOString(), data: { ...rest, invoice: withoutSecrets(invoice) } };
+  const payload: WebhookPayload = {
+    type: `invoice.${change.kind}`,
+    timestamp: new Date(now).toISOString(),
+    data: { ...rest, invoice: withoutSecrets(invoice) },
+  };
   return JSON.stringify(payload);
 };
 
@@ -135,7 +147,11 @@ export const createWebhookSender = (options: WebhookSenderOptions): WebhookSende
     }
     const delay = delays[message.attempts];
     const outcome = error === undefined ? 'delivered' : delay === undefined ? 'failed' : 'retry';
-    await store.outboxSettle(message.id, error === undefined ? { delivered: true } : { delivered: false, error, nextAt: delay === undefined ? undefined : now() + delay }, now());
+    await store.outboxSettle(
+      message.id,
+      error === undefined ? { delivered: true } : { delivered: false, error, nextAt: delay === undefined ? undefined : now() + delay },
+      now(),
+    );
     options.onAttempt?.({ id: message.id, status, outcome, ...(error === undefined ? {} : { error }), ms: Date.now() - started });
   };
 

@@ -102,7 +102,9 @@ export const createBankNames = (ttlMs = DEFAULT_BANK_NAMES_TTL_MS) => {
     const copy: Invoice = {
       ...invoice,
       deals: invoice.deals.map((deal) =>
-        deal.paymentMethodName || !deal.paymentMethod || !names.has(deal.paymentMethod) ? deal : { ...deal, paymentMethodName: names.get(deal.paymentMethod) },
+        deal.paymentMethodName || !deal.paymentMethod || !names.has(deal.paymentMethod)
+          ? deal
+          : { ...deal, paymentMethodName: names.get(deal.paymentMethod) },
       ),
     };
     if (!frozen) return copy;

@@ -47,7 +47,8 @@ const fromBase64url = (text: string): Uint8Array<ArrayBuffer> | undefined => {
 };
 
 const checkSecret = (secret: string) => {
-  if (typeof secret !== 'string' || secret.length < 16) throw new TypeError('checkout tokens: the secret must be a string of at least 16 characters');
+  if (typeof secret !== 'string' || secret.length < 16)
+    throw new TypeError('checkout tokens: the secret must be a string of at least 16 characters');
 };
 
 /** A token for invoice `invoiceId` valid until `expiresAt` (a `Date` or epoch ms). */

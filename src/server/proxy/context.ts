@@ -18,7 +18,13 @@ import { fail, upstreamUnavailable, type Budget } from './failures.js';
 import { DEFAULT_BODY_TIMEOUT_MS, type Deadline } from './http.js';
 import { DEFAULT_CHECKOUT_MAX_BODY_BYTES, isClient, type CheckoutHandlerOptions, type ReceiptsOption } from './options.js';
 import { projectInvoice, withReceiptsPolicy } from './projection.js';
-import { createUploadFlight, receiptLimit, DEFAULT_CHECKOUT_MAX_UPLOAD_BYTES, DEFAULT_UPLOAD_TIMEOUT_MS, type UploadLimits } from './uploads.js';
+import {
+  createUploadFlight,
+  receiptLimit,
+  DEFAULT_CHECKOUT_MAX_UPLOAD_BYTES,
+  DEFAULT_UPLOAD_TIMEOUT_MS,
+  type UploadLimits,
+} from './uploads.js';
 
 /** How many invoices' receipt policies the proxy remembers (for their event streams). */
 const MAX_REMEMBERED_POLICIES = 10_000;
@@ -61,7 +67,10 @@ export class ProxyContext {
     this.timeoutMs = options.timeoutMs ?? Math.max(...this.clients.map((client) => client.timeoutMs));
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_CHECKOUT_MAX_BODY_BYTES;
     this.bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
-    this.upload = { maxBytes: options.maxUploadBytes ?? DEFAULT_CHECKOUT_MAX_UPLOAD_BYTES, timeoutMs: options.uploadTimeoutMs ?? DEFAULT_UPLOAD_TIMEOUT_MS };
+    this.upload = {
+      maxBytes: options.maxUploadBytes ?? DEFAULT_CHECKOUT_MAX_UPLOAD_BYTES,
+      timeoutMs: options.uploadTimeoutMs ?? DEFAULT_UPLOAD_TIMEOUT_MS,
+    };
     this.receiptMaxBytes = receiptLimit(this.upload.maxBytes);
     this.receipts = options.receipts ?? 'optional';
     this.bankNames = options.bankNames === false ? undefined : createBankNames();
@@ -154,15 +163,24 @@ export class ProxyContext {
   }
 
   /** The invoice `id` for a caller already authorized (see {@link verifiedInvoice}). */
-  async checkedInvoice(id: string, request: Request, deadline: Deadline, internalId: string | undefined, watched = false): Promise<ReadInvoice> {
-    const found = (watched ? await this.#watchedInvoice(id, request, deadline) : undefined) ?? (await this.#invoiceAndClient(id, request, deadline));
+  async checkedInvoice(
+    id: string,
+    request: Request,
+    deadline: Deadline,
+    internalId: string | undefined,
+    watched = false,
+  ): Promise<ReadInvoice> {
+    const found =
+      (watched ? await this.#watchedInvoice(id, request, deadline) : undefined) ?? (await this.#invoiceAndClient(id, request, deadline));
     if (found.invoice.id.toLowerCase() !== id) {
       this.report(new Error(`the service answered invoice ${found.invoice.id} for ${id}`), request);
       fail('not_found', 'unknown invoice');
     }
     if (internalId !== undefined && found.invoice.internalId !== internalId) {
       this.report(
-        new Error(`resolveInternalId answered ${JSON.stringify(internalId)} for invoice ${id}, whose internalId is ${JSON.stringify(found.invoice.internalId)}`),
+        new Error(
+          `resolveInternalId answered ${JSON.stringify(internalId)} for invoice ${id}, whose internalId is ${JSON.stringify(found.invoice.internalId)}`,
+        ),
         request,
       );
       fail('not_found', 'unknown invoice');

@@ -53,7 +53,10 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
  * {@link createCheckoutHandler} and the kit's `checkout` are.
  * @internal
  */
-export const createProxy = (shared: { reader: InvoiceReader; store: CheckoutStore }, options: ProxyOptions): ((request: Request) => Promise<Response>) => {
+export const createProxy = (
+  shared: { reader: InvoiceReader; store: CheckoutStore },
+  options: ProxyOptions,
+): ((request: Request) => Promise<Response>) => {
   const proxy = new ProxyContext(shared, options);
   // An adapter in front (`toNodeHandler`, `createNodeServer`) lets in what the proxy accepts.
   return declareRequestLimits(createRouter(proxy), {

@@ -94,8 +94,7 @@ export const readBodyLimited = async (request: Request, limit: number, timeoutMs
 };
 
 /** Whether a request announces a body (a length over zero, or a chunked transfer). */
-export const announcesBody = (request: Request): boolean =>
-  declaredLength(request) > 0 || request.headers.has('transfer-encoding');
+export const announcesBody = (request: Request): boolean => declaredLength(request) > 0 || request.headers.has('transfer-encoding');
 
 /** The reason a {@link Deadline} aborts its signal with. */
 export class DeadlineExceeded extends Error {

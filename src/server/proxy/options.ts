@@ -41,8 +41,7 @@ export interface StartDealContext {
  * The projection of the invoice carries the answer as `receipts`.
  */
 export type ReceiptsOption =
-  | CheckoutReceiptsPolicy
-  | ((invoice: Invoice, request: Request) => CheckoutReceiptsPolicy | Promise<CheckoutReceiptsPolicy>);
+  CheckoutReceiptsPolicy | ((invoice: Invoice, request: Request) => CheckoutReceiptsPolicy | Promise<CheckoutReceiptsPolicy>);
 
 /**
  * What the `dispute` hook decides about a payer's report: `forward` it to the service as a
@@ -171,41 +170,61 @@ export interface CheckoutHandlerOptions {
   onError?: (error: unknown, request: Request) => void;
 }
 
-
 const CLIENT_METHODS = ['getInvoice', 'listPaymentVariants', 'cancelInvoice', 'startDeal'] as const;
 export const isClient = (value: unknown): value is MerchantClient =>
-  typeof value === 'object' && value !== null && CLIENT_METHODS.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
+  typeof value === 'object' &&
+  value !== null &&
+  CLIENT_METHODS.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
 
 /** Checks the proxy's options; `who` names the factory in the messages. @internal */
 export const validateCheckoutOptions = (options: CheckoutHandlerOptions, who = 'createCheckoutHandler') => {
   try {
     validateOptions(options);
   } catch (error) {
-    if (error instanceof TypeError && who !== 'createCheckoutHandler') throw new TypeError(error.message.replace('createCheckoutHandler', who));
+    if (error instanceof TypeError && who !== 'createCheckoutHandler')
+      throw new TypeError(error.message.replace('createCheckoutHandler', who));
     throw error;
   }
 };
 
 export const validateOptions = (options: CheckoutHandlerOptions) => {
-  const { client, clientFor, authorize, resolveInternalId, startDeal, timeoutMs, maxBodyBytes, cors, receipts, dispute, maxUploadBytes, uploadTimeoutMs } =
-    options ?? ({} as CheckoutHandlerOptions);
+  const {
+    client,
+    clientFor,
+    authorize,
+    resolveInternalId,
+    startDeal,
+    timeoutMs,
+    maxBodyBytes,
+    cors,
+    receipts,
+    dispute,
+    maxUploadBytes,
+    uploadTimeoutMs,
+  } = options ?? ({} as CheckoutHandlerOptions);
   const clients = Array.isArray(client) ? client : [client];
   if (clients.length === 0 || !clients.every(isClient)) {
     throw new TypeError('createCheckoutHandler: client must be a MerchantClient or a non-empty array of them');
   }
-  if (clientFor !== undefined && typeof clientFor !== 'function') throw new TypeError('createCheckoutHandler: clientFor must be a function');
-  if (authorize !== undefined && typeof authorize !== 'function') throw new TypeError('createCheckoutHandler: authorize must be a function');
+  if (clientFor !== undefined && typeof clientFor !== 'function')
+    throw new TypeError('createCheckoutHandler: clientFor must be a function');
+  if (authorize !== undefined && typeof authorize !== 'function')
+    throw new TypeError('createCheckoutHandler: authorize must be a function');
   if (resolveInternalId !== undefined && typeof resolveInternalId !== 'function') {
     throw new TypeError('createCheckoutHandler: resolveInternalId must be a function');
   }
   if (authorize === undefined && resolveInternalId === undefined) {
-    throw new TypeError('createCheckoutHandler: authorize (or the older resolveInternalId) is required: it decides which invoices a payer may see');
+    throw new TypeError(
+      'createCheckoutHandler: authorize (or the older resolveInternalId) is required: it decides which invoices a payer may see',
+    );
   }
   if (startDeal !== undefined && typeof startDeal !== 'function') {
     throw new TypeError('createCheckoutHandler: startDeal must be a function');
   }
   if (receipts !== undefined && typeof receipts !== 'function' && !RECEIPTS_POLICIES.includes(receipts)) {
-    throw new TypeError(`createCheckoutHandler: receipts must be "off", "optional", "required" or a function, got ${JSON.stringify(receipts)}`);
+    throw new TypeError(
+      `createCheckoutHandler: receipts must be "off", "optional", "required" or a function, got ${JSON.stringify(receipts)}`,
+    );
   }
   if (dispute !== undefined && typeof dispute !== 'function') throw new TypeError('createCheckoutHandler: dispute must be a function');
   if (maxUploadBytes !== undefined && !(Number.isInteger(maxUploadBytes) && maxUploadBytes > 0)) {
@@ -223,7 +242,10 @@ export const validateOptions = (options: CheckoutHandlerOptions) => {
   }
   if (cors !== undefined) {
     if (!Array.isArray(cors?.origins)) throw new TypeError('createCheckoutHandler: cors.origins must be an array of origins');
-    if (cors.allowHeaders !== undefined && !(Array.isArray(cors.allowHeaders) && cors.allowHeaders.every((name) => /^[A-Za-z0-9-]+$/.test(name)))) {
+    if (
+      cors.allowHeaders !== undefined &&
+      !(Array.isArray(cors.allowHeaders) && cors.allowHeaders.every((name) => /^[A-Za-z0-9-]+$/.test(name)))
+    ) {
       throw new TypeError('createCheckoutHandler: cors.allowHeaders must be an array of header names');
     }
     for (const origin of cors.origins) {

@@ -43,8 +43,10 @@ const moneyOf = (money: Money | null | undefined): Money | undefined =>
 
 /** The paid deal's amount: the completed one, else the last with a payment. */
 const paidDealSum = (invoice: Invoice | CanceledInvoice): Money | null | undefined =>
-  (invoice.deals.find((deal) => deal.status === 'completed' && deal.payment?.takerSum) ?? [...invoice.deals].reverse().find((deal) => deal.payment?.takerSum))
-    ?.payment?.takerSum;
+  (
+    invoice.deals.find((deal) => deal.status === 'completed' && deal.payment?.takerSum) ??
+    [...invoice.deals].reverse().find((deal) => deal.payment?.takerSum)
+  )?.payment?.takerSum;
 
 /**
  * The amounts besides `sum` the payer is shown: the one to send while the invoice is open (the

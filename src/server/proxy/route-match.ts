@@ -13,7 +13,9 @@ import { CHECKOUT_ROUTES, CHECKOUT_ROUTE_NAMES, type CheckoutRouteName } from '.
 export type CheckoutRoute = CheckoutRouteName;
 
 /** The routes whose body is a multipart upload (a receipt): their own size cap and read deadline. */
-export const UPLOAD_ROUTES: ReadonlySet<CheckoutRoute> = new Set(CHECKOUT_ROUTE_NAMES.filter((name) => CHECKOUT_ROUTES[name].body === 'multipart'));
+export const UPLOAD_ROUTES: ReadonlySet<CheckoutRoute> = new Set(
+  CHECKOUT_ROUTE_NAMES.filter((name) => CHECKOUT_ROUTES[name].body === 'multipart'),
+);
 
 /** Each route's path template as segments: `'/invoices/{id}/deal'` → `['invoices', '{id}', 'deal']`. */
 const TEMPLATES: readonly { route: CheckoutRoute; segments: readonly string[] }[] = CHECKOUT_ROUTE_NAMES.map((route) => ({

@@ -65,7 +65,8 @@ export const createRouter = (proxy: ProxyContext): ((request: Request) => Promis
   const guard = async (c: Context<ProxyEnv>, next: Next): Promise<Response | void> => {
     const request = c.req.raw;
     const match = matchCheckoutRoute(requestPath(request), base);
-    if (match.kind === 'unknown' || (match.kind !== 'malformed' && !enabled.has(match.route))) return errorAnswer('not_found', 'no such checkout operation');
+    if (match.kind === 'unknown' || (match.kind !== 'malformed' && !enabled.has(match.route)))
+      return errorAnswer('not_found', 'no such checkout operation');
     if (match.kind === 'malformed') return errorAnswer('bad_request', match.message);
     const { method } = CHECKOUT_ROUTES[match.route];
     const origin = request.headers.get('origin');
@@ -122,7 +123,10 @@ export const createRouter = (proxy: ProxyContext): ((request: Request) => Promis
   };
 
   /** Each route's path under the mount: what traces and metrics name it by. */
-  const templates = Object.fromEntries(CHECKOUT_ROUTE_NAMES.map((name) => [name, `${prefix}${CHECKOUT_ROUTES[name].path}`])) as Record<CheckoutRouteName, string>;
+  const templates = Object.fromEntries(CHECKOUT_ROUTE_NAMES.map((name) => [name, `${prefix}${CHECKOUT_ROUTES[name].path}`])) as Record<
+    CheckoutRouteName,
+    string
+  >;
   let streamsObserved = false;
   const route = (c: Context<ProxyEnv>): Promise<Response> => {
     const { route: name, id } = c.get('match');

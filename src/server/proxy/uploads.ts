@@ -12,12 +12,12 @@ import { CheckoutHttpError } from './http.js';
 /** The default upload cap of the proxy: a 10 MiB receipt and 64 KiB of multipart framing and text fields. */
 export const DEFAULT_CHECKOUT_MAX_UPLOAD_BYTES = MAX_RECEIPT_BYTES + 64 * 1024;
 
-
 /** The multipart framing and text fields an upload carries beside its receipt, at most. */
 export const UPLOAD_FRAMING_BYTES = 64 * 1024;
 
 /** The largest receipt an upload cap of `maxUploadBytes` lets through with its framing: at most the service's 10 MB. */
-export const receiptLimit = (maxUploadBytes: number): number => Math.max(1, Math.min(MAX_RECEIPT_BYTES, maxUploadBytes - UPLOAD_FRAMING_BYTES));
+export const receiptLimit = (maxUploadBytes: number): number =>
+  Math.max(1, Math.min(MAX_RECEIPT_BYTES, maxUploadBytes - UPLOAD_FRAMING_BYTES));
 
 /** How long an upload may take to arrive, by default: two minutes (a photo from a phone on a slow network). */
 export const DEFAULT_UPLOAD_TIMEOUT_MS = 120_000;
@@ -82,8 +82,10 @@ export const readUploadForm = async (request: Request, limits: UploadLimits): Pr
     if (error instanceof DOMException && error.name === 'TimeoutError') {
       throw new CheckoutHttpError('request_timeout', `the upload did not arrive within ${limits.timeoutMs} ms`);
     }
-    if (error instanceof MaxPartsExceededError) throw new CheckoutHttpError('bad_request', `the form has more than ${MAX_UPLOAD_PARTS} parts`, { cause: error });
-    if (error instanceof MultipartParseError) throw new CheckoutHttpError('bad_request', 'the body is not a valid multipart/form-data form', { cause: error });
+    if (error instanceof MaxPartsExceededError)
+      throw new CheckoutHttpError('bad_request', `the form has more than ${MAX_UPLOAD_PARTS} parts`, { cause: error });
+    if (error instanceof MultipartParseError)
+      throw new CheckoutHttpError('bad_request', 'the body is not a valid multipart/form-data form', { cause: error });
     if (request.signal.aborted) throw error;
     throw new CheckoutHttpError('bad_request', 'the upload could not be read', { cause: error });
   }
@@ -115,7 +117,10 @@ export const formFields = (form: FormData, fields: readonly string[], file: stri
   const out: Record<string, string | undefined> = {};
   for (const name of new Set(form.keys())) {
     if (!fields.includes(name)) {
-      throw new CheckoutHttpError('bad_request', `${JSON.stringify(name.slice(0, 40))}: is not a field of this form (it takes ${fields.join(', ')})`);
+      throw new CheckoutHttpError(
+        'bad_request',
+        `${JSON.stringify(name.slice(0, 40))}: is not a field of this form (it takes ${fields.join(', ')})`,
+      );
     }
     const values = form.getAll(name);
     if (values.length > 1) throw new CheckoutHttpError('bad_request', `${name}: is given more than once`);
@@ -126,7 +131,8 @@ export const formFields = (form: FormData, fields: readonly string[], file: stri
   return out;
 };
 
-const ascii = (bytes: Uint8Array, offset: number, length: number): string => String.fromCharCode(...bytes.subarray(offset, offset + length));
+const ascii = (bytes: Uint8Array, offset: number, length: number): string =>
+  String.fromCharCode(...bytes.subarray(offset, offset + length));
 
 const startsWith = (bytes: Uint8Array, signature: readonly number[], offset = 0): boolean =>
   bytes.length >= offset + signature.length && signature.every((byte, index) => bytes[offset + index] === byte);
@@ -184,7 +190,10 @@ export const receiptOf = async (form: FormData): Promise<File> => {
   if (typeof value === 'string') throw new CheckoutHttpError('bad_request', 'attachment: must be a file (the receipt)');
   if (value.size === 0) throw new CheckoutHttpError('bad_request', 'attachment: must not be an empty file');
   if (value.size > MAX_RECEIPT_BYTES) {
-    throw new CheckoutHttpError('payload_too_large', `attachment: must be at most 10 MB (${MAX_RECEIPT_BYTES} bytes), got ${value.size} bytes`);
+    throw new CheckoutHttpError(
+      'payload_too_large',
+      `attachment: must be at most 10 MB (${MAX_RECEIPT_BYTES} bytes), got ${value.size} bytes`,
+    );
   }
   const declared = mediaTypeOf(value.type);
   const type = RECEIPT_MEDIA_TYPES.find((known) => known === declared);

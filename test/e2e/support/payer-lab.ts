@@ -76,7 +76,9 @@ export const startLab = async (options: LabOptions = {}): Promise<PayerLab> => {
     publicBaseUrl: SERVICE_URL,
     notificationFetch: (request) => kit.notifications(request),
     notificationAllowed: () => true,
-    ...(options.invoiceTtlMs ? { invoiceTtlMs: options.invoiceTtlMs, dealTtlMs: { min: options.invoiceTtlMs, max: options.invoiceTtlMs } } : {}),
+    ...(options.invoiceTtlMs
+      ? { invoiceTtlMs: options.invoiceTtlMs, dealTtlMs: { min: options.invoiceTtlMs, max: options.invoiceTtlMs } }
+      : {}),
   });
   const client = new MerchantClient({ baseUrl: SERVICE_URL, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey, fetch: mock.fetch });
   const kit: CheckoutServer = createCheckoutServer({
@@ -97,7 +99,8 @@ export const startLab = async (options: LabOptions = {}): Promise<PayerLab> => {
     requests.push({ at: now(), method: req.method ?? 'GET', path });
     const script = scripts.get(path);
     if (path.startsWith('/checkout-api/')) return void checkout(req, res);
-    if (script) return void res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'max-age=600' }).end(script);
+    if (script)
+      return void res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'max-age=600' }).end(script);
     const id = /^\/pay\/([0-9a-f-]{36})$/.exec(path)?.[1];
     if (id) return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(id, options.pollInterval ?? 5000));
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Shop</title><p>The shop</p>');
@@ -188,16 +191,19 @@ export interface Phone {
   close(): Promise<void>;
 }
 
-const PHONE_UA =
-  'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36';
+const PHONE_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36';
 
 export const launchPhone = async (): Promise<Phone> => {
   const profile = await mkdtemp(join(tmpdir(), 'merchant-checkout-phone-'));
   // The binary itself: Debian's wrapper script would stand between us and the debugging port's line.
   const binary = CHROMIUM_PATH === '/usr/bin/chromium' ? '/usr/lib/chromium/chromium' : CHROMIUM_PATH;
-  const child: ChildProcess = spawn(binary, ['--headless=new', '--remote-debugging-port=0', `--user-data-dir=${profile}`, ...CHROMIUM_ARGS, 'about:blank'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    binary,
+    ['--headless=new', '--remote-debugging-port=0', `--user-data-dir=${profile}`, ...CHROMIUM_ARGS, 'about:blank'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   const endpoint = await new Promise<string>((resolve, reject) => {
     let text = '';
     child.stderr!.on('data', (chunk: Buffer) => {

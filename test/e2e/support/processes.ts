@@ -55,4 +55,3 @@ export const stop = async (child: ChildProcess | undefined) => {
   child.stdout?.destroy();
   child.stderr?.destroy();
 };
-

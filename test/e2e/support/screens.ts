@@ -77,8 +77,8 @@ const SCENARIO_HOW: Record<Scenario, string> = {
   'no-deal': 'no deal yet: the payer picks a bank and a way to pay',
   'no-requisites': 'the mock has no free requisites; a variant is picked and the notice shows',
   'transfer-confirmed': 'the receipt reached the service: the deal is transfer_confirmed',
-  'unique-amount': 'unique amounts (maxAmount): the amount to send is the service\'s, with a note of the order\'s',
-  corrected: 'paid, then the amount corrected at the service: the settled amount, with a note of the order\'s',
+  'unique-amount': "unique amounts (maxAmount): the amount to send is the service's, with a note of the order's",
+  corrected: "paid, then the amount corrected at the service: the settled amount, with a note of the order's",
   dispute: 'the shop opened a dispute on the deal',
   payout: 'a pay-out invoice: the receiver is asked for nothing',
   canceled: 'the shop canceled the invoice',
@@ -206,8 +206,11 @@ export const startScreensDemo = async (options: Omit<DemoServerOptions, 'random'
 export const newScreensContext = (browser: Browser, { width, theme }: Pick<Variant, 'width' | 'theme'>): Promise<BrowserContext> =>
   browser.newContext({ ...DEVICES[width], deviceScaleFactor: 1, colorScheme: theme, reducedMotion: 'reduce' });
 
-export const scenarioUrl = (base: string, state: Pick<ScreenState, 'scenario'> | { scenario: OptionScenarioName }, { lang, theme }: Pick<Variant, 'lang' | 'theme'>): string =>
-  new URL(`/?${new URLSearchParams({ scenario: state.scenario, lang, theme }).toString()}`, base).href;
+export const scenarioUrl = (
+  base: string,
+  state: Pick<ScreenState, 'scenario'> | { scenario: OptionScenarioName },
+  { lang, theme }: Pick<Variant, 'lang' | 'theme'>,
+): string => new URL(`/?${new URLSearchParams({ scenario: state.scenario, lang, theme }).toString()}`, base).href;
 
 /** How long a scenario may take to show its first screen (the demo creates the invoice, the element reads it). */
 const FIRST_SCREEN_TIMEOUT = 15_000;
@@ -240,7 +243,9 @@ export const openState = async (
       .getAttribute('data-screen', { timeout: 1000 })
       .then((screen) => `data-screen="${screen}"`)
       .catch(() => 'no part base');
-    throw new Error(`?scenario=${state.scenario} (${variantName(variant)}) should show the "${state.screen}" screen; the element shows ${shown} (${firstLine(error)})`);
+    throw new Error(
+      `?scenario=${state.scenario} (${variantName(variant)}) should show the "${state.screen}" screen; the element shows ${shown} (${firstLine(error)})`,
+    );
   }
   if (state.reach) {
     try {
@@ -254,7 +259,9 @@ export const openState = async (
           return [...new Set(names)].join(', ');
         })
         .catch(() => 'unknown');
-      throw new Error(`${state.name} (${variantName(variant)}) not reached: ${state.how}: ${firstLine(error)}; the parts on screen: ${parts}`);
+      throw new Error(
+        `${state.name} (${variantName(variant)}) not reached: ${state.how}: ${firstLine(error)}; the parts on screen: ${parts}`,
+      );
     }
   }
   await settle(page);
@@ -271,9 +278,7 @@ export const settle = async (page: Page): Promise<void> => {
     const images = [...root.querySelectorAll('img')].every((image) => image.complete);
     return !busy && images && document.fonts.status === 'loaded';
   });
-  await page.evaluate(
-    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
-  );
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
 };
 
 /** What the title of `screen` says in `lang`: the loading screen's boot string, else the translation's heading. */
@@ -286,7 +291,12 @@ export const expectedTitle = (screen: string, lang: Language): string =>
  */
 export const switchLanguage = async (page: Page, screen: string, lang: Language): Promise<void> => {
   await page.locator('#lang-switch').selectOption(lang);
-  await page.locator(`merchant-checkout [part~="base"][lang="${lang}"][data-screen="${screen}"] [part~="title"]`, { hasText: expectedTitle(screen, lang) }).first().waitFor();
+  await page
+    .locator(`merchant-checkout [part~="base"][lang="${lang}"][data-screen="${screen}"] [part~="title"]`, {
+      hasText: expectedTitle(screen, lang),
+    })
+    .first()
+    .waitFor();
   await settle(page);
 };
 
@@ -304,7 +314,9 @@ export const overflowOf = (page: Page): Promise<string[]> =>
     for (const node of host.shadowRoot!.querySelectorAll('*')) {
       const box = node.getBoundingClientRect();
       if (box.width > 0 && (box.right > limit || box.left < card.left - 0.5)) {
-        const name = node.getAttribute('part') ?? `${node.localName}${node.className && typeof node.className === 'string' ? `.${node.className.split(' ')[0]}` : ''}`;
+        const name =
+          node.getAttribute('part') ??
+          `${node.localName}${node.className && typeof node.className === 'string' ? `.${node.className.split(' ')[0]}` : ''}`;
         out.push(`${name} (“${(node.textContent ?? '').trim().slice(0, 40)}”): ${box.left.toFixed(1)}–${box.right.toFixed(1)} px`);
       }
     }
@@ -318,7 +330,12 @@ export const langOf = (page: Page): Promise<string | null> => page.locator('merc
  * Opens a payment option's deal in its language and waits for it, settled: with the demo's
  * link on the page already there (the deal opens in the same page), else its deep link.
  */
-export const openOptionScenario = async (page: Page, demo: ScreensDemo, name: OptionScenarioName, theme: Theme = 'light'): Promise<void> => {
+export const openOptionScenario = async (
+  page: Page,
+  demo: ScreensDemo,
+  name: OptionScenarioName,
+  theme: Theme = 'light',
+): Promise<void> => {
   await page.unrouteAll({ behavior: 'ignoreErrors' });
   demo.reseed();
   const { lang } = OPTION_SCENARIOS[name];
@@ -329,7 +346,9 @@ export const openOptionScenario = async (page: Page, demo: ScreensDemo, name: Op
   // A new invoice's deal, not the last one's screen still on the page.
   const element = page.locator(previous ? `merchant-checkout:not([invoice-id="${previous}"])` : 'merchant-checkout');
   try {
-    await element.locator(`[part~="base"][data-screen="waiting"][lang="${lang}"] [part~="title"]`, { hasText: expectedTitle('waiting', lang) }).waitFor({ timeout: FIRST_SCREEN_TIMEOUT });
+    await element
+      .locator(`[part~="base"][data-screen="waiting"][lang="${lang}"] [part~="title"]`, { hasText: expectedTitle('waiting', lang) })
+      .waitFor({ timeout: FIRST_SCREEN_TIMEOUT });
   } catch (error) {
     throw new Error(`?scenario=${name} (${lang}) should show its deal waiting for the transfer: ${firstLine(error)}`);
   }

@@ -10,7 +10,10 @@ export const banksRoute: ProxyRoute = {
     const currency = currencies.length === 1 ? currencies[0]! : '';
     if (!/^[A-Z]{3,5}$/.test(currency)) fail('bad_request', 'currency: must be one currency code of 3 to 5 capital letters, like "RUB"');
     const list = await deadline.race(proxy.bankNames!.banks(proxy.clients[0]!, currency));
-    const answer = jsonAnswer(200, list.map(({ code, name }) => ({ code, name })));
+    const answer = jsonAnswer(
+      200,
+      list.map(({ code, name }) => ({ code, name })),
+    );
     answer.headers.set('cache-control', 'public, max-age=3600');
     return answer;
   },

@@ -31,8 +31,17 @@ const readDealRequest = async (proxy: ProxyContext, request: Request) => {
 };
 
 /** A deal started for the payer: the invoice must be `id` and show an active deal, else the bank had no requisites. */
-const dealStarted = (proxy: ProxyContext, invoice: Invoice, id: string, request: Request, source: string, client: MerchantClient, deadline: Deadline) => {
-  if (invoice.id.toLowerCase() === id && !invoice.deals.some((deal) => deal.isActive)) fail('no_requisites', 'this bank has no free requisites right now');
+const dealStarted = (
+  proxy: ProxyContext,
+  invoice: Invoice,
+  id: string,
+  request: Request,
+  source: string,
+  client: MerchantClient,
+  deadline: Deadline,
+) => {
+  if (invoice.id.toLowerCase() === id && !invoice.deals.some((deal) => deal.isActive))
+    fail('no_requisites', 'this bank has no free requisites right now');
   return proxy.projected(proxy.changed(invoice, id, request, source), client, request, deadline);
 };
 
@@ -42,10 +51,16 @@ export const dealRoute: ProxyRoute = {
     const { invoice, client } = await proxy.verifiedInvoice(id, request, deadline);
     const { startDeal } = proxy.options;
     if (!startDeal) {
-      const started = await client.startDeal(id, { paymentOption: option, paymentMethod: method }, { signal: deadline.signal, timeoutMs: deadline.remaining() });
+      const started = await client.startDeal(
+        id,
+        { paymentOption: option, paymentMethod: method },
+        { signal: deadline.signal, timeoutMs: deadline.remaining() },
+      );
       return dealStarted(proxy, started, id, request, 'start-deal', client, deadline);
     }
-    const answer = await deadline.race(startDeal({ id, internalId: invoice.internalId, option, method, invoice, request, signal: deadline.signal, client }));
+    const answer = await deadline.race(
+      startDeal({ id, internalId: invoice.internalId, option, method, invoice, request, signal: deadline.signal, client }),
+    );
     const parsed = safeParse(GetInvoiceResponseSchema, answer);
     if (!parsed.success) {
       proxy.report(new Error(`startDeal answered an invalid invoice: ${parsed.message}`), request);

@@ -53,14 +53,16 @@ const serveDispute = async (proxy: ProxyContext, id: string, request: Request, b
   if (invoice.status === 'dispute' || invoice.deals.some((deal) => deal.status === 'dispute')) {
     fail('dispute_exists', 'a dispute about this invoice is open already');
   }
-  if (invoice.status === 'canceled' || invoice.status === 'paid') fail('dispute_not_allowed', `a ${invoice.status} invoice cannot be disputed`);
+  if (invoice.status === 'canceled' || invoice.status === 'paid')
+    fail('dispute_not_allowed', `a ${invoice.status} invoice cannot be disputed`);
   const decimals = amount?.split('.')[1]?.length ?? 0;
   if (decimals > invoice.sum.subunit) {
     fail('bad_request', `invalid form: amount: must have at most ${invoice.sum.subunit} digits after the point in ${invoice.sum.currency}`);
   }
   const deal = disputedDeal(invoice) ?? fail('no_deal', 'this invoice has no deal the payer could have paid to');
   const claim =
-    (await deadline.race(proxy.store.claimDispute(id, proxy.timeoutMs + DISPUTE_CLAIM_MARGIN_MS))) ?? fail('dispute_exists', 'this invoice has its dispute already');
+    (await deadline.race(proxy.store.claimDispute(id, proxy.timeoutMs + DISPUTE_CLAIM_MARGIN_MS))) ??
+    fail('dispute_exists', 'this invoice has its dispute already');
   const settle = async (outcome: 'kept' | 'released') => {
     try {
       await claim.settle(outcome);
@@ -73,9 +75,23 @@ const serveDispute = async (proxy: ProxyContext, id: string, request: Request, b
   let decision: string;
   try {
     decision = disputeHook
-      ? await deadline.race(disputeHook({ id, internalId: invoice.internalId, invoice, deal, reason, amount, attachment, request, signal: deadline.signal, client }))
+      ? await deadline.race(
+          disputeHook({
+            id,
+            internalId: invoice.internalId,
+            invoice,
+            deal,
+            reason,
+            amount,
+            attachment,
+            request,
+            signal: deadline.signal,
+            client,
+          }),
+        )
       : 'forward';
-    if (!DISPUTE_DECISIONS.includes(decision)) throw new TypeError(`dispute must answer "forward", "notify" or "refuse", got ${JSON.stringify(decision)}`);
+    if (!DISPUTE_DECISIONS.includes(decision))
+      throw new TypeError(`dispute must answer "forward", "notify" or "refuse", got ${JSON.stringify(decision)}`);
   } catch (error) {
     await settle('released');
     throw error;
@@ -90,7 +106,11 @@ const serveDispute = async (proxy: ProxyContext, id: string, request: Request, b
   }
   let disputed: Invoice;
   try {
-    disputed = await client.openDispute(id, { dealId: deal.id!, reason, amount, attachment }, { signal: deadline.signal, timeoutMs: deadline.remaining() });
+    disputed = await client.openDispute(
+      id,
+      { dealId: deal.id!, reason, amount, attachment },
+      { signal: deadline.signal, timeoutMs: deadline.remaining() },
+    );
   } catch (error) {
     if ((error instanceof MerchantApiError && error.status < 500) || error instanceof MerchantValidationError) {
       // Refused: nothing was opened, the payer may try again.
@@ -106,7 +126,10 @@ const serveDispute = async (proxy: ProxyContext, id: string, request: Request, b
     throw error;
   }
   await settle('kept');
-  return { outcome: 'forwarded', invoice: await proxy.projected(proxy.changed(disputed, id, request, 'dispute'), client, request, deadline) };
+  return {
+    outcome: 'forwarded',
+    invoice: await proxy.projected(proxy.changed(disputed, id, request, 'dispute'), client, request, deadline),
+  };
 };
 
 export const disputeRoute: ProxyRoute = {

@@ -35,7 +35,8 @@ export const receiptRoute: ProxyRoute = {
       if (error instanceof MerchantApiError && error.status >= 400 && error.status < 500 && ![401, 403].includes(error.status)) {
         // Refused: perhaps because another instance delivered it just now. The invoice says.
         const now = (await proxy.reader.read(id, { client, signal: deadline.signal }).catch(() => undefined))?.invoice;
-        if (now?.deals.find((each) => each.isActive)?.status === 'transfer_confirmed') return proxy.projected(now, client, request, deadline, policy);
+        if (now?.deals.find((each) => each.isActive)?.status === 'transfer_confirmed')
+          return proxy.projected(now, client, request, deadline, policy);
         proxy.report(error, request);
         fail('no_deal', 'the payment service refused the receipt: the deal no longer waits for a transfer; read the invoice again');
       }

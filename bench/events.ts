@@ -18,7 +18,6 @@ import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startMockServer, type MockServer } from '../src/mock/index.js';
 import { DEFAULT_REFRESH_INTERVAL_MS, MerchantClient } from '../src/server/index.js';
-import { documentedNotificationVariant } from '../test/fixtures/documented.js';
 import { startCluster, type Cluster, type Instance } from '../test/support/cluster.js';
 import { startRedis, type RedisProcess } from '../test/support/redis-server.js';
 import { readSse, type SseReader } from '../test/support/sse.js';
@@ -220,8 +219,19 @@ const streaming = async (instance: Instance, ids: string[]): Promise<UpstreamPha
   return { calls, perPayerMinute: calls / PAYERS / (WINDOW_SECONDS / 60), received, errors };
 };
 
-/** Notification POSTed → event at the client, `rounds` states per invoice, one at a time. */
-const latency = async (instances: Instance[], ids: string[], rounds: number): Promise<LatencyFigures> => {
+/**
+ * Real changes of an invoice at the service, one per round: the kit reads every notified invoice
+ * from the service (issue 24), so a notification of a state the service does not have is no
+ * event. Each round changes the mock first; the time is from the notification's POST. `paid` is
+ * last: the stream ends after a final status.
+ */
+const CHANGES: readonly ((mock: MockServer, id: string) => void)[] = [
+  (mock, id) => mock.service.confirmTransfer(id),
+  (mock, id) => mock.service.markPaid(id),
+];
+
+/** Notification POSTed → event at the client, one real change per round (`CHANGES`) for each invoice, one at a time. */
+const latency = async (mock: MockServer, instances: Instance[], ids: string[]): Promise<LatencyFigures> => {
   const samples: number[] = [];
   const streams: { reader: SseReader; controller: AbortController }[] = [];
   try {
@@ -234,12 +244,10 @@ const latency = async (instances: Instance[], ids: string[], rounds: number): Pr
       await reader.nextEvent();
       streams.push({ reader, controller });
     }
-    const base = Date.now() + 60_000;
-    for (let round = 1; round <= rounds; round++) {
+    for (const change of CHANGES) {
       for (const [index, id] of ids.entries()) {
-        const body = documentedNotificationVariant('new', round % 2 ? 'transfer_waiting' : 'transfer_confirmed');
-        body.invoice.id = id;
-        body.invoice.updatedAt = new Date(base + round * 1000).toISOString();
+        change(mock, id);
+        const body = { notificationType: 'invoice', notificationDate: new Date().toISOString(), invoice: mock.service.getInvoice(id) };
         const target = instances[(index + 1) % instances.length]!;
         const sent = performance.now();
         const posted = fetch(`${target.url}/notify`, {
@@ -402,14 +410,14 @@ export const runEvents = async (): Promise<EventsResult> => {
     log(`events: streaming made ${streamed.calls} upstream calls (${streamed.received} events, ${streamed.errors} errors)`);
 
     const latencyIds = ids.slice(0, 50);
-    const single = await latency(one.instances, latencyIds, 4);
+    const single = await latency(mock, one.instances, latencyIds);
     log(`events: latency, one instance: p50 ${single.p50.toFixed(2)} ms, p99 ${single.p99.toFixed(2)} ms`);
     await one.stop();
 
     redis = await startRedis();
     const three = await cluster(mock, 3, redis);
     running.push(three);
-    const clustered = await latency(three.instances, ids.slice(50, 100), 4);
+    const clustered = await latency(mock, three.instances, ids.slice(50, 100));
     log(`events: latency, three instances behind Redis: p50 ${clustered.p50.toFixed(2)} ms, p99 ${clustered.p99.toFixed(2)} ms`);
     await three.stop();
 

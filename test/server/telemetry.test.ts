@@ -58,8 +58,9 @@ after(async () => {
   metrics.disable();
 });
 
-test("every span and metric of a payer's and a shop's day names templates and outcomes, and carries no canary", async () => {
-  const invoice = await client.createInvoice({
+/** An invoice with a deal whose notifications come to the kit with the canary token. */
+const newInvoice = () =>
+  client.createInvoice({
     type: 'in',
     amount: '1500.00',
     currency: 'RUB',
@@ -67,6 +68,9 @@ test("every span and metric of a payer's and a shop's day names templates and ou
     notificationToken: CANARY_TOKEN,
     startDeal: true,
   });
+
+test("every span and metric of a payer's and a shop's day names templates and outcomes, and carries no canary", async () => {
+  const invoice = await newInvoice();
   const requisites = invoice.deals.find((deal) => deal.isActive)?.requisites?.requisites;
   assert.ok(requisites);
   // A payer: reads, streams, sends a receipt.
@@ -199,14 +203,7 @@ test("a route's span and the read it prompts are children of the shop's request 
     },
   });
   try {
-    const invoice = await client.createInvoice({
-      type: 'in',
-      amount: '1500.00',
-      currency: 'RUB',
-      notificationUrl: `${ORIGIN}${DEFAULT_NOTIFICATIONS_PATH}`,
-      notificationToken: CANARY_TOKEN,
-      startDeal: true,
-    });
+    const invoice = await newInvoice();
     spans.reset();
     const shop = trace.getTracer('shop').startSpan('shop request');
     const answer = await context.with(trace.setSpan(context.active(), shop), () =>

@@ -83,18 +83,7 @@ const findMinimum = async (state: DoctorState, internalId: string): Promise<{ am
     return { amount: stated };
   }
   state.why.amountLimits = `a create of ${probe} ${currency} was refused without stating the limit`;
-  if (error instanceof MerchantApiError && error.code === 'pay_in_disabled') {
-    state.merchant.payIn = false;
-    state.why.invoice = 'this terminal takes no pay-ins: no invoice was created';
-    row(
-      state,
-      'create a pay-in invoice',
-      'InvoiceDTO, status new',
-      `${error.status} "${error.messages[0] ?? ''}": this terminal takes no pay-ins`,
-      'MerchantApiError code pay_in_disabled',
-    );
-    return {};
-  }
+  if (noPayIns(state, error)) return {};
   state.why.invoice = 'the service stated no minimum amount: give --amount to create the test invoice';
   row(
     state,
@@ -105,6 +94,21 @@ const findMinimum = async (state: DoctorState, internalId: string): Promise<{ am
     error instanceof MerchantApiError && error.status < 500,
   );
   return {};
+};
+
+/** A create refused because the terminal takes no pay-ins: noted (the mock's `payIn: false`); true when it was that. */
+const noPayIns = (state: DoctorState, error: unknown): boolean => {
+  if (!(error instanceof MerchantApiError && error.code === 'pay_in_disabled')) return false;
+  state.merchant.payIn = false;
+  state.why.invoice = 'this terminal takes no pay-ins: no invoice was created';
+  row(
+    state,
+    'create a pay-in invoice',
+    'InvoiceDTO, status new',
+    `${error.status} "${error.messages[0] ?? ''}": this terminal takes no pay-ins`,
+    'MerchantApiError code pay_in_disabled',
+  );
+  return true;
 };
 
 /** Creates the test invoice (unless the probe did); its answer as the brand wrote it, or undefined. */
@@ -118,18 +122,8 @@ const createOne = async (state: DoctorState, internalId: string): Promise<unknow
     const given = amount;
     const outcome = await attempt(state, () => state.client.createInvoice(createRequest(state, given, internalId)));
     if (outcome.ok) created = jsonOf(outcome.exchange);
-    else if (outcome.error instanceof MerchantApiError && outcome.error.code === 'pay_in_disabled') {
-      state.merchant.payIn = false;
-      state.why.invoice = 'this terminal takes no pay-ins: no invoice was created';
-      row(
-        state,
-        'create a pay-in invoice',
-        'InvoiceDTO, status new',
-        `${outcome.error.status} "${outcome.error.messages[0] ?? ''}": this terminal takes no pay-ins`,
-        'MerchantApiError code pay_in_disabled',
-      );
-      return undefined;
-    } else {
+    else if (noPayIns(state, outcome.error)) return undefined;
+    else {
       row(state, 'create a pay-in invoice', 'InvoiceDTO, status new', saidBy(outcome.error), kitOnFailure(outcome.error), false);
       // A 2xx the kit could not read may still have made the invoice: find it to cancel it.
       if (outcome.error instanceof MerchantResponseError) created = jsonOf(outcome.exchange);

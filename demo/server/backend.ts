@@ -486,7 +486,7 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
         break;
       case 'error':
         order = await waitingOrder('1500.00', scenario);
-        mock.failNext(ERROR_FAILURES, 503);
+        mock.failNext(ERROR_FAILURES, 503, { invoiceId: order.invoiceId });
         break;
       case 'slow':
         order = await waitingOrder('1500.00', scenario);

@@ -56,7 +56,11 @@ export const SCENARIO_SCREEN: Record<Scenario, string> = {
 /** How long every answer of the service is delayed in the `slow` scenario. */
 export const SLOW_LATENCY_MS = 2500;
 
-/** How many requests to the service fail in the `error` scenario: the element's first invoice and variants reads. */
+/**
+ * How many requests to the service about the invoice fail in the `error` scenario: the element's
+ * first invoice and variants reads (scoped to the invoice, so the reconciler's reads by internal id
+ * and other pages do not use them up).
+ */
 export const ERROR_FAILURES = 2;
 
 /**

@@ -10,6 +10,7 @@ import { cors } from 'hono/cors';
 import * as z from 'zod/mini';
 import { DOCUMENTED_DISPUTE_REASONS, KNOWN_DISPUTE_RESULTS, safeParse } from '../schemas/index.js';
 import { MockControlError } from './errors.js';
+import type { FaultScope } from './faults.js';
 import { jsonResponse, parseJson, readBody } from './http.js';
 import { refuseOtherMethods } from './routes.js';
 
@@ -29,9 +30,9 @@ export interface ControlTarget {
   notificationOutage(durationMs: number): { until: string };
   setNoRequisites(methods: readonly string[]): void;
   setLatency(ms: number): void;
-  failNext(count: number, status?: number): void;
-  hangNext(count: number): void;
-  malformNext(count: number): void;
+  failNext(count: number, status?: number, scope?: FaultScope): void;
+  hangNext(count: number, scope?: FaultScope): void;
+  malformNext(count: number, scope?: FaultScope): void;
   reset(): void;
   advanceClock(ms: number): Promise<void>;
   now(): string;
@@ -39,8 +40,9 @@ export interface ControlTarget {
 }
 
 const count = z.optional(z.int().check(z.nonnegative(), z.lte(10_000)));
-const CountSchema = z.strictObject({ count });
-const FailSchema = z.strictObject({ count, status: z.optional(z.int().check(z.gte(400), z.lte(599))) });
+const invoiceId = z.optional(z.string().check(z.minLength(1)));
+const CountSchema = z.strictObject({ count, invoiceId });
+const FailSchema = z.strictObject({ count, invoiceId, status: z.optional(z.int().check(z.gte(400), z.lte(599))) });
 const LatencySchema = z.strictObject({ ms: z.number().check(z.nonnegative(), z.lte(600_000)) });
 const DealSchema = z.strictObject({
   option: z.optional(z.string().check(z.minLength(1))),
@@ -165,12 +167,23 @@ const CONTROLS: readonly ControlRow[] = [
   ),
   get('/state', 'the state, in the fixtures format', (t) => t.dump()),
   post('/latency', 'body {"ms"}: delay every API answer', LatencySchema, (t, { ms }) => t.setLatency(ms)),
-  post('/fail', 'body {"count"?: 1, "status"?: 500}: fail the next requests', FailSchema, (t, { count = 1, status }) =>
-    t.failNext(count, status),
+  post(
+    '/fail',
+    'body {"count"?: 1, "status"?: 500, "invoiceId"?}: fail the next requests (about that invoice)',
+    FailSchema,
+    (t, { count = 1, status, invoiceId }) => t.failNext(count, status, { invoiceId }),
   ),
-  post('/hang', 'body {"count"?: 1}: never answer the next requests', CountSchema, (t, { count = 1 }) => t.hangNext(count)),
-  post('/malform', 'body {"count"?: 1}: answer the next requests with broken JSON', CountSchema, (t, { count = 1 }) =>
-    t.malformNext(count),
+  post(
+    '/hang',
+    'body {"count"?: 1, "invoiceId"?}: never answer the next requests (about that invoice)',
+    CountSchema,
+    (t, { count = 1, invoiceId }) => t.hangNext(count, { invoiceId }),
+  ),
+  post(
+    '/malform',
+    'body {"count"?: 1, "invoiceId"?}: answer the next requests (about that invoice) with broken JSON',
+    CountSchema,
+    (t, { count = 1, invoiceId }) => t.malformNext(count, { invoiceId }),
   ),
   post('/reset', 'clear faults and latency', EmptySchema, (t) => t.reset()),
   get('/requests', 'every API request received', (t) => t.requests),

@@ -4,7 +4,28 @@
  */
 import { MockControlError, jsonResponse, textResponse } from './http.js';
 
-export type Fault = { kind: 'fail'; status: number } | { kind: 'hang' } | { kind: 'malform' };
+export type Fault = ({ kind: 'fail'; status: number } | { kind: 'hang' } | { kind: 'malform' }) & FaultScope;
+
+/**
+ * Which requests a fault waits for: with `invoiceId`, only a request about that invoice (its
+ * id is the path segment after `invoices/`), so other traffic (a reconciler reading by internal
+ * id, another payer's page) does not use it up; without, the next request of any kind.
+ */
+export interface FaultScope {
+  /** The invoice (the service's id) whose requests the fault waits for. */
+  invoiceId?: string | undefined;
+}
+
+/** The invoice id a request's path names (`…/invoices/{id}…`), or undefined. */
+const invoiceIdOf = (request: Request): string | undefined => {
+  const segment = /\/invoices\/([^/]+)/.exec(new URL(request.url).pathname)?.[1];
+  if (segment === undefined) return undefined;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
 
 /** A broken answer from `malformNext`: valid-looking JSON cut in the middle. */
 export const MALFORMED_BODY = '{"id":"6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b","status":"new","sum":{"amount":"15';
@@ -44,7 +65,7 @@ export class Faults {
    */
   async before(request: Request, format: 'documented' | 'legacy'): Promise<Response | undefined> {
     if (this.latencyMs > 0) await this.#wait(this.latencyMs, request.signal);
-    const fault = this.#queue.shift();
+    const fault = this.#take(request);
     if (!fault) return undefined;
     if (fault.kind === 'hang') await this.#wait(Infinity, request.signal);
     await request.body?.cancel().catch(() => undefined);
@@ -56,6 +77,12 @@ export class Faults {
         : jsonResponse(fault.status, [{ message }]);
     }
     throw new MockControlError(500, 'internal', 'unknown fault');
+  }
+
+  /** Removes and answers the first queued fault for this request, if any. */
+  #take(request: Request): Fault | undefined {
+    const index = this.#queue.findIndex((fault) => fault.invoiceId === undefined || fault.invoiceId === invoiceIdOf(request));
+    return index < 0 ? undefined : this.#queue.splice(index, 1)[0];
   }
 
   #wait(ms: number, signal: AbortSignal | undefined): Promise<void> {

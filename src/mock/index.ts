@@ -15,6 +15,7 @@ export {
 export type { MockServiceOptions, MockMerchant, AmountLimit, MockClockOptions, MockRefusal, NotificationRetryOptions } from './options.js';
 export { DEFAULTS as MOCK_DEFAULTS } from './options.js';
 export type { MockRequestRecord } from './pipeline.js';
+export type { FaultScope } from './faults.js';
 export type { MockFixtures } from './fixtures.js';
 export type { AccountDto, InvoiceDto } from './dto.js';
 export { startMockServer, type MockServer, type MockServerOptions } from './server.js';

@@ -13,7 +13,7 @@ import { CONTROL_ROUTES, type ControlTarget } from './controls.js';
 import type { DisputeResult } from '../schemas/dispute.js';
 import { accountDto, invoiceDto, notificationInvoiceDto, withdrawalDto, type AccountDto, type DtoOptions, type InvoiceDto } from './dto.js';
 import { MockControlError, invalidField } from './errors.js';
-import { Faults } from './faults.js';
+import { Faults, type FaultScope } from './faults.js';
 import { dumpState, loadFixtures, type MockFixtures } from './fixtures.js';
 import { merchantRecords } from './merchants.js';
 import { moneyControls, type MockDisputeOpening } from './money-controls.js';
@@ -74,12 +74,15 @@ export interface MockService extends ControlTarget {
   setNoRequisites(this: void, methods: readonly string[]): void;
   /** Waits this many milliseconds before every API answer; 0 for none. */
   setLatency(this: void, ms: number): void;
-  /** Answers the next `count` API requests with an error of this status (default 500). */
-  failNext(this: void, count: number, status?: number): void;
-  /** Never answers the next `count` API requests (until they abort or the mock closes). */
-  hangNext(this: void, count: number): void;
-  /** Answers the next `count` API requests with JSON cut in the middle. */
-  malformNext(this: void, count: number): void;
+  /**
+   * Answers the next `count` API requests with an error of this status (default 500); with
+   * `scope.invoiceId`, the next `count` requests about that invoice only.
+   */
+  failNext(this: void, count: number, status?: number, scope?: FaultScope): void;
+  /** Never answers the next `count` API requests (of `scope`, as in failNext) until they abort or the mock closes. */
+  hangNext(this: void, count: number, scope?: FaultScope): void;
+  /** Answers the next `count` API requests (of `scope`, as in failNext) with JSON cut in the middle. */
+  malformNext(this: void, count: number, scope?: FaultScope): void;
   /** Clears pending faults and latency. */
   reset(this: void): void;
   /** Moves the mock's clock on: expiries and notification retries that fall due run now; resolves when their attempts finished. */
@@ -175,16 +178,24 @@ const notifications = (options: MockServiceOptions, clock: MockClock, dto: DtoOp
   return { notifier, notify };
 };
 
+/** A fault's scope as given: only a non-empty `invoiceId` narrows it. */
+const scoped = (scope: FaultScope | undefined): FaultScope => {
+  if (scope?.invoiceId === undefined) return {};
+  if (typeof scope.invoiceId !== 'string' || scope.invoiceId === '')
+    throw new RangeError('a fault scope: invoiceId must be a non-empty string');
+  return { invoiceId: scope.invoiceId };
+};
+
 /** The controls that make the next answers fail, hang, come malformed or late. */
 const faultControls = (faults: Faults): Pick<MockService, 'setLatency' | 'failNext' | 'hangNext' | 'malformNext' | 'reset'> => ({
   setLatency: (ms) => faults.setLatency(ms),
-  failNext: (count, status = 500) => {
+  failNext: (count, status = 500, scope) => {
     if (!Number.isInteger(status) || status < 400 || status > 599)
       throw new RangeError(`failNext: status must be an HTTP error status (400–599), got ${status}`);
-    faults.push('failNext', count, { kind: 'fail', status });
+    faults.push('failNext', count, { kind: 'fail', status, ...scoped(scope) });
   },
-  hangNext: (count) => faults.push('hangNext', count, { kind: 'hang' }),
-  malformNext: (count) => faults.push('malformNext', count, { kind: 'malform' }),
+  hangNext: (count, scope) => faults.push('hangNext', count, { kind: 'hang', ...scoped(scope) }),
+  malformNext: (count, scope) => faults.push('malformNext', count, { kind: 'malform', ...scoped(scope) }),
   reset: () => faults.reset(),
 });
 

@@ -132,6 +132,26 @@ describe('test controls', () => {
     assert.throws(() => mock.service.failNext(1, 200), RangeError);
   });
 
+  test('a fault scoped to an invoice waits for a request about that invoice; other traffic passes it by', async () => {
+    const target = await newInvoice(mock, { internalId: 'scoped-fault' });
+    const other = await newInvoice(mock);
+    const answer = await control(mock, 'POST', '/fail', { count: 2, status: 503, invoiceId: target.id });
+    assert.equal(answer.status, 200);
+    // Not about the invoice, or about it by internal id (as a reconciler reads): the faults stay queued.
+    await mock.client().request('GET', '/accounts');
+    assert.equal((await mock.client().getInvoice(other.id)).id, other.id);
+    assert.equal((await mock.client().getInvoiceByInternalId('scoped-fault')).id, target.id);
+    const fails = (error: unknown) => error instanceof MerchantApiError && error.status === 503;
+    await assert.rejects(mock.client().getInvoice(target.id), fails);
+    await assert.rejects(mock.client().listPaymentVariants(target.id), fails);
+    assert.equal((await mock.client().getInvoice(target.id)).id, target.id, 'two failures, then it works again');
+    mock.service.malformNext(1, { invoiceId: other.id });
+    assert.equal((await mock.client().getInvoice(target.id)).id, target.id);
+    await assert.rejects(mock.client().getInvoice(other.id), MerchantResponseError);
+    assert.equal((await control(mock, 'POST', '/hang', { invoiceId: '' })).status, 400, 'an empty invoice id is refused');
+    assert.throws(() => mock.service.hangNext(1, { invoiceId: '' }), RangeError);
+  });
+
   test('hangNext: the next request never answers until its caller gives up', async () => {
     const answer = await control(mock, 'POST', '/hang', {});
     assert.equal(answer.status, 200);

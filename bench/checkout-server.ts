@@ -1,6 +1,6 @@
 /**
  * What the browser benchmarks load: a page, the CDN file and the page helpers, beside the real
- * checkout proxy (`createCheckoutHandler` + `toNodeHandler`) in front of the in-process mock,
+ * checkout proxy (`createCheckoutHandler` + `toNodeHandler`, bundled as it ships) in front of the in-process mock,
  * all on loopback. `latency` delays every proxy request by a fixed time before it is handled:
  * the network between the payer and the merchant's server.
  */
@@ -10,7 +10,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createMockService } from '../src/mock/index.js';
-import { MerchantClient, createCheckoutHandler, toNodeHandler } from '../src/server/index.js';
+import { pathToFileURL } from 'node:url';
+import { kitOf } from './kit.js';
+import type * as ServerKit from '../src/server/index.js';
 import { CDN_FILE } from './bundle.js';
 import { INTERNAL_ID, MERCHANT, createBenchInvoice } from './fixtures.js';
 import { sleep } from './lib.js';
@@ -46,16 +48,32 @@ export interface CheckoutServer {
   close(): Promise<void>;
 }
 
-export const startCheckoutServer = async (): Promise<CheckoutServer> => {
+/**
+ * The kit as it ships (bench/kit.ts: `src/server/index.ts` bundled, not the sources through
+ * tsx, whose `keepNames` wraps every closure the handler makes); `root` is the repository to
+ * build it from (`BENCH_PROXY_ROOT` for an A/B).
+ */
+const loadKit = async (root?: string): Promise<typeof ServerKit> => {
+  const bundle = await kitOf(root);
+  return (await import(bundle ? pathToFileURL(bundle).href : '../src/server/index.js')) as typeof ServerKit;
+};
+
+/**
+ * `root`: another copy of the repository (built) whose kit and CDN files to serve instead of
+ * this tree's, for an A/B of the time to requisites (`BENCH_TTR_ROOT`, bench/run.ts).
+ */
+export const startCheckoutServer = async (root?: string): Promise<CheckoutServer> => {
+  const { MerchantClient, createCheckoutHandler, toNodeHandler } = await loadKit(root);
+  const cdnFile = root ? join(root, 'dist/cdn/merchant-checkout.js') : CDN_FILE;
   const mock = createMockService({ merchants: [MERCHANT], publicBaseUrl: BASE_URL });
   const client = new MerchantClient({ baseUrl: BASE_URL, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey, fetch: mock.fetch });
   const invoice = await createBenchInvoice(client);
   const checkout = toNodeHandler(
     createCheckoutHandler({ client, basePath: ENDPOINT, resolveInternalId: (id) => (id === invoice.id ? INTERNAL_ID : undefined) }),
   );
-  const [script, pageScript] = await Promise.all([readFile(CDN_FILE), readFile(PAGE_SCRIPT)]);
+  const [script, pageScript] = await Promise.all([readFile(cdnFile), readFile(PAGE_SCRIPT)]);
   // The parts the element loads on demand, beside the main file as dist/cdn/ has them.
-  const cdnDir = dirname(CDN_FILE);
+  const cdnDir = dirname(cdnFile);
   const chunks = new Map<string, Buffer>();
   for (const name of await readdir(cdnDir)) {
     if (/^merchant-checkout-[\w-]+\.js$/.test(name)) chunks.set(`/${name}`, await readFile(join(cdnDir, name)));

@@ -14,6 +14,7 @@
  *   npm run bench -- --only bundle                               the CDN files' sizes, before and after the split (about 30 s with the build)
  *   npm run bench -- --only proxy --no-build                     the proxy (about 2.5 min)
  *   BENCH_PROXY_ROOT=<dir> npm run bench -- --only proxy         … with the proxy of another copy of the sources beside it (A/B)
+ *   BENCH_TTR_ROOT=<dir> npm run bench -- --only ttr             the time to requisites with another (built) copy's kit and CDN files
  *   node --import tsx bench/events.ts idle [count] [--floor]     the idle streams' memory (about 30 s)
  *   node --import tsx bench/profile.ts [seconds]                 a CPU profile of the proxy under load
  *   node --import tsx bench/payer-returns.ts                     the payer's returns in Chromium as a phone (about 2 min)
@@ -121,7 +122,7 @@ results.gateway = await run('gateway', 300_000, runGateway);
 results.tracing = await run('tracing', 300_000, runTracing);
 
 if (wanted.includes('ttr') || wanted.includes('leaks')) {
-  const server = await startCheckoutServer();
+  const server = await startCheckoutServer(process.env.BENCH_TTR_ROOT || undefined);
   const browser = await launchChromium();
   try {
     results.ttr = await run('ttr', 90_000, () => runTimeToRequisites(browser, server));

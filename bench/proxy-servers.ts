@@ -124,26 +124,39 @@ const startProxy = async (mock: MockInfo, kitFile?: string): Promise<Started> =>
  * An OpenTelemetry SDK as a shop installs one (bench/tracing.ts): every span sampled and handed
  * to a batch processor whose exporter drops them (counting), context carried across `await` by
  * `AsyncLocalStorage`, and the metrics read by a meter provider every 10 s.
+ *
+ * `parts` picks what is installed, to tell the costs apart: `context` (the context manager,
+ * entered once as a shop's HTTP instrumentation or the batch processor's export enters it: on
+ * Node 20 an `AsyncLocalStorage` run turns on a hook for every promise and tick of the
+ * process), `traces`, `metrics`; all three by default. `ratio:0.1` samples a tenth of the
+ * traces (`ParentBased(TraceIdRatioBased)`, a common production choice) instead of every span.
  */
-const installTelemetry = async () => {
+const installTelemetry = async (parts: ReadonlySet<string> = new Set(['context', 'traces', 'metrics'])) => {
   const { context, metrics, trace } = await import('@opentelemetry/api');
   const { AsyncLocalStorage } = await import('node:async_hooks');
-  const { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } =
+    await import('@opentelemetry/sdk-trace-base');
   const { InMemoryMetricExporter, AggregationTemporality, MeterProvider, PeriodicExportingMetricReader } =
     await import('@opentelemetry/sdk-metrics');
-  const storage = new AsyncLocalStorage<ReturnType<typeof context.active>>();
-  const root = context.active();
-  context.setGlobalContextManager({
-    active: () => storage.getStore() ?? root,
-    with: (value, fn, thisArg, ...args) => storage.run(value, () => fn.call(thisArg, ...args)),
-    bind: (_value, target) => target,
-    enable() {
-      return this;
-    },
-    disable() {
-      return this;
-    },
-  });
+  if (parts.has('context')) {
+    const storage = new AsyncLocalStorage<ReturnType<typeof context.active>>();
+    const root = context.active();
+    context.setGlobalContextManager({
+      active: () => storage.getStore() ?? root,
+      with: (value, fn, thisArg, ...args) => storage.run(value, () => fn.call(thisArg, ...args)),
+      bind: (_value, target) => target,
+      enable() {
+        return this;
+      },
+      disable() {
+        return this;
+      },
+    });
+    context.with(root, () => undefined);
+  }
+  const ratio = [...parts].find((part) => part.startsWith('ratio:'));
+  const sampler = () =>
+    ratio ? new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(Number(ratio.slice('ratio:'.length))) }) : new AlwaysOnSampler();
   let exported = 0;
   const exporter = {
     export: (spans: readonly unknown[], done: (result: { code: number }) => void) => {
@@ -152,19 +165,19 @@ const installTelemetry = async () => {
     },
     shutdown: () => Promise.resolve(),
   };
-  trace.setGlobalTracerProvider(
-    new BasicTracerProvider({ sampler: new AlwaysOnSampler(), spanProcessors: [new BatchSpanProcessor(exporter)] }),
-  );
-  metrics.setGlobalMeterProvider(
-    new MeterProvider({
-      readers: [
-        new PeriodicExportingMetricReader({
-          exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE),
-          exportIntervalMillis: 10_000,
-        }),
-      ],
-    }),
-  );
+  if (parts.has('traces'))
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ sampler: sampler(), spanProcessors: [new BatchSpanProcessor(exporter)] }));
+  if (parts.has('metrics'))
+    metrics.setGlobalMeterProvider(
+      new MeterProvider({
+        readers: [
+          new PeriodicExportingMetricReader({
+            exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE),
+            exportIntervalMillis: 10_000,
+          }),
+        ],
+      }),
+    );
   process.on('exit', () => process.stderr.write(`[kit] spans exported: ${exported}\n`));
 };
 
@@ -174,7 +187,9 @@ const installTelemetry = async () => {
  * baseline, the gateway being the same kit in a process of its own.
  */
 const startKit = async (mock: MockInfo, kitFile?: string): Promise<Started> => {
-  if (process.env.BENCH_TRACING === '1') await installTelemetry();
+  const tracing = process.env.BENCH_TRACING;
+  if (tracing === '1') await installTelemetry();
+  else if (tracing) await installTelemetry(new Set(tracing.split(',')));
   const kit = (kitFile ? await import(pathToFileURL(kitFile).href) : await import('../src/server/index.js')) as typeof ServerKit;
   const client = new kit.MerchantClient({ baseUrl: mock.url, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey });
   const allowed = new Set(mock.invoices.map((invoice) => invoice.id));

@@ -153,8 +153,9 @@ export const startChild = async (
 
 const spawnChild = (role: string, config: MockInfo | undefined, execArgv: string[], env: Record<string, string>): Promise<Child> =>
   new Promise((resolve, reject) => {
+    // `BENCH_NODE` (in `env` or this process's): another Node binary for the servers (bench/tracing.ts on a newer Node).
     const child = spawn(
-      process.execPath,
+      env.BENCH_NODE || process.env.BENCH_NODE || process.execPath,
       ['--trace-uncaught', ...execArgv, '--import', 'tsx', SERVERS, role, JSON.stringify(config ?? {})],
       {
         stdio: ['pipe', 'pipe', 'inherit'],

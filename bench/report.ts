@@ -9,7 +9,7 @@ import { AWAY_MS, DEAD_GOAL_MS, DEAD_TABS, RETURN_GOAL_MS, RETURNS, type PayerRe
 import { PARTS, STALL_GOAL_MS } from './receipts.js';
 import { BOOKS_INVOICES, FOUND_GOAL_MS, type BooksResult } from './books.js';
 import { IDLE_STREAMS, READ_GOAL_RATIO, WEBHOOK_P99_GOAL_MS, WEBHOOKS, type GatewayResult } from './gateway.js';
-import { TRACING_GOAL_RATIO, TRACING_ROUNDS, TRACING_SECONDS, type TracingResult } from './tracing.js';
+import { TRACING_GOAL_RATIO, TRACING_ROUNDS, TRACING_SECONDS, TRACING_SETUPS, type TracingResult, type TracingSetup } from './tracing.js';
 
 export type BenchName = 'bundle' | 'ttr' | 'proxy' | 'leaks' | 'slow' | 'events' | 'returns' | 'books' | 'gateway' | 'tracing';
 
@@ -388,10 +388,35 @@ const tracingGoals = (outcome: Outcome<TracingResult> | undefined): Goal[] => {
   return [
     {
       what: 'Checkout reads of the kit with an OpenTelemetry SDK, every span sampled, against no SDK (median req/s)',
-      figure: t ? `${int(t.onMedian)} / ${int(t.offMedian)} req/s (${fixed(t.ratio, 2)}×)` : 'not measured',
+      figure: t
+        ? `${int(t.requestsPerSecond.on)} / ${int(t.requestsPerSecond.off)} req/s (${fixed(t.ratio, 2)}×), Node ${t.node.replace(/^v/, '')}` +
+          (t.other ? `; ${fixed(t.other.ratio, 2)}× on Node ${t.other.node.replace(/^v/, '')}` : '')
+        : 'not measured',
       goal: `≥ ${fixed(TRACING_GOAL_RATIO, 2)}× (within 5 %)`,
       met: t ? t.ratio >= TRACING_GOAL_RATIO && t.errors === 0 : undefined,
     },
+  ];
+};
+
+const TRACING_LABELS: Record<TracingSetup, string> = {
+  off: 'no SDK (the API a no-op)',
+  context: 'only a context manager on `AsyncLocalStorage`, entered once',
+  on: 'the SDK: every span sampled, that context manager, metrics',
+  tenth: 'the same SDK sampling a tenth of the traces (`ParentBased(TraceIdRatioBased(0.1))`)',
+};
+
+/** One run of bench/tracing.ts as a table: each setup's req/s and CPU per answer. */
+const tracingTable = (t: TracingResult): string[] => {
+  const added = (setup: TracingSetup) => t.cpuPerAnswer[setup] - t.cpuPerAnswer.off;
+  return [
+    `| setup, Node ${t.node.replace(/^v/, '')} | req/s (median) | ÷ no SDK | CPU per answer (median) | added | req/s, each round |`,
+    '|---|---|---|---|---|---|',
+    ...TRACING_SETUPS.map(
+      (setup) =>
+        `| ${TRACING_LABELS[setup]} | ${int(t.requestsPerSecond[setup])} | ${fixed(t.requestsPerSecond[setup] / t.requestsPerSecond.off, 2)}× | ${int(t.cpuPerAnswer[setup])} µs | ${setup === 'off' ? '' : `${int(added(setup))} µs`} | ${t.rounds[setup].map(int).join(', ')} |`,
+    ),
+    '',
+    `Errors: ${t.errors}.`,
   ];
 };
 
@@ -400,12 +425,17 @@ export const tracingSection = (outcome: Outcome<TracingResult> | undefined): str
   if (!outcome?.ok) return failure(outcome);
   const t = outcome.value;
   return [
-    `\`bench/tracing.ts\`: the kit object as the README runs it (bench/proxy-servers.ts \`kit\`, bundled as it ships) in two processes, one without an OpenTelemetry SDK (the API is a no-op) and one with an SDK installed as a shop would: every span sampled into a batch processor (an exporter that drops them), context carried across \`await\` by \`AsyncLocalStorage\`, a meter provider read every 10 s. Reads: \`GET /checkout-api/invoices/{id}\`, 10 connections over 10 invoices; both warmed up for 2 s, then alternated, ${TRACING_ROUNDS} rounds of ${TRACING_SECONDS} s.`,
+    `\`bench/tracing.ts\`: the kit object as the README runs it (bench/proxy-servers.ts \`kit\`, bundled as it ships), in four processes: without an OpenTelemetry SDK (the API is a no-op); with only a context manager on \`AsyncLocalStorage\`, entered once, as any SDK with context brings one to a process whatever it traces; with an SDK installed as a shop would (every span sampled into a batch processor whose exporter drops them, that context manager, a meter provider read every 10 s); and with that SDK sampling a tenth of the traces. Reads: \`GET /checkout-api/invoices/{id}\`, 10 connections over 10 invoices; the processes warmed up for 2 s, then alternated (the order reversed every other round), ${TRACING_ROUNDS} rounds of ${TRACING_SECONDS} s; medians.`,
     '',
-    '| figure | this run |',
-    '|---|---|',
-    `| reads, req/s, each round: no SDK | ${t.off.map(int).join(', ')} |`,
-    `| reads, req/s, each round: SDK, every span sampled (errors: ${t.errors}) | ${t.on.map(int).join(', ')} |`,
+    ...tracingTable(t),
+    ...(t.other
+      ? [
+          '',
+          `The same on Node ${t.other.node.replace(/^v/, '')} (\`BENCH_TRACING_NODE=<binary>\`), whose \`AsyncLocalStorage\` keeps its store without a hook on every promise:`,
+          '',
+          ...tracingTable(t.other),
+        ]
+      : []),
     '',
     goalTable(tracingGoals(outcome)),
     '',

@@ -15,12 +15,14 @@
  *   npm run bench -- --only proxy --no-build                     the proxy (about 2.5 min)
  *   BENCH_PROXY_ROOT=<dir> npm run bench -- --only proxy         … with the proxy of another copy of the sources beside it (A/B)
  *   BENCH_TTR_ROOT=<dir> npm run bench -- --only ttr             the time to requisites with another (built) copy's kit and CDN files
+ *   node --import tsx bench/proxy-ab.ts <dir> [rounds] [s] [shared|spread]   the proxy against another copy's, 20 alternating rounds (about 2 min)
  *   node --import tsx bench/events.ts idle [count] [--floor]     the idle streams' memory (about 30 s)
  *   node --import tsx bench/profile.ts [seconds]                 a CPU profile of the proxy under load
  *   node --import tsx bench/payer-returns.ts                     the payer's returns in Chromium as a phone (about 2 min)
  *   node --import tsx bench/books.ts [invoices]                  the merchant's books, 10,000 invoices over a mock day (about 25 min)
  *   node --import tsx bench/gateway.ts                           the gateway against the in-process kit (about 2 min)
- *   node --import tsx bench/tracing.ts                           the kit with an OpenTelemetry SDK against none (about 2 min)
+ *   node --import tsx bench/tracing.ts                           the kit with an OpenTelemetry SDK against none (about 4 min)
+ *   BENCH_TRACING_NODE=<node binary> npm run bench -- --only tracing   … on this Node, then on that one
  *
  * Each benchmark bounds its own time; the whole run takes about six minutes on 2 cores (the event
  * streams alone about three: two 60 s windows of 1,000 payers).
@@ -119,7 +121,12 @@ results.returns = await run('returns', 300_000, runPayerReturns);
 // BENCH_BOOKS_INVOICES: fewer invoices for a shorter run (then the figures are not the issue's 10,000).
 results.books = await run('books', 3_600_000, () => runBooks(Number(process.env.BENCH_BOOKS_INVOICES ?? BOOKS_INVOICES)));
 results.gateway = await run('gateway', 300_000, runGateway);
-results.tracing = await run('tracing', 300_000, runTracing);
+// BENCH_TRACING_NODE: the same again on another Node (a newer one, whose AsyncLocalStorage needs no promise hooks).
+results.tracing = await run('tracing', 600_000, async () => {
+  const result = await runTracing();
+  const other = process.env.BENCH_TRACING_NODE;
+  return other ? { ...result, other: await runTracing(other) } : result;
+});
 
 if (wanted.includes('ttr') || wanted.includes('leaks')) {
   const server = await startCheckoutServer(process.env.BENCH_TTR_ROOT || undefined);

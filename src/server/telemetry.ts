@@ -12,9 +12,12 @@
 import {
   SpanKind,
   SpanStatusCode,
+  context,
+  isSpanContextValid,
   metrics,
   trace,
   type Attributes,
+  type Context,
   type Counter,
   type Histogram,
   type Meter,
@@ -84,18 +87,24 @@ const meter = (): Instruments => {
 };
 
 /**
- * Runs `work` in a span; the span records an error and a failing status when it throws.
+ * Runs `work` in a span, a child of `parent` (default: the context active when it starts, the
+ * shop's request span when its HTTP instrumentation made one); the span records an error and a
+ * failing status when it throws.
  *
- * The span is a child of the context active when it starts (the shop's request span, when its
- * HTTP instrumentation made one) and is not made active itself: entering a context
- * (`context.with`) is an `AsyncLocalStorage` run, which on Node 20 turns on a hook for every
- * promise the process makes afterwards. Measured, that was most of what tracing cost a read
- * (BENCHMARKS.md, "What tracing costs"). So a checkout route's span and the upstream reads it
- * prompts are siblings, both under the shop's span, which is also true of a read shared by
- * several routes (single flight).
+ * The span is never made active: entering a context (`context.with`) is an `AsyncLocalStorage`
+ * run, which on Node 20 turns on a hook for every promise the process makes afterwards
+ * (BENCHMARKS.md, "What tracing costs"). A checkout route hands its span's context down
+ * instead (`work`'s argument, then `RequestOptions.traceContext`), so the reads it prompts are
+ * its children; a read shared by several routes (single flight) is a child of the first.
  */
-const inSpan = async <T>(name: string, kind: SpanKind, attributes: Attributes, work: (span: Span) => Promise<T>): Promise<T> => {
-  const span = tracer().startSpan(name, { kind, attributes });
+const inSpan = async <T>(
+  name: string,
+  kind: SpanKind,
+  attributes: Attributes,
+  work: (span: Span) => Promise<T>,
+  parent?: Context,
+): Promise<T> => {
+  const span = tracer().startSpan(name, { kind, attributes }, parent);
   try {
     return await work(span);
   } catch (error) {
@@ -107,6 +116,10 @@ const inSpan = async <T>(name: string, kind: SpanKind, attributes: Attributes, w
   }
 };
 
+/** The context whose span is `span`, for its children; undefined for a span of no trace (no SDK), whose children need no parent. */
+const contextOf = (span: Span): Context | undefined =>
+  isSpanContextValid(span.spanContext()) ? trace.setSpan(context.active(), span) : undefined;
+
 /** What an upstream call's span and metrics carry. */
 export interface UpstreamCall {
   /** The operation's name (`getInvoice`, `request GET …` for the raw path call: its template is `request`). */
@@ -116,6 +129,8 @@ export interface UpstreamCall {
   template: string;
   /** The terminal's tag (`MerchantClient.terminal`). */
   terminal: string;
+  /** The context its span is a child of (`RequestOptions.traceContext`; default: the active one). */
+  parent?: Context | undefined;
 }
 
 /** One call to the payment service, traced and measured; `outcome` reads the status and error code of what happened. */
@@ -131,35 +146,45 @@ export const upstreamCall = <T>(
     'merchant_checkout.operation': call.operation,
     'merchant_checkout.terminal': call.terminal,
   };
-  return inSpan(`${call.method} ${call.template}`, SpanKind.CLIENT, attributes, async (span) => {
-    const finish = (status: number | undefined, code: string | undefined) => {
-      if (status !== undefined) span.setAttribute('http.response.status_code', status);
-      if (code !== undefined) span.setAttribute('merchant_checkout.service_error', code);
-      const labels: Attributes = {
-        'merchant_checkout.operation': call.operation,
-        ...(status === undefined ? {} : { 'http.response.status_code': status }),
+  return inSpan(
+    `${call.method} ${call.template}`,
+    SpanKind.CLIENT,
+    attributes,
+    async (span) => {
+      const finish = (status: number | undefined, code: string | undefined) => {
+        if (status !== undefined) span.setAttribute('http.response.status_code', status);
+        if (code !== undefined) span.setAttribute('merchant_checkout.service_error', code);
+        const labels: Attributes = {
+          'merchant_checkout.operation': call.operation,
+          ...(status === undefined ? {} : { 'http.response.status_code': status }),
+        };
+        const tools = meter();
+        tools.upstreamDuration.record((performance.now() - started) / 1000, labels);
+        if (code !== undefined) tools.upstreamErrors.add(1, { ...labels, 'merchant_checkout.service_error': code });
       };
-      const tools = meter();
-      tools.upstreamDuration.record((performance.now() - started) / 1000, labels);
-      if (code !== undefined) tools.upstreamErrors.add(1, { ...labels, 'merchant_checkout.service_error': code });
-    };
-    try {
-      const value = await work();
-      finish(200, undefined);
-      return value;
-    } catch (error) {
-      const { status, code } = outcome(error);
-      finish(status, code ?? 'error');
-      throw error;
-    }
-  });
+      try {
+        const value = await work();
+        finish(200, undefined);
+        return value;
+      } catch (error) {
+        const { status, code } = outcome(error);
+        finish(status, code ?? 'error');
+        throw error;
+      }
+    },
+    call.parent,
+  );
 };
 
-/** One checkout route, traced and measured. */
-export const checkoutRoute = <T extends Response>(route: string, method: string, work: () => Promise<T>): Promise<T> => {
+/** One checkout route, traced and measured; `work` gets the context of the route's span, for the upstream calls it makes. */
+export const checkoutRoute = <T extends Response>(
+  route: string,
+  method: string,
+  work: (traceContext: Context | undefined) => Promise<T>,
+): Promise<T> => {
   const started = performance.now();
   return inSpan(`${method} ${route}`, SpanKind.SERVER, { 'http.request.method': method, 'http.route': route }, async (span) => {
-    const answer = await work();
+    const answer = await work(contextOf(span));
     span.setAttribute('http.response.status_code', answer.status);
     if (answer.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
     meter().routeDuration.record((performance.now() - started) / 1000, { 'http.route': route, 'http.response.status_code': answer.status });

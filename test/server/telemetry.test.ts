@@ -184,7 +184,7 @@ test("every span and metric of a payer's and a shop's day names templates and ou
   }
 });
 
-test("a route's span and the read it prompts are children of the shop's request span; the kit makes no span of its own active", async () => {
+test("a route's span is a child of the shop's request span and the read it prompts a child of the route's; the kit makes no span of its own active", async () => {
   // A context manager as an SDK installs one (AsyncLocalStorage), counting who enters a context.
   const storage = new AsyncLocalStorage<Context>();
   const entered: string[] = [];
@@ -212,15 +212,45 @@ test("a route's span and the read it prompts are children of the shop's request 
     shop.end();
     assert.equal(answer.status, 200);
     const finished = spans.getFinishedSpans();
-    const kitSpans = ['GET /checkout-api/invoices/{id}', 'GET /api/merchant/invoices/{id}'].map((name) => {
+    const named = (name: string) => {
       const span = finished.find((each) => each.name === name);
       assert.ok(span, `a span ${name} (spans: ${finished.map((each) => each.name).join(', ')})`);
       assert.equal(span.spanContext().traceId, shop.spanContext().traceId, `${name} is in the shop's trace`);
-      assert.equal(span.parentSpanContext?.spanId, shop.spanContext().spanId, `${name} is a child of the shop's span`);
-      return span.spanContext().spanId;
-    });
+      return span;
+    };
+    const route = named('GET /checkout-api/invoices/{id}');
+    const read = named('GET /api/merchant/invoices/{id}');
+    assert.equal(route.parentSpanContext?.spanId, shop.spanContext().spanId, "the route's span is a child of the shop's");
+    assert.equal(read.parentSpanContext?.spanId, route.spanContext().spanId, "the read's span is a child of the route's");
+    const kitSpans = [route, read].map((span) => span.spanContext().spanId);
     for (const id of kitSpans) assert.ok(!entered.includes(id), 'no span of the kit was made active');
   } finally {
     context.disable();
+  }
+});
+
+test("without a context manager, each payer's request is still one trace: the route's span and the service calls it made (a read, a cancel)", async () => {
+  const invoice = await newInvoice();
+  spans.reset();
+  const base = `${ORIGIN}/checkout-api/invoices/${invoice.id}`;
+  assert.equal((await kit.fetch(new Request(base))).status, 200);
+  const cancel = await kit.fetch(
+    new Request(`${base}/cancel`, { method: 'POST', headers: { origin: ORIGIN, 'sec-fetch-site': 'same-origin' } }),
+  );
+  assert.equal(cancel.status, 200);
+  const finished = spans.getFinishedSpans();
+  for (const [routeName, callName] of [
+    ['GET /checkout-api/invoices/{id}', 'GET /api/merchant/invoices/{id}'],
+    ['POST /checkout-api/invoices/{id}/cancel', 'POST /api/merchant/invoices/{id}/cancel'],
+  ] as const) {
+    const route = finished.find((span) => span.name === routeName);
+    assert.ok(route, `a span ${routeName} (spans: ${finished.map((span) => span.name).join(', ')})`);
+    assert.equal(route.parentSpanContext, undefined, `${routeName} is a root: no shop span around it`);
+    const calls = finished.filter((span) => span.parentSpanContext?.spanId === route.spanContext().spanId);
+    assert.ok(
+      calls.some((span) => span.name === callName),
+      `${callName} is a child of ${routeName} (its children: ${calls.map((span) => span.name).join(', ') || 'none'})`,
+    );
+    for (const call of calls) assert.equal(call.spanContext().traceId, route.spanContext().traceId, `${call.name} is in the route's trace`);
   }
 });

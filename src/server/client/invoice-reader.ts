@@ -5,6 +5,7 @@
  * (an invoice is visible only to the API key that created it: the first read asks each
  * terminal in turn and the one that answered is remembered).
  */
+import type { Context } from '@opentelemetry/api';
 import type { Invoice } from '../../schemas/index.js';
 import type { MerchantClient } from './merchant-client.js';
 import type { SharedReadOptions } from './options.js';
@@ -28,6 +29,8 @@ export interface InvoiceReadOptions {
   client?: MerchantClient | undefined;
   /** Ask the terminal with this tag first (`MerchantClient.terminal`), e.g. the one the reconciler met the invoice through. */
   terminal?: string | undefined;
+  /** The span the upstream read is a child of (`RequestOptions.traceContext`): a shared read, the first caller's. */
+  traceContext?: Context | undefined;
 }
 
 /** Reads invoices by id for every part of the kit. */
@@ -53,12 +56,12 @@ export const createInvoiceReader = (clients: readonly MerchantClient[]): Invoice
   const flight = createSingleFlight();
   const owners = new Map<string, MerchantClient>();
 
-  const readFrom = async (client: MerchantClient, id: string, signal: AbortSignal | undefined): Promise<Invoice | undefined> => {
+  const readFrom = async (client: MerchantClient, id: string, options: InvoiceReadOptions): Promise<Invoice | undefined> => {
     try {
       // Shared: the same answer as last time is the same frozen invoice (client/answer.ts, `sharedAnswer`).
-      return await flight(client, id, signal, (shared) => {
-        const options: SharedReadOptions = { signal: shared, sharedAnswer: true };
-        return client.getInvoice(id, options);
+      return await flight(client, id, options.signal, (shared) => {
+        const read: SharedReadOptions = { signal: shared, sharedAnswer: true, traceContext: options.traceContext };
+        return client.getInvoice(id, read);
       });
     } catch (error) {
       if (error instanceof MerchantApiError && error.status === 404) return undefined;
@@ -78,7 +81,7 @@ export const createInvoiceReader = (clients: readonly MerchantClient[]): Invoice
     read: async (id, options = {}) => {
       const key = id.toLowerCase();
       for (const client of order(key, options)) {
-        const invoice = await readFrom(client, key, options.signal);
+        const invoice = await readFrom(client, key, options);
         if (!invoice) continue;
         if (clients.length > 1) remember(owners, key, client, MAX_REMEMBERED_TERMINALS);
         return { invoice, client };

@@ -312,6 +312,7 @@ export class MerchantClient {
         method: call.method,
         template: call.template,
         terminal: this.terminal,
+        parent: call.options?.traceContext,
       },
       () => this.#sendTraced(call),
       (error) =>

@@ -2,6 +2,7 @@
  * What a `MerchantClient` is built with and what each of its calls takes: the options, their
  * defaults, and the internal flag of the proxy's shared reads.
  */
+import type { Context } from '@opentelemetry/api';
 import type { DisputeReason } from '../../schemas/index.js';
 
 /** The client's default `timeoutMs`: a request that has not fully answered in 10 s is aborted. */
@@ -34,6 +35,11 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Overrides the client's `timeoutMs` for this call. */
   timeoutMs?: number;
+  /**
+   * The OpenTelemetry context whose span the call's span is a child of (default: the active
+   * one). The proxy passes its route's, so a read is a child of the request that prompted it.
+   */
+  traceContext?: Context | undefined;
 }
 
 /** A body for `MerchantClient.request`: JSON text, a value to serialise as JSON, or multipart form data. */

@@ -147,7 +147,7 @@ export class ProxyContext {
     const { clientFor } = this.options;
     const chosen = clientFor ? await deadline.race(clientFor(id, request)) : undefined;
     if (clientFor && !isClient(chosen)) fail('not_found', 'unknown invoice');
-    const found = await this.reader.read(id, { client: chosen ?? undefined, signal: deadline.signal });
+    const found = await this.reader.read(id, { client: chosen ?? undefined, signal: deadline.signal, traceContext: deadline.traceContext });
     if (!found) return fail('not_found', 'unknown invoice');
     this.events?.observe(found.invoice);
     return found;
@@ -212,7 +212,7 @@ export class ProxyContext {
   /** The invoice's projection for this caller: bank names filled in, the receipt policy (asked, unless known) added. */
   async projected(invoice: Invoice, client: MerchantClient, request: Request, deadline: Deadline, known?: CheckoutReceiptsPolicy) {
     const policy = known ?? (await this.receiptsPolicy(invoice, request, deadline));
-    const named = await this.withBankNames(invoice, client, { signal: deadline.signal, timeoutMs: deadline.remaining() });
+    const named = await this.withBankNames(invoice, client, deadline.upstream());
     return projectInvoice(named, { receipts: policy, receiptMaxBytes: this.receiptMaxBytes });
   }
 

@@ -2,6 +2,7 @@
  * What every route of the proxy shares about failing: the time budget of one request, the
  * checkout error a failure is answered with (never the upstream's text), and `fail`.
  */
+import type { Context } from '@opentelemetry/api';
 import type { CheckoutProxyErrorCode } from '../../schemas/index.js';
 import { MerchantApiError, MerchantNetworkError, MerchantResponseError, MerchantTimeoutError } from '../client/errors.js';
 import { CheckoutHttpError, Deadline } from './http.js';
@@ -30,17 +31,20 @@ export class Budget {
   bodyRead = false;
   readonly #timeoutMs: number;
   readonly #parent: AbortSignal;
+  readonly #traceContext: Context | undefined;
 
-  constructor(timeoutMs: number, parent: AbortSignal) {
+  /** `traceContext`: the route's span, the parent of its upstream calls. */
+  constructor(timeoutMs: number, parent: AbortSignal, traceContext?: Context) {
     this.#timeoutMs = timeoutMs;
     this.#parent = parent;
-    this.deadline = new Deadline(timeoutMs, parent);
+    this.#traceContext = traceContext;
+    this.deadline = new Deadline(timeoutMs, parent, traceContext);
   }
 
   /** A fresh deadline for the work after the upload (the one before is disposed). */
   restart(): Deadline {
     this.deadline.dispose();
-    this.deadline = new Deadline(this.#timeoutMs, this.#parent);
+    this.deadline = new Deadline(this.#timeoutMs, this.#parent, this.#traceContext);
     return this.deadline;
   }
 }

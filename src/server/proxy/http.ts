@@ -3,6 +3,7 @@
  * headers every answer carries, the typed error a merchant's hook may throw, a size-capped
  * body reader, a deadline, and a constant-time secret comparison. Web APIs only.
  */
+import type { Context } from '@opentelemetry/api';
 import { CHECKOUT_ERROR_STATUS, type CheckoutProxyErrorCode } from '../../schemas/index.js';
 import { BodyTooLargeError, abortable, declaredLength, readTextLimited } from '../body.js';
 import { jsonText } from '../immutable.js';
@@ -113,9 +114,12 @@ export class Deadline {
   readonly #timer: ReturnType<typeof setTimeout>;
   readonly #parent: AbortSignal | undefined;
   readonly #onParentAbort = () => this.#controller.abort(this.#parent?.reason);
+  /** The span of the request's route, the parent of the upstream calls made within this budget. */
+  readonly traceContext: Context | undefined;
 
-  constructor(timeoutMs: number, parent?: AbortSignal) {
+  constructor(timeoutMs: number, parent?: AbortSignal, traceContext?: Context) {
     this.signal = this.#controller.signal;
+    this.traceContext = traceContext;
     this.#end = Date.now() + timeoutMs;
     this.#timer = setTimeout(() => this.#controller.abort(new DeadlineExceeded(`no answer within ${timeoutMs} ms`)), timeoutMs);
     this.#parent = parent;
@@ -131,6 +135,11 @@ export class Deadline {
   /** Milliseconds left, at least 1 (a client's `timeoutMs` must be positive). */
   remaining(): number {
     return Math.max(1, this.#end - Date.now());
+  }
+
+  /** An upstream call's options within this budget: its signal, the time left, the route's span as the call's parent. */
+  upstream(): { signal: AbortSignal; timeoutMs: number; traceContext: Context | undefined } {
+    return { signal: this.signal, timeoutMs: this.remaining(), traceContext: this.traceContext };
   }
 
   /** Settles with `work`, or rejects with the abort reason as soon as the signal aborts. */

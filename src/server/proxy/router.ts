@@ -5,6 +5,7 @@
  * one file per route under routes/), within the request's time budget. Hono carries the
  * middleware (the headers of every answer, CORS); nothing else routes.
  */
+import type { Context as TraceContext } from '@opentelemetry/api';
 import { Hono, type Context, type Next } from 'hono';
 import { cors as corsMiddleware } from 'hono/cors';
 import { CHECKOUT_ROUTES, CHECKOUT_ROUTE_NAMES, type CheckoutRouteName } from '../../schemas/checkout-routes.js';
@@ -104,9 +105,14 @@ export const createRouter = (proxy: ProxyContext): ((request: Request) => Promis
    * an error answer before its body was read to its end closes the connection: the rest of the
    * upload is not read.
    */
-  const serveRoute = async (name: CheckoutRouteName, id: string, c: Context<ProxyEnv>): Promise<Response> => {
+  const serveRoute = async (
+    name: CheckoutRouteName,
+    id: string,
+    c: Context<ProxyEnv>,
+    traceContext: TraceContext | undefined,
+  ): Promise<Response> => {
     const request = c.req.raw;
-    const budget = new Budget(proxy.timeoutMs, request.signal);
+    const budget = new Budget(proxy.timeoutMs, request.signal, traceContext);
     try {
       if (request.method === 'POST') proxy.checkSameSite(request);
       const answer = await ROUTE_HANDLERS[name].serve(proxy, { request, id, budget, c });
@@ -136,7 +142,7 @@ export const createRouter = (proxy: ProxyContext): ((request: Request) => Promis
       observeStreams(() => events.stats().streams);
     }
     if (name === 'invoice') countRead('poll');
-    return checkoutRoute(templates[name], CHECKOUT_ROUTES[name].method, () => serveRoute(name, id, c));
+    return checkoutRoute(templates[name], CHECKOUT_ROUTES[name].method, (traceContext) => serveRoute(name, id, c, traceContext));
   };
 
   const app = new Hono<ProxyEnv>();

@@ -11,7 +11,7 @@ export const cancelRoute: ProxyRoute = {
     await readBodyLimited(request, proxy.maxBodyBytes, proxy.bodyTimeoutMs);
     const { client } = await proxy.verifiedInvoice(id, request, deadline);
     try {
-      return projectCanceledInvoice(await client.cancelInvoice(id, { signal: deadline.signal, timeoutMs: deadline.remaining() }));
+      return projectCanceledInvoice(await client.cancelInvoice(id, deadline.upstream()));
     } catch (error) {
       if (error instanceof MerchantApiError && error.status >= 400 && error.status < 500 && ![401, 403, 404].includes(error.status)) {
         proxy.report(error, request);

@@ -51,11 +51,7 @@ export const dealRoute: ProxyRoute = {
     const { invoice, client } = await proxy.verifiedInvoice(id, request, deadline);
     const { startDeal } = proxy.options;
     if (!startDeal) {
-      const started = await client.startDeal(
-        id,
-        { paymentOption: option, paymentMethod: method },
-        { signal: deadline.signal, timeoutMs: deadline.remaining() },
-      );
+      const started = await client.startDeal(id, { paymentOption: option, paymentMethod: method }, deadline.upstream());
       return dealStarted(proxy, started, id, request, 'start-deal', client, deadline);
     }
     const answer = await deadline.race(

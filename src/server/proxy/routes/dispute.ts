@@ -106,11 +106,7 @@ const serveDispute = async (proxy: ProxyContext, id: string, request: Request, b
   }
   let disputed: Invoice;
   try {
-    disputed = await client.openDispute(
-      id,
-      { dealId: deal.id!, reason, amount, attachment },
-      { signal: deadline.signal, timeoutMs: deadline.remaining() },
-    );
+    disputed = await client.openDispute(id, { dealId: deal.id!, reason, amount, attachment }, deadline.upstream());
   } catch (error) {
     if ((error instanceof MerchantApiError && error.status < 500) || error instanceof MerchantValidationError) {
       // Refused: nothing was opened, the payer may try again.

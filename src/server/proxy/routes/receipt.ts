@@ -34,7 +34,9 @@ export const receiptRoute: ProxyRoute = {
     } catch (error) {
       if (error instanceof MerchantApiError && error.status >= 400 && error.status < 500 && ![401, 403].includes(error.status)) {
         // Refused: perhaps because another instance delivered it just now. The invoice says.
-        const now = (await proxy.reader.read(id, { client, signal: deadline.signal }).catch(() => undefined))?.invoice;
+        const now = (
+          await proxy.reader.read(id, { client, signal: deadline.signal, traceContext: deadline.traceContext }).catch(() => undefined)
+        )?.invoice;
         if (now?.deals.find((each) => each.isActive)?.status === 'transfer_confirmed')
           return proxy.projected(now, client, request, deadline, policy);
         proxy.report(error, request);

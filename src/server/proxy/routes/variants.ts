@@ -5,6 +5,6 @@ import { projectVariants } from '../projection.js';
 export const variantsRoute: ProxyRoute = {
   serve: async (proxy, { request, id, budget: { deadline } }) => {
     const { client } = await proxy.verifiedInvoice(id, request, deadline);
-    return projectVariants(await client.listPaymentVariants(id, { signal: deadline.signal, timeoutMs: deadline.remaining() }));
+    return projectVariants(await client.listPaymentVariants(id, deadline.upstream()));
   },
 };

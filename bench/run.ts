@@ -22,7 +22,7 @@
  *   node --import tsx bench/books.ts [invoices]                  the merchant's books, 10,000 invoices over a mock day (about 25 min)
  *   node --import tsx bench/gateway.ts                           the gateway against the in-process kit (about 2 min)
  *   node --import tsx bench/tracing.ts                           the kit with an OpenTelemetry SDK against none (about 4 min)
- *   BENCH_TRACING_NODE=<node binary> npm run bench -- --only tracing   … on this Node, then on that one
+ *   BENCH_TRACING_NODE='<binary>[ <flag>…][, …]' npm run bench -- --only tracing   … on this Node, then on each of those
  *
  * Each benchmark bounds its own time; the whole run takes about six minutes on 2 cores (the event
  * streams alone about three: two 60 s windows of 1,000 payers).
@@ -39,7 +39,7 @@ import { runEvents } from './events.js';
 import { runPayerReturns } from './payer-returns.js';
 import { BOOKS_INVOICES, runBooks } from './books.js';
 import { runGateway } from './gateway.js';
-import { runTracing } from './tracing.js';
+import { otherNodes, runTracing, type TracingResult } from './tracing.js';
 import { startCheckoutServer } from './checkout-server.js';
 import { load, log, machine, waitForQuiet, withinTime } from './lib.js';
 import { runProxy } from './proxy.js';
@@ -121,11 +121,12 @@ results.returns = await run('returns', 300_000, runPayerReturns);
 // BENCH_BOOKS_INVOICES: fewer invoices for a shorter run (then the figures are not the 10,000).
 results.books = await run('books', 3_600_000, () => runBooks(Number(process.env.BENCH_BOOKS_INVOICES ?? BOOKS_INVOICES)));
 results.gateway = await run('gateway', 300_000, runGateway);
-// BENCH_TRACING_NODE: the same again on another Node (a newer one, whose AsyncLocalStorage needs no promise hooks).
-results.tracing = await run('tracing', 600_000, async () => {
+// BENCH_TRACING_NODE: the same again on other Nodes (newer ones, whose AsyncLocalStorage needs no promise hooks).
+results.tracing = await run('tracing', 1_800_000, async () => {
   const result = await runTracing();
-  const other = process.env.BENCH_TRACING_NODE;
-  return other ? { ...result, other: await runTracing(other) } : result;
+  const others: TracingResult[] = [];
+  for (const { binary, flags } of otherNodes(process.env.BENCH_TRACING_NODE)) others.push(await runTracing(binary, flags));
+  return others.length > 0 ? { ...result, others } : result;
 });
 
 if (wanted.includes('ttr') || wanted.includes('leaks')) {

@@ -1,36 +1,50 @@
 /**
  * What tracing costs (issue 27): the kit object as the README runs it in-process (bench/proxy-
- * servers.ts `kit`, bundled as it ships) in three processes: without an OpenTelemetry SDK (the
- * API is a no-op); with only a context manager on `AsyncLocalStorage`, entered once (what any
- * SDK with context brings to a process, whatever it traces: on Node 20 every promise and tick
- * then runs a hook); and with an SDK installed as a shop would (`BENCH_TRACING=1`: every span
- * sampled into a batch processor, that context manager, a meter provider read every 10 s), and
- * the same SDK sampling a tenth of the traces (`ParentBased(TraceIdRatioBased(0.1))`).
- * Checkout reads, `GET /checkout-api/invoices/{id}`: 10 connections over 10 invoices, the
- * processes warmed up for 2 s, then alternated (the order reversed every other round),
- * `TRACING_ROUNDS` rounds of `TRACING_SECONDS` s each; medians of req/s and of each process's
- * CPU per answer.
+ * servers.ts `kit`, bundled as it ships) in five processes:
+ * - `off`: no OpenTelemetry SDK (the API is a no-op);
+ * - `context`: only a context manager on `AsyncLocalStorage`, entered once (what any SDK with
+ *   context brings to a process, whatever it traces: on Node 20 and 22 every promise and tick
+ *   then runs a hook);
+ * - `sdk`: the SDK's tracer and meter providers registered without a context manager
+ *   (`trace.setGlobalTracerProvider`, `metrics.setGlobalMeterProvider`): the kit's own spans
+ *   and metrics alone, which need none (telemetry.ts hands the route's span down itself);
+ * - `on`: the SDK as a shop installs it (`BENCH_TRACING=1`: every span sampled into a batch
+ *   processor, that context manager, a meter provider read every 10 s);
+ * - `tenth`: the same sampling a tenth of the traces (`ParentBased(TraceIdRatioBased(0.1))`).
+ *
+ * Checkout reads, `GET /checkout-api/invoices/{id}`: 10 connections over 10 invoices. The
+ * servers share one CPU and the load and the mock service another (`taskset`, when there are
+ * two), so that req/s is what the server can do, not how three processes share two cores.
+ * Warmed up for 2 s each, then `TRACING_ROUNDS` rounds of `TRACING_SECONDS` s in which every
+ * process is loaded in turn (the order reversed every other round). This machine's speed
+ * drifts by tens of percent from one second to the next (a shared virtual machine), so each
+ * setup is compared with `off` within each round, and the figure is the median of those
+ * ratios, with their quartiles.
  *
  *   node --import tsx bench/tracing.ts                    (about 4 minutes; run `npm run build` first)
  *   BENCH_NODE=<node binary> node --import tsx bench/tracing.ts   the servers on another Node
- *   BENCH_TRACING_NODE=<node binary> npm run bench -- --only tracing   this Node, then that one too
+ *   BENCH_TRACING_NODE='<binary>[ <flag>…][, <binary>…]' npm run bench -- --only tracing   this Node, then each of those
  */
 import { execFileSync } from 'node:child_process';
-import { log, median } from './lib.js';
+import { cpus } from 'node:os';
+import { log, median, percentile } from './lib.js';
 import { load, startChild, stopChild, type Child } from './proxy.js';
 
-export const TRACING_ROUNDS = 10;
-export const TRACING_SECONDS = 4;
+export const TRACING_ROUNDS = 16;
+export const TRACING_SECONDS = 2;
 /** Goal: with an SDK and sampling on, within 5 % of tracing off. */
 export const TRACING_GOAL_RATIO = 0.95;
 
-/** The processes: no SDK, only the context manager, the SDK with every span sampled, the SDK sampling a tenth of the traces. */
-export const TRACING_SETUPS = ['off', 'context', 'on', 'tenth'] as const;
+/** The processes; see above. */
+export const TRACING_SETUPS = ['off', 'context', 'sdk', 'on', 'tenth'] as const;
 export type TracingSetup = (typeof TRACING_SETUPS)[number];
 
 export interface TracingResult {
-  /** The servers' Node (`process.version` of `BENCH_NODE` or this one). */
+  /** The servers' Node (`process.version` of the binary) and the flags it ran with. */
   node: string;
+  flags: string[];
+  /** Whether the servers had a CPU of their own (`taskset`). */
+  pinned: boolean;
   /** req/s of each round, by setup. */
   rounds: Record<TracingSetup, number[]>;
   /** CPU (µs) per answer of each round, by setup. */
@@ -38,36 +52,62 @@ export interface TracingResult {
   /** Medians. */
   requestsPerSecond: Record<TracingSetup, number>;
   cpuPerAnswer: Record<TracingSetup, number>;
-  /** on ÷ off, req/s: the goal's figure. */
+  /** Each setup's req/s ÷ `off`'s in the same round: median and quartiles. */
+  ratios: Record<TracingSetup, { median: number; q1: number; q3: number }>;
+  /** `on` ÷ `off`: the goal's figure. */
   ratio: number;
-  /** context ÷ off, req/s: what the context manager alone costs. */
-  contextRatio: number;
-  /** tenth ÷ off, req/s: with a tenth of the traces sampled. */
-  tenthRatio: number;
   errors: number;
-  /** The same on another Node (`BENCH_TRACING_NODE`, bench/run.ts). */
-  other?: TracingResult;
+  /** The same on other Nodes (`BENCH_TRACING_NODE`, bench/run.ts). */
+  others?: TracingResult[];
 }
 
 const ENV: Record<TracingSetup, Record<string, string>> = {
   off: {},
   context: { BENCH_TRACING: 'context' },
+  sdk: { BENCH_TRACING: 'traces,metrics' },
   on: { BENCH_TRACING: '1' },
   tenth: { BENCH_TRACING: 'context,traces,metrics,ratio:0.1' },
 };
 
-/** `binary`: the Node that runs the servers (default `BENCH_NODE` or this one). */
-export const runTracing = async (binary = process.env.BENCH_NODE || process.execPath): Promise<TracingResult> => {
+/** Puts every thread of `pid` on `cpus` (a `taskset` list). */
+const pin = (pid: number | undefined, cpus: string) => {
+  if (pid !== undefined) execFileSync('taskset', ['-a', '-pc', cpus, String(pid)], { stdio: 'ignore' });
+};
+
+/** The machine's CPUs, counted once: `availableParallelism()` counts those this process may use, which pinning narrows. */
+const CPUS = cpus().length;
+
+const canPin = (): boolean => {
+  if (CPUS < 2) return false;
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** `binary`: the Node that runs the servers (default `BENCH_NODE` or this one), with `flags`. */
+export const runTracing = async (binary = process.env.BENCH_NODE || process.execPath, flags: string[] = []): Promise<TracingResult> => {
   const node = execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim();
   const on = { BENCH_NODE: binary };
-  const mock = await startChild('mock', undefined, [], on);
+  const pinned = canPin();
+  const rest = `1-${CPUS - 1}`;
+  // The load (this process) and the mock on the other CPUs; back on every CPU afterwards.
+  if (pinned) pin(process.pid, rest);
+  const mock = await startChild('mock', undefined, flags, on);
+  if (pinned) pin(mock.process.pid, rest);
   const info = mock.info!;
   const servers = new Map<TracingSetup, Child>();
   const rounds = Object.fromEntries(TRACING_SETUPS.map((setup) => [setup, []])) as unknown as Record<TracingSetup, number[]>;
   const cpu = Object.fromEntries(TRACING_SETUPS.map((setup) => [setup, []])) as unknown as Record<TracingSetup, number[]>;
   let errors = 0;
   try {
-    for (const setup of TRACING_SETUPS) servers.set(setup, await startChild('kit', info, [], { ...ENV[setup], ...on }));
+    for (const setup of TRACING_SETUPS) {
+      const server = await startChild('kit', info, flags, { ...ENV[setup], ...on });
+      if (pinned) pin(server.process.pid, '0');
+      servers.set(setup, server);
+    }
     const paths = info.invoices.map((invoice) => `/checkout-api/invoices/${/invoices\/([^/?]+)/.exec(invoice.lookupPath)?.[1] ?? ''}`);
     const round = async (server: Child, seconds: number) => {
       const before = await server.cpu();
@@ -88,26 +128,43 @@ export const runTracing = async (binary = process.env.BENCH_NODE || process.exec
         cpu[setup].push(result.cpuPerAnswer);
         errors += result.errors;
       }
-      log(`tracing: round ${index + 1}: ${TRACING_SETUPS.map((setup) => `${setup} ${Math.round(rounds[setup].at(-1)!)}/s`).join(', ')}`);
+      log(
+        `tracing (${node}): round ${index + 1}: ${TRACING_SETUPS.map((setup) => `${setup} ${Math.round(rounds[setup].at(-1)!)}/s`).join(', ')}`,
+      );
     }
   } finally {
     await Promise.all([...servers.values(), mock].map(stopChild));
+    if (pinned) pin(process.pid, `0-${CPUS - 1}`);
   }
   const medians = (values: Record<TracingSetup, number[]>) =>
     Object.fromEntries(TRACING_SETUPS.map((setup) => [setup, median(values[setup])])) as Record<TracingSetup, number>;
-  const requestsPerSecond = medians(rounds);
+  const ratios = Object.fromEntries(
+    TRACING_SETUPS.map((setup) => {
+      const each = rounds[setup].map((value, index) => value / rounds.off[index]!);
+      return [setup, { median: median(each), q1: percentile(each, 0.25), q3: percentile(each, 0.75) }];
+    }),
+  ) as TracingResult['ratios'];
   return {
     node,
+    flags,
+    pinned,
     rounds,
     cpu,
-    requestsPerSecond,
+    requestsPerSecond: medians(rounds),
     cpuPerAnswer: medians(cpu),
-    ratio: requestsPerSecond.on / requestsPerSecond.off,
-    contextRatio: requestsPerSecond.context / requestsPerSecond.off,
-    tenthRatio: requestsPerSecond.tenth / requestsPerSecond.off,
+    ratios,
+    ratio: ratios.on.median,
     errors,
   };
 };
+
+/** `BENCH_TRACING_NODE`: Nodes separated by commas, each a binary and the flags it runs with (no spaces in the path). */
+export const otherNodes = (value: string | undefined): { binary: string; flags: string[] }[] =>
+  (value ?? '')
+    .split(',')
+    .map((each) => each.trim().split(/\s+/))
+    .filter(([binary]) => binary)
+    .map(([binary, ...flags]) => ({ binary: binary!, flags }));
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))) {
   const result = await runTracing();

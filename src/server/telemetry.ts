@@ -93,9 +93,10 @@ const meter = (): Instruments => {
  *
  * The span is never made active: entering a context (`context.with`) is an `AsyncLocalStorage`
  * run, which on Node 20 turns on a hook for every promise the process makes afterwards
- * (BENCHMARKS.md, "What tracing costs"). A checkout route hands its span's context down
- * instead (`work`'s argument, then `RequestOptions.traceContext`), so the reads it prompts are
- * its children; a read shared by several routes (single flight) is a child of the first.
+ * (BENCHMARKS.md, "What tracing costs"). A checkout route, a notification and a reconciliation
+ * pass hand their span's context down instead (`work`'s argument, then
+ * `RequestOptions.traceContext`), so the calls to the service they make are their children; a
+ * read shared by several callers (single flight) is a child of the first.
  */
 const inSpan = async <T>(
   name: string,
@@ -195,9 +196,9 @@ export const checkoutRoute = <T extends Response>(
 /** A notification's outcome for the metrics: a change's kind, `duplicate` (no news), `unconfirmed`, `refused` (401/400), `failed`. */
 export type NotificationOutcome = 'changed' | 'corrected' | 'duplicate' | 'unconfirmed' | 'refused' | 'failed';
 
-/** One notification, traced; its outcome counted. */
+/** One notification, traced; its outcome counted. `work` gets the span's context, the parent of the reads it makes. */
 export const notificationSpan = <T extends Response>(
-  work: (outcome: (value: NotificationOutcome, kind?: string) => void) => Promise<T>,
+  work: (outcome: (value: NotificationOutcome, kind?: string) => void, traceContext: Context | undefined) => Promise<T>,
 ): Promise<T> =>
   inSpan('merchant_checkout.notification', SpanKind.SERVER, {}, async (span) => {
     let seen: NotificationOutcome = 'failed';
@@ -207,7 +208,7 @@ export const notificationSpan = <T extends Response>(
       if (kind) span.setAttribute('merchant_checkout.change', kind);
     };
     try {
-      const answer = await work(outcome);
+      const answer = await work(outcome, contextOf(span));
       span.setAttribute('http.response.status_code', answer.status);
       if (answer.status === 401 || answer.status === 400) seen = 'refused';
       return answer;
@@ -216,13 +217,13 @@ export const notificationSpan = <T extends Response>(
     }
   });
 
-/** One pass of the reconciler, traced; its findings counted. */
+/** One pass of the reconciler, traced; its findings counted. `work` gets the span's context, the parent of the reads it makes. */
 export const reconcilePass = <T extends { checked: number; findings: readonly { finding: string }[] }>(
   kind: 'scheduled' | 'asked',
-  work: () => Promise<T>,
+  work: (traceContext: Context | undefined) => Promise<T>,
 ): Promise<T> =>
   inSpan('merchant_checkout.reconcile', SpanKind.INTERNAL, { 'merchant_checkout.pass': kind }, async (span) => {
-    const report = await work();
+    const report = await work(contextOf(span));
     span.setAttribute('merchant_checkout.checked', report.checked);
     const tools = meter();
     for (const { finding } of report.findings) tools.findings.add(1, { 'merchant_checkout.finding': finding });

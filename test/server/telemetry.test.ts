@@ -254,3 +254,28 @@ test("without a context manager, each payer's request is still one trace: the ro
     for (const call of calls) assert.equal(call.spanContext().traceId, route.spanContext().traceId, `${call.name} is in the route's trace`);
   }
 });
+
+test("a notification's verification read and a reconciliation pass's read are children of their spans", async () => {
+  const invoice = await newInvoice();
+  spans.reset();
+  mock.markPaid(invoice.id);
+  await mock.notificationsSettled();
+  await kit.reconciler.reconcile({ ids: [invoice.id] });
+  const finished = spans.getFinishedSpans();
+  const readsUnder = (parent: (typeof finished)[number]) =>
+    finished.filter(
+      (span) => span.name === 'GET /api/merchant/invoices/{id}' && span.parentSpanContext?.spanId === parent.spanContext().spanId,
+    );
+  const notifications = finished.filter((span) => span.name === 'merchant_checkout.notification');
+  assert.ok(notifications.length > 0, `a notification span (spans: ${finished.map((span) => span.name).join(', ')})`);
+  // Two notifications at once may share one read (single flight): it is the first one's child.
+  assert.ok(
+    notifications.some((span) => readsUnder(span).length === 1),
+    'a notification verified with a read of its own, its child',
+  );
+  const [pass] = finished.filter((span) => span.name === 'merchant_checkout.reconcile');
+  assert.ok(pass, 'a reconciliation span');
+  const [read] = readsUnder(pass);
+  assert.ok(read, "the reconciliation's read is its child");
+  assert.equal(read.spanContext().traceId, pass.spanContext().traceId, "in the pass's trace");
+});

@@ -11,6 +11,7 @@ import { MerchantApiError } from '../client/errors.js';
 import type { TrackedInvoice } from '../store/types.js';
 import type { KitCore } from './core.js';
 import type { ApplyOutcome, InvoiceChange } from './ledger.js';
+import type { Context as TraceContext } from '@opentelemetry/api';
 import { reconcilePass } from '../telemetry.js';
 
 /**
@@ -159,9 +160,9 @@ export const createReconciler = (core: KitCore, options: ReconcilerOptions = {})
     return finding;
   };
 
-  const checkTracked = async (item: TrackedInvoice): Promise<ReconcileFinding> => {
+  const checkTracked = async (item: TrackedInvoice, traceContext: TraceContext | undefined): Promise<ReconcileFinding> => {
     try {
-      const found = await reader.read(item.id, { terminal: item.terminal });
+      const found = await reader.read(item.id, { terminal: item.terminal, traceContext });
       if (!found) {
         const count = (misses.get(item.id) ?? 0) + 1;
         if (count >= MAX_MISSES) {
@@ -183,12 +184,12 @@ export const createReconciler = (core: KitCore, options: ReconcilerOptions = {})
 
   let running: Promise<ReconcileReport> | undefined;
   const pass = (): Promise<ReconcileReport> =>
-    (running ??= reconcilePass('scheduled', async () => {
+    (running ??= reconcilePass('scheduled', async (traceContext) => {
       const startedAt = now();
       const findings: ReconcileFinding[] = [];
       try {
         const due = await store.claimDue(startedAt, batch, leaseMs);
-        await pool(due, concurrency, async (item) => void findings.push(await checkTracked(item)));
+        await pool(due, concurrency, async (item) => void findings.push(await checkTracked(item, traceContext)));
         return { startedAt, checked: due.length, findings };
       } finally {
         running = undefined;
@@ -213,10 +214,13 @@ export const createReconciler = (core: KitCore, options: ReconcilerOptions = {})
   };
 
   /** An invoice by the shop's own id, from the first terminal that knows it. */
-  const byInternalId = async (internalId: string): Promise<{ invoice: Invoice; client: MerchantClient } | undefined> => {
+  const byInternalId = async (
+    internalId: string,
+    traceContext: TraceContext | undefined,
+  ): Promise<{ invoice: Invoice; client: MerchantClient } | undefined> => {
     for (const client of reader.clients) {
       try {
-        return { invoice: await client.getInvoiceByInternalId(internalId), client };
+        return { invoice: await client.getInvoiceByInternalId(internalId, { traceContext }), client };
       } catch (error) {
         if (!(error instanceof MerchantApiError && error.status === 404)) throw error;
       }
@@ -224,9 +228,10 @@ export const createReconciler = (core: KitCore, options: ReconcilerOptions = {})
     return undefined;
   };
 
-  const reconcile = (request: ReconcileRequest): Promise<ReconcileReport> => reconcilePass('asked', () => reconcileNow(request));
+  const reconcile = (request: ReconcileRequest): Promise<ReconcileReport> =>
+    reconcilePass('asked', (traceContext) => reconcileNow(request, traceContext));
 
-  const reconcileNow = async (request: ReconcileRequest): Promise<ReconcileReport> => {
+  const reconcileNow = async (request: ReconcileRequest, traceContext: TraceContext | undefined): Promise<ReconcileReport> => {
     const startedAt = now();
     const asked: ({ id: string; internalId: null } | { id: null; internalId: string })[] = [
       ...(request.ids ?? []).map((id) => ({ id, internalId: null }) as const),
@@ -235,7 +240,7 @@ export const createReconciler = (core: KitCore, options: ReconcilerOptions = {})
     const findings: ReconcileFinding[] = [];
     await pool(asked, concurrency, async ({ id, internalId }) => {
       try {
-        const found = id !== null ? await reader.read(id) : await byInternalId(internalId);
+        const found = id !== null ? await reader.read(id, { traceContext }) : await byInternalId(internalId, traceContext);
         findings.push(
           found
             ? await check(found)

@@ -34,12 +34,19 @@ import type { ApplyOutcome, InvoiceChange } from '../books/ledger.js';
 import { createMemoryStore } from '../store/memory.js';
 import type { CheckoutStore } from '../store/types.js';
 import { CheckoutHttpError, baseHeaders, errorAnswer, jsonAnswer, readBodyLimited, secretMatcher, secretsEqual } from '../proxy/http.js';
+import type { Context as TraceContext } from '@opentelemetry/api';
 import { notificationSpan, type NotificationOutcome } from '../telemetry.js';
 import type { RawNotification } from './raw-notification.js';
 
 export type { RawNotification } from './raw-notification.js';
 
 type Outcome = (value: NotificationOutcome, kind?: string) => void;
+/** One notification being handled: its request, where its outcome goes, its span (the parent of the reads it makes). */
+interface Handling {
+  request: Request;
+  outcome: Outcome;
+  traceContext: TraceContext | undefined;
+}
 
 /**
  * Where the presented token is read from: a request header (default
@@ -243,8 +250,7 @@ export const createReceiver = (
   const unconfirmed = (
     details: Omit<UnconfirmedNotification, 'request' | 'notification'>,
     notification: RawNotification,
-    request: Request,
-    outcome: Outcome,
+    { request, outcome }: Handling,
   ): Response => {
     outcome('unconfirmed');
     try {
@@ -266,20 +272,16 @@ export const createReceiver = (
   };
 
   /** The service's own state of the invoice, to the books; then whether it shows what the notification said. */
-  const verified = async (id: string, claim: SnapshotClaim, notification: RawNotification, request: Request, outcome: Outcome) => {
+  const verified = async (id: string, claim: SnapshotClaim, notification: RawNotification, at: Handling) => {
+    const { request, outcome } = at;
     let found;
     try {
-      found = await core.reader.read(id);
+      found = await core.reader.read(id, { traceContext: at.traceContext });
     } catch (error) {
       throw error instanceof MerchantApiError && error.status === 401 ? error : upstreamFailure(error);
     }
     if (!found)
-      return unconfirmed(
-        { invoiceId: id, reason: 'not_found', claimed: claim, actual: null, contradictions: [] },
-        notification,
-        request,
-        outcome,
-      );
+      return unconfirmed({ invoiceId: id, reason: 'not_found', claimed: claim, actual: null, contradictions: [] }, notification, at);
     const applied = await core.learn(found.invoice, found.client, { source: 'notification', verified: true, notification, request });
     const actual = snapshotOf(found.invoice);
     const contradicted = contradictions(claim, actual);
@@ -287,18 +289,13 @@ export const createReceiver = (
     // count whole seconds) is old news, not a forgery: the state it told of has passed.
     const older = claim.updatedAt && actual.updatedAt && Date.parse(claim.updatedAt) <= Date.parse(actual.updatedAt);
     if (contradicted.length > 0 && !older) {
-      return unconfirmed(
-        { invoiceId: id, reason: 'differs', claimed: claim, actual, contradictions: contradicted },
-        notification,
-        request,
-        outcome,
-      );
+      return unconfirmed({ invoiceId: id, reason: 'differs', claimed: claim, actual, contradictions: contradicted }, notification, at);
     }
     return answered(applied, outcome);
   };
 
   /** `verify: false`: the notification's word, re-read only for what it leaves out. */
-  const trusted = async (id: string, raw: unknown, notification: RawNotification | null, request: Request, outcome: Outcome) => {
+  const trusted = async (id: string, raw: unknown, notification: RawNotification | null, { request, outcome, traceContext }: Handling) => {
     const parsed = safeParse(InvoiceSchema, raw, notification ? 'invoice' : undefined);
     if (parsed.success) {
       return answered(
@@ -307,7 +304,7 @@ export const createReceiver = (
       );
     }
     if (core.reader.clients.length === 0) return badRequest(`invalid notification: ${parsed.message}`);
-    const found = await core.reader.read(id).catch((error: unknown) => Promise.reject(upstreamFailure(error)));
+    const found = await core.reader.read(id, { traceContext }).catch((error: unknown) => Promise.reject(upstreamFailure(error)));
     if (!found) return badRequest(`invalid notification: ${parsed.message}; and the payment service does not know the invoice`);
     return answered(
       await core.learn(found.invoice, found.client, { source: 'notification', verified: true, notification, request }),
@@ -315,7 +312,8 @@ export const createReceiver = (
     );
   };
 
-  const receive = async (request: Request, outcome: Outcome): Promise<Response> => {
+  const receive = async (at: Handling): Promise<Response> => {
+    const { request } = at;
     const text = await readBodyLimited(request, maxBodyBytes, options.bodyTimeoutMs);
     let body: unknown;
     let json = true;
@@ -339,7 +337,7 @@ export const createReceiver = (
     // Recorded before anything else: whatever fails next, the reconciler reads this invoice.
     await core.track(id, undefined);
     const whole = notification ?? (body as RawNotification);
-    return verify ? verified(id, claimOf(raw, claimed), whole, request, outcome) : trusted(id, raw, notification, request, outcome);
+    return verify ? verified(id, claimOf(raw, claimed), whole, at) : trusted(id, raw, notification, at);
   };
 
   // Mounted at whatever path the merchant gave the service as `notificationUrl`: every path is this one route.
@@ -354,9 +352,9 @@ export const createReceiver = (
 
   // Each notification in a span of its own, its outcome counted (telemetry.ts).
   app.post('*', (c) =>
-    notificationSpan(async (outcome) => {
+    notificationSpan(async (outcome, traceContext) => {
       try {
-        return await receive(c.req.raw, outcome);
+        return await receive({ request: c.req.raw, outcome, traceContext });
       } catch (error) {
         return failure(error, c.req.raw);
       }

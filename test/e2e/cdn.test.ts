@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
 import { build } from 'esbuild';
@@ -194,6 +195,10 @@ test('a plain page with only the script tag shows the checkout under a strict CS
     const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     assert.equal(await tab.evaluate("customElements.get('merchant-checkout')?.version"), version, 'this package registered the tag');
 
+    // The status stream opens once the first state is on screen, a moment after the requisites
+    // may be: wait for its request (at most 10 s) rather than race it.
+    const stream = `GET /checkout-api/invoices/${invoice.id}/events`;
+    for (const until = Date.now() + 10_000; !requested.includes(stream) && Date.now() < until;) await sleep(25);
     const files = requested.filter((line) => !line.startsWith('GET /checkout-api/'));
     assert.deepEqual(files.slice(0, 2), ['GET /', 'GET /merchant-checkout.js']);
     assert.deepEqual(

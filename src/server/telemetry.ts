@@ -92,7 +92,7 @@ const meter = (): Instruments => {
  * failing status when it throws.
  *
  * The span is never made active: entering a context (`context.with`) is an `AsyncLocalStorage`
- * run, which on Node 20 turns on a hook for every promise the process makes afterwards
+ * run, which on Node 20 and 22 turns on a hook for every promise the process makes afterwards
  * (BENCHMARKS.md, "What tracing costs"). A checkout route, a notification and a reconciliation
  * pass hand their span's context down instead (`work`'s argument, then
  * `RequestOptions.traceContext`), so the calls to the service they make are their children; a

@@ -31,20 +31,18 @@ export class Budget {
   bodyRead = false;
   readonly #timeoutMs: number;
   readonly #parent: AbortSignal;
-  readonly #traceContext: Context | undefined;
 
   /** `traceContext`: the route's span, the parent of its upstream calls. */
   constructor(timeoutMs: number, parent: AbortSignal, traceContext?: Context) {
     this.#timeoutMs = timeoutMs;
     this.#parent = parent;
-    this.#traceContext = traceContext;
     this.deadline = new Deadline(timeoutMs, parent, traceContext);
   }
 
   /** A fresh deadline for the work after the upload (the one before is disposed). */
   restart(): Deadline {
     this.deadline.dispose();
-    this.deadline = new Deadline(this.#timeoutMs, this.#parent, this.#traceContext);
+    this.deadline = new Deadline(this.#timeoutMs, this.#parent, this.deadline.traceContext);
     return this.deadline;
   }
 }

@@ -36,8 +36,9 @@ before(async () => {
 });
 
 after(async () => {
-  await phone?.close();
-  await lab?.close();
+  // Both, whatever either throws: a lab left open would hold the run until its timeout.
+  const closed = await Promise.allSettled([phone?.close(), lab?.close()]);
+  for (const result of closed) if (result.status === 'rejected') throw result.reason;
 });
 
 /** A checkout of a new invoice on a new phone tab, its stream open and delivering. */

@@ -23,8 +23,9 @@ before(async () => {
 });
 
 after(async () => {
-  await phone?.close();
-  await lab?.close();
+  // Both, whatever either throws: a lab left open would hold the run until its timeout.
+  const closed = await Promise.allSettled([phone?.close(), lab?.close()]);
+  for (const result of closed) if (result.status === 'rejected') throw result.reason;
 });
 
 const screen = (page: Page) => page.locator('merchant-checkout [part~="base"]').getAttribute('data-screen');

@@ -200,10 +200,19 @@ export const launchPhone = async (): Promise<Phone> => {
   const child: ChildProcess = spawn(
     binary,
     ['--headless=new', '--remote-debugging-port=0', `--user-data-dir=${profile}`, ...CHROMIUM_ARGS, 'about:blank'],
-    {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
+    // Its own process group: closing it ends the zygote and renderers too, which otherwise may
+    // still write into the profile while it is being removed (CI once saw ENOTEMPTY there).
+    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   );
+  const killGroup = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // The group has already gone.
+    }
+  };
+  // A test process that dies does not leave its Chromium behind.
+  process.once('exit', killGroup);
   const endpoint = await new Promise<string>((resolve, reject) => {
     let text = '';
     child.stderr!.on('data', (chunk: Buffer) => {
@@ -230,9 +239,11 @@ export const launchPhone = async (): Promise<Phone> => {
     },
     close: async () => {
       await browser.close().catch(() => undefined);
-      child.kill();
-      await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(undefined)));
-      await rm(profile, { recursive: true, force: true });
+      const exited = new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(undefined)));
+      killGroup();
+      await exited;
+      process.off('exit', killGroup);
+      await rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 };

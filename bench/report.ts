@@ -9,7 +9,15 @@ import { AWAY_MS, DEAD_GOAL_MS, DEAD_TABS, RETURN_GOAL_MS, RETURNS, type PayerRe
 import { PARTS, STALL_GOAL_MS } from './receipts.js';
 import { BOOKS_INVOICES, FOUND_GOAL_MS, type BooksResult } from './books.js';
 import { IDLE_STREAMS, READ_GOAL_RATIO, WEBHOOK_P99_GOAL_MS, WEBHOOKS, type GatewayResult } from './gateway.js';
-import { TRACING_GOAL_RATIO, TRACING_ROUNDS, TRACING_SECONDS, TRACING_SETUPS, type TracingResult, type TracingSetup } from './tracing.js';
+import {
+  TRACING_EPOCHS,
+  TRACING_GOAL_RATIO,
+  TRACING_ROUNDS,
+  TRACING_SECONDS,
+  TRACING_SETUPS,
+  type TracingResult,
+  type TracingSetup,
+} from './tracing.js';
 
 export type BenchName = 'bundle' | 'ttr' | 'proxy' | 'leaks' | 'slow' | 'events' | 'returns' | 'books' | 'gateway' | 'tracing';
 
@@ -401,6 +409,7 @@ const tracingGoals = (outcome: Outcome<TracingResult> | undefined): Goal[] => {
 
 const TRACING_LABELS: Record<TracingSetup, string> = {
   off: 'no SDK (the API a no-op)',
+  twin: 'no SDK again, in a process of its own: the floor',
   context: 'only a context manager on `AsyncLocalStorage`, entered once',
   sdk: 'the SDK without a context manager: every span sampled, metrics',
   on: 'the SDK: every span sampled, that context manager, metrics',
@@ -428,7 +437,7 @@ export const tracingSection = (outcome: Outcome<TracingResult> | undefined): str
   if (!outcome?.ok) return failure(outcome);
   const t = outcome.value;
   return [
-    `\`bench/tracing.ts\`: the kit object as the README runs it (bench/proxy-servers.ts \`kit\`, bundled as it ships), in five processes: without an OpenTelemetry SDK (the API is a no-op); with only a context manager on \`AsyncLocalStorage\`, entered once, as any SDK with context brings one to a process whatever it traces; with the SDK's tracer and meter providers but no context manager (set with \`trace.setGlobalTracerProvider\` and \`metrics.setGlobalMeterProvider\` alone: the kit's own spans and metrics, which need no context); with the SDK as a shop installs it (every span sampled into a batch processor whose exporter drops them, that context manager, a meter provider read every 10 s); and with that SDK sampling a tenth of the traces. Reads: \`GET /checkout-api/invoices/{id}\`, 10 connections over 10 invoices; the servers on one CPU, the load and the mock on the other; each process warmed up for 2 s, then ${TRACING_ROUNDS} rounds of ${TRACING_SECONDS} s in which each is loaded in turn (the order reversed every other round). This machine's speed drifts by tens of percent between seconds, so each setup is compared with no SDK within each round: the figure is the median of those ratios.`,
+    `\`bench/tracing.ts\`: the kit object as the README runs it (bench/proxy-servers.ts \`kit\`, bundled as it ships), in six processes: without an OpenTelemetry SDK (the API is a no-op), twice (the second shows how far two identical processes differ); with only a context manager on \`AsyncLocalStorage\`, entered once, as any SDK with context brings one to a process whatever it traces; with the SDK's tracer and meter providers but no context manager (set with \`trace.setGlobalTracerProvider\` and \`metrics.setGlobalMeterProvider\` alone: the kit's own spans and metrics, which need no context); with the SDK as a shop installs it (every span sampled into a batch processor whose exporter drops them, that context manager, a meter provider read every 10 s); and with that SDK sampling a tenth of the traces. Reads: \`GET /checkout-api/invoices/{id}\`, 10 connections over 10 invoices; the servers on one CPU, the load and the mock on the other; ${TRACING_EPOCHS} times, every process started afresh (in an order turned by one each time), warmed up for 2 s, then ${TRACING_ROUNDS} rounds of ${TRACING_SECONDS} s in which each is loaded in turn (the order reversed every other round). This machine's speed drifts by tens of percent between seconds, so each setup is compared with no SDK within each round: the figure is the median of those ratios over all ${TRACING_EPOCHS * TRACING_ROUNDS} rounds.`,
     '',
     ...tracingTable(t),
     ...(t.others ?? []).flatMap((other) => ['', `The same on ${nodeName(other)} (\`BENCH_TRACING_NODE\`):`, '', ...tracingTable(other)]),

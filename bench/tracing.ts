@@ -1,7 +1,9 @@
 /**
  * What tracing costs (issue 27): the kit object as the README runs it in-process (bench/proxy-
- * servers.ts `kit`, bundled as it ships) in five processes:
+ * servers.ts `kit`, bundled as it ships) in six processes:
  * - `off`: no OpenTelemetry SDK (the API is a no-op);
+ * - `twin`: the same again, in a process of its own: how far two identical processes differ,
+ *   the floor under every other figure;
  * - `context`: only a context manager on `AsyncLocalStorage`, entered once (what any SDK with
  *   context brings to a process, whatever it traces: on Node 20 and 22 every promise and tick
  *   then runs a hook);
@@ -15,13 +17,14 @@
  * Checkout reads, `GET /checkout-api/invoices/{id}`: 10 connections over 10 invoices. The
  * servers share one CPU and the load and the mock service another (`taskset`, when there are
  * two), so that req/s is what the server can do, not how three processes share two cores.
- * Warmed up for 2 s each, then `TRACING_ROUNDS` rounds of `TRACING_SECONDS` s in which every
- * process is loaded in turn (the order reversed every other round). This machine's speed
- * drifts by tens of percent from one second to the next (a shared virtual machine), so each
- * setup is compared with `off` within each round, and the figure is the median of those
- * ratios, with their quartiles.
+ * `TRACING_EPOCHS` times, every process is started afresh, warmed up for 2 s, then loaded for
+ * `TRACING_ROUNDS` rounds of `TRACING_SECONDS` s in turn (the order reversed every other
+ * round). This machine's speed drifts by tens of percent from one second to the next (a
+ * shared virtual machine), so each setup is compared with `off` within each round, and the
+ * figure is the median of those ratios over every epoch, with their quartiles; `twin` shows
+ * how far that figure strays when nothing differs.
  *
- *   node --import tsx bench/tracing.ts                    (about 4 minutes; run `npm run build` first)
+ *   node --import tsx bench/tracing.ts                    (about 5 minutes; run `npm run build` first)
  *   BENCH_NODE=<node binary> node --import tsx bench/tracing.ts   the servers on another Node
  *   BENCH_TRACING_NODE='<binary>[ <flag>…][, <binary>…]' npm run bench -- --only tracing   this Node, then each of those
  */
@@ -30,13 +33,16 @@ import { cpus } from 'node:os';
 import { log, median, percentile } from './lib.js';
 import { load, startChild, stopChild, type Child } from './proxy.js';
 
-export const TRACING_ROUNDS = 16;
-export const TRACING_SECONDS = 2;
+/** Each epoch starts every process afresh: one process may be a few per cent faster than its twin for reasons of its own (where its code and heap landed), so no setup keeps one process's luck. */
+export const TRACING_EPOCHS = 4;
+/** Rounds per epoch. */
+export const TRACING_ROUNDS = 8;
+export const TRACING_SECONDS = 1.5;
 /** Goal: with an SDK and sampling on, within 5 % of tracing off. */
 export const TRACING_GOAL_RATIO = 0.95;
 
 /** The processes; see above. */
-export const TRACING_SETUPS = ['off', 'context', 'sdk', 'on', 'tenth'] as const;
+export const TRACING_SETUPS = ['off', 'twin', 'context', 'sdk', 'on', 'tenth'] as const;
 export type TracingSetup = (typeof TRACING_SETUPS)[number];
 
 export interface TracingResult {
@@ -63,6 +69,7 @@ export interface TracingResult {
 
 const ENV: Record<TracingSetup, Record<string, string>> = {
   off: {},
+  twin: {},
   context: { BENCH_TRACING: 'context' },
   sdk: { BENCH_TRACING: 'traces,metrics' },
   on: { BENCH_TRACING: '1' },
@@ -102,35 +109,41 @@ export const runTracing = async (binary = process.env.BENCH_NODE || process.exec
   const rounds = Object.fromEntries(TRACING_SETUPS.map((setup) => [setup, []])) as unknown as Record<TracingSetup, number[]>;
   const cpu = Object.fromEntries(TRACING_SETUPS.map((setup) => [setup, []])) as unknown as Record<TracingSetup, number[]>;
   let errors = 0;
-  try {
-    for (const setup of TRACING_SETUPS) {
-      const server = await startChild('kit', info, flags, { ...ENV[setup], ...on });
-      if (pinned) pin(server.process.pid, '0');
-      servers.set(setup, server);
-    }
-    const paths = info.invoices.map((invoice) => `/checkout-api/invoices/${/invoices\/([^/?]+)/.exec(invoice.lookupPath)?.[1] ?? ''}`);
-    const round = async (server: Child, seconds: number) => {
-      const before = await server.cpu();
-      const loads = await Promise.all(paths.map((path) => load(`${server.url}${path}`, {}, seconds, 1)));
-      const answers = loads.reduce((sum, each) => sum + each.ok, 0);
-      return {
-        requestsPerSecond: loads.reduce((sum, each) => sum + each.okPerSecond, 0),
-        cpuPerAnswer: ((await server.cpu()) - before) / answers,
-        errors: loads.reduce((sum, each) => sum + each.errors, 0),
-      };
+  const paths = info.invoices.map((invoice) => `/checkout-api/invoices/${/invoices\/([^/?]+)/.exec(invoice.lookupPath)?.[1] ?? ''}`);
+  const round = async (server: Child, seconds: number) => {
+    const before = await server.cpu();
+    const loads = await Promise.all(paths.map((path) => load(`${server.url}${path}`, {}, seconds, 1)));
+    const answers = loads.reduce((sum, each) => sum + each.ok, 0);
+    return {
+      requestsPerSecond: loads.reduce((sum, each) => sum + each.okPerSecond, 0),
+      cpuPerAnswer: ((await server.cpu()) - before) / answers,
+      errors: loads.reduce((sum, each) => sum + each.errors, 0),
     };
-    for (const server of servers.values()) await round(server, 2);
-    for (let index = 0; index < TRACING_ROUNDS; index++) {
-      const order = index % 2 ? [...TRACING_SETUPS].reverse() : TRACING_SETUPS;
-      for (const setup of order) {
-        const result = await round(servers.get(setup)!, TRACING_SECONDS);
-        rounds[setup].push(result.requestsPerSecond);
-        cpu[setup].push(result.cpuPerAnswer);
-        errors += result.errors;
+  };
+  try {
+    for (let epoch = 0; epoch < TRACING_EPOCHS; epoch++) {
+      // Started one after another, in an order turned by one each epoch.
+      const starting = TRACING_SETUPS.map((_, index) => TRACING_SETUPS[(index + epoch) % TRACING_SETUPS.length]!);
+      for (const setup of starting) {
+        const server = await startChild('kit', info, flags, { ...ENV[setup], ...on });
+        if (pinned) pin(server.process.pid, '0');
+        servers.set(setup, server);
       }
-      log(
-        `tracing (${node}): round ${index + 1}: ${TRACING_SETUPS.map((setup) => `${setup} ${Math.round(rounds[setup].at(-1)!)}/s`).join(', ')}`,
-      );
+      for (const setup of starting) await round(servers.get(setup)!, 2);
+      for (let index = 0; index < TRACING_ROUNDS; index++) {
+        const order = index % 2 ? [...starting].reverse() : starting;
+        for (const setup of order) {
+          const result = await round(servers.get(setup)!, TRACING_SECONDS);
+          rounds[setup].push(result.requestsPerSecond);
+          cpu[setup].push(result.cpuPerAnswer);
+          errors += result.errors;
+        }
+        log(
+          `tracing (${node}): epoch ${epoch + 1}, round ${index + 1}: ${TRACING_SETUPS.map((setup) => `${setup} ${Math.round(rounds[setup].at(-1)!)}/s`).join(', ')}`,
+        );
+      }
+      await Promise.all([...servers.values()].map(stopChild));
+      servers.clear();
     }
   } finally {
     await Promise.all([...servers.values(), mock].map(stopChild));

@@ -109,12 +109,17 @@ const inSpan = async <T>(
   try {
     return await work(span);
   } catch (error) {
-    span.setStatus({ code: SpanStatusCode.ERROR });
-    span.setAttribute('error.type', error instanceof Error ? error.name : 'Error');
+    failed(span, error);
     throw error;
   } finally {
     span.end();
   }
+};
+
+/** Marks `span` as failed by `error`: a failing status and the error's name, never its message (it may quote an answer). */
+const failed = (span: Span, error: unknown): void => {
+  span.setStatus({ code: SpanStatusCode.ERROR });
+  span.setAttribute('error.type', error instanceof Error ? error.name : 'Error');
 };
 
 /** The context whose span is `span`, for its children; undefined for a span of no trace (no SDK), whose children need no parent. */
@@ -134,63 +139,76 @@ export interface UpstreamCall {
   parent?: Context | undefined;
 }
 
-/** One call to the payment service, traced and measured; `outcome` reads the status and error code of what happened. */
-export const upstreamCall = <T>(
+/**
+ * One call to the payment service, traced and measured; `outcome` reads the status and error
+ * code of what happened. Written out rather than through `inSpan`, as is `checkoutRoute`: a
+ * checkout read runs both, and each `async` layer less is a promise and a tick less per read
+ * (and on Node 20, with an SDK's context manager, a hook less).
+ */
+export const upstreamCall = async <T>(
   call: UpstreamCall,
   work: () => Promise<T>,
   outcome: (error: unknown) => { status?: number; code?: string },
 ): Promise<T> => {
   const started = performance.now();
-  const attributes: Attributes = {
-    'http.request.method': call.method,
-    'url.template': call.template,
-    'merchant_checkout.operation': call.operation,
-    'merchant_checkout.terminal': call.terminal,
-  };
-  return inSpan(
+  const span = tracer().startSpan(
     `${call.method} ${call.template}`,
-    SpanKind.CLIENT,
-    attributes,
-    async (span) => {
-      const finish = (status: number | undefined, code: string | undefined) => {
-        if (status !== undefined) span.setAttribute('http.response.status_code', status);
-        if (code !== undefined) span.setAttribute('merchant_checkout.service_error', code);
-        const labels: Attributes = {
-          'merchant_checkout.operation': call.operation,
-          ...(status === undefined ? {} : { 'http.response.status_code': status }),
-        };
-        const tools = meter();
-        tools.upstreamDuration.record((performance.now() - started) / 1000, labels);
-        if (code !== undefined) tools.upstreamErrors.add(1, { ...labels, 'merchant_checkout.service_error': code });
-      };
-      try {
-        const value = await work();
-        finish(200, undefined);
-        return value;
-      } catch (error) {
-        const { status, code } = outcome(error);
-        finish(status, code ?? 'error');
-        throw error;
-      }
+    {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'http.request.method': call.method,
+        'url.template': call.template,
+        'merchant_checkout.operation': call.operation,
+        'merchant_checkout.terminal': call.terminal,
+      },
     },
     call.parent,
   );
+  let status: number | undefined = 200;
+  let code: string | undefined;
+  try {
+    return await work();
+  } catch (error) {
+    ({ status, code = 'error' } = outcome(error));
+    failed(span, error);
+    throw error;
+  } finally {
+    if (status !== undefined) span.setAttribute('http.response.status_code', status);
+    if (code !== undefined) span.setAttribute('merchant_checkout.service_error', code);
+    span.end();
+    const labels: Attributes =
+      status === undefined
+        ? { 'merchant_checkout.operation': call.operation }
+        : { 'merchant_checkout.operation': call.operation, 'http.response.status_code': status };
+    const tools = meter();
+    tools.upstreamDuration.record((performance.now() - started) / 1000, labels);
+    if (code !== undefined) tools.upstreamErrors.add(1, { ...labels, 'merchant_checkout.service_error': code });
+  }
 };
 
 /** One checkout route, traced and measured; `work` gets the context of the route's span, for the upstream calls it makes. */
-export const checkoutRoute = <T extends Response>(
+export const checkoutRoute = async <T extends Response>(
   route: string,
   method: string,
   work: (traceContext: Context | undefined) => Promise<T>,
 ): Promise<T> => {
   const started = performance.now();
-  return inSpan(`${method} ${route}`, SpanKind.SERVER, { 'http.request.method': method, 'http.route': route }, async (span) => {
+  const span = tracer().startSpan(`${method} ${route}`, {
+    kind: SpanKind.SERVER,
+    attributes: { 'http.request.method': method, 'http.route': route },
+  });
+  try {
     const answer = await work(contextOf(span));
     span.setAttribute('http.response.status_code', answer.status);
     if (answer.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
     meter().routeDuration.record((performance.now() - started) / 1000, { 'http.route': route, 'http.response.status_code': answer.status });
     return answer;
-  });
+  } catch (error) {
+    failed(span, error);
+    throw error;
+  } finally {
+    span.end();
+  }
 };
 
 /** A notification's outcome for the metrics: a change's kind, `duplicate` (no news), `unconfirmed`, `refused` (401/400), `failed`. */

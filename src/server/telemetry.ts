@@ -87,9 +87,9 @@ const meter = (): Instruments => {
 };
 
 /**
- * Runs `work` in a span, a child of `parent` (default: the context active when it starts, the
- * shop's request span when its HTTP instrumentation made one); the span records an error and a
- * failing status when it throws.
+ * Runs `work` in a span, a child of the context active when it starts (the shop's request span,
+ * when its HTTP instrumentation made one); the span records an error and a failing status when
+ * it throws.
  *
  * The span is never made active: entering a context (`context.with`) is an `AsyncLocalStorage`
  * run, which on Node 20 and 22 turns on a hook for every promise the process makes afterwards
@@ -98,14 +98,8 @@ const meter = (): Instruments => {
  * `RequestOptions.traceContext`), so the calls to the service they make are their children; a
  * read shared by several callers (single flight) is a child of the first.
  */
-const inSpan = async <T>(
-  name: string,
-  kind: SpanKind,
-  attributes: Attributes,
-  work: (span: Span) => Promise<T>,
-  parent?: Context,
-): Promise<T> => {
-  const span = tracer().startSpan(name, { kind, attributes }, parent);
+const inSpan = async <T>(name: string, kind: SpanKind, attributes: Attributes, work: (span: Span) => Promise<T>): Promise<T> => {
+  const span = tracer().startSpan(name, { kind, attributes });
   try {
     return await work(span);
   } catch (error) {

@@ -21,7 +21,7 @@
  *   node --import tsx bench/payer-returns.ts                     the payer's returns in Chromium as a phone (about 2 min)
  *   node --import tsx bench/books.ts [invoices]                  the merchant's books, 10,000 invoices over a mock day (about 25 min)
  *   node --import tsx bench/gateway.ts                           the gateway against the in-process kit (about 2 min)
- *   node --import tsx bench/tracing.ts                           the kit with an OpenTelemetry SDK against none (about 4 min)
+ *   node --import tsx bench/tracing.ts                           the kit with an OpenTelemetry SDK against none (about 9 min)
  *   BENCH_TRACING_NODE='<binary>[ <flag>…][, …]' npm run bench -- --only tracing   … on this Node, then on each of those
  *
  * Each benchmark bounds its own time; the whole run takes about six minutes on 2 cores (the event
@@ -121,8 +121,8 @@ results.returns = await run('returns', 300_000, runPayerReturns);
 // BENCH_BOOKS_INVOICES: fewer invoices for a shorter run (then the figures are not the 10,000).
 results.books = await run('books', 3_600_000, () => runBooks(Number(process.env.BENCH_BOOKS_INVOICES ?? BOOKS_INVOICES)));
 results.gateway = await run('gateway', 300_000, runGateway);
-// BENCH_TRACING_NODE: the same again on other Nodes (newer ones, whose AsyncLocalStorage needs no promise hooks).
-results.tracing = await run('tracing', 1_800_000, async () => {
+// BENCH_TRACING_NODE: the same again on other Nodes (newer ones, whose AsyncLocalStorage needs no promise hooks), each given as long as this one.
+results.tracing = await run('tracing', 900_000 * (1 + otherNodes(process.env.BENCH_TRACING_NODE).length), async () => {
   const result = await runTracing();
   const others: TracingResult[] = [];
   for (const { binary, flags } of otherNodes(process.env.BENCH_TRACING_NODE)) others.push(await runTracing(binary, flags));

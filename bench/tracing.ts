@@ -1,9 +1,13 @@
 /**
  * What tracing costs (issue 27): the kit object as the README runs it in-process (bench/proxy-
- * servers.ts `kit`, bundled as it ships) in six processes:
+ * servers.ts `kit`, bundled as it ships) in seven processes:
  * - `off`: no OpenTelemetry SDK (the API is a no-op);
  * - `twin`: the same again, in a process of its own: how far two identical processes differ,
  *   the floor under every other figure;
+ * - `floor`: no SDK registered, but the least instrumentation point 3 asks of a read put around
+ *   the kit (bench/proxy-servers.ts `floorTelemetry`: a server span, a client span, one
+ *   histogram record, on the SDK's own providers): what any instrumentation meeting point 3
+ *   costs on this Node, whoever writes it;
  * - `context`: only a context manager on `AsyncLocalStorage`, entered once (what any SDK with
  *   context brings to a process, whatever it traces: on Node 20 and 22 every promise and tick
  *   then runs a hook);
@@ -24,7 +28,7 @@
  * figure is the median of those ratios over every epoch, with their quartiles; `twin` shows
  * how far that figure strays when nothing differs.
  *
- *   node --import tsx bench/tracing.ts                    (about 5 minutes; run `npm run build` first)
+ *   node --import tsx bench/tracing.ts                    (about 9 minutes; run `npm run build` first)
  *   BENCH_NODE=<node binary> node --import tsx bench/tracing.ts   the servers on another Node
  *   BENCH_TRACING_NODE='<binary>[ <flag>…][, <binary>…]' npm run bench -- --only tracing   this Node, then each of those
  */
@@ -42,7 +46,7 @@ export const TRACING_SECONDS = 1.5;
 export const TRACING_GOAL_RATIO = 0.95;
 
 /** The processes; see above. */
-export const TRACING_SETUPS = ['off', 'twin', 'context', 'sdk', 'on', 'tenth'] as const;
+export const TRACING_SETUPS = ['off', 'twin', 'floor', 'context', 'sdk', 'on', 'tenth'] as const;
 export type TracingSetup = (typeof TRACING_SETUPS)[number];
 
 export interface TracingResult {
@@ -70,6 +74,7 @@ export interface TracingResult {
 const ENV: Record<TracingSetup, Record<string, string>> = {
   off: {},
   twin: {},
+  floor: { BENCH_TRACING: 'floor' },
   context: { BENCH_TRACING: 'context' },
   sdk: { BENCH_TRACING: 'traces,metrics' },
   on: { BENCH_TRACING: '1' },

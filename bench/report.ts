@@ -416,7 +416,7 @@ const tracingGoals = (outcome: Outcome<TracingResult> | undefined): Goal[] => {
 
 const TRACING_LABELS: Record<TracingSetup, string> = {
   off: 'no SDK (the API a no-op)',
-  twin: 'no SDK again, in a process of its own: the floor',
+  twin: 'no SDK again, in a process of its own: how far two alike processes differ',
   floor: 'no SDK registered; the least point 3 asks (a route span, a call span, one histogram record) put around the kit on the SDK',
   context: 'only a context manager on `AsyncLocalStorage`, entered once',
   sdk: 'the SDK without a context manager: every span sampled, metrics',

@@ -3,7 +3,7 @@
  * servers.ts `kit`, bundled as it ships) in seven processes:
  * - `off`: no OpenTelemetry SDK (the API is a no-op);
  * - `twin`: the same again, in a process of its own: how far two identical processes differ,
- *   the floor under every other figure;
+ *   the noise under every other figure;
  * - `floor`: no SDK registered, but the least instrumentation point 3 asks of a read put around
  *   the kit (bench/proxy-servers.ts `floorTelemetry`: a server span, a client span, one
  *   histogram record, on the SDK's own providers): what any instrumentation meeting point 3

@@ -24,6 +24,7 @@ import { pathToFileURL } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { MerchantClient, signRequest } from '../src/server/index.js';
 import type * as ServerKit from '../src/server/index.js';
+import type { Sampler } from '@opentelemetry/sdk-trace-base';
 import { MERCHANT, createBenchInvoice } from './fixtures.js';
 
 /** One invoice of the mock and its lookup as the proxy makes it upstream, pre-signed (for the passthrough and the direct load). */
@@ -121,6 +122,38 @@ const startProxy = async (mock: MockInfo, kitFile?: string): Promise<Started> =>
 };
 
 /**
+ * The SDK's providers as bench/tracing.ts runs them, made when asked: spans into a batch
+ * processor whose exporter drops them (counting, said at exit), metrics read every 10 s.
+ */
+const sdkProviders = async (sampler?: Sampler) => {
+  const { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const { InMemoryMetricExporter, AggregationTemporality, MeterProvider, PeriodicExportingMetricReader } =
+    await import('@opentelemetry/sdk-metrics');
+  let exported = 0;
+  const exporter = {
+    export: (spans: readonly unknown[], done: (result: { code: number }) => void) => {
+      exported += spans.length;
+      done({ code: 0 });
+    },
+    shutdown: () => Promise.resolve(),
+  };
+  process.on('exit', () => process.stderr.write(`[kit] spans exported: ${exported}\n`));
+  return {
+    tracerProvider: () =>
+      new BasicTracerProvider({ sampler: sampler ?? new AlwaysOnSampler(), spanProcessors: [new BatchSpanProcessor(exporter)] }),
+    meterProvider: () =>
+      new MeterProvider({
+        readers: [
+          new PeriodicExportingMetricReader({
+            exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE),
+            exportIntervalMillis: 10_000,
+          }),
+        ],
+      }),
+  };
+};
+
+/**
  * An OpenTelemetry SDK as a shop installs one (bench/tracing.ts): every span sampled and handed
  * to a batch processor whose exporter drops them (counting), context carried across `await` by
  * `AsyncLocalStorage`, and the metrics read by a meter provider every 10 s.
@@ -134,10 +167,7 @@ const startProxy = async (mock: MockInfo, kitFile?: string): Promise<Started> =>
 const installTelemetry = async (parts: ReadonlySet<string> = new Set(['context', 'traces', 'metrics'])) => {
   const { context, metrics, trace } = await import('@opentelemetry/api');
   const { AsyncLocalStorage } = await import('node:async_hooks');
-  const { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } =
-    await import('@opentelemetry/sdk-trace-base');
-  const { InMemoryMetricExporter, AggregationTemporality, MeterProvider, PeriodicExportingMetricReader } =
-    await import('@opentelemetry/sdk-metrics');
+  const { ParentBasedSampler, TraceIdRatioBasedSampler } = await import('@opentelemetry/sdk-trace-base');
   if (parts.has('context')) {
     const storage = new AsyncLocalStorage<ReturnType<typeof context.active>>();
     const root = context.active();
@@ -155,30 +185,11 @@ const installTelemetry = async (parts: ReadonlySet<string> = new Set(['context',
     context.with(root, () => undefined);
   }
   const ratio = [...parts].find((part) => part.startsWith('ratio:'));
-  const sampler = () =>
-    ratio ? new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(Number(ratio.slice('ratio:'.length))) }) : new AlwaysOnSampler();
-  let exported = 0;
-  const exporter = {
-    export: (spans: readonly unknown[], done: (result: { code: number }) => void) => {
-      exported += spans.length;
-      done({ code: 0 });
-    },
-    shutdown: () => Promise.resolve(),
-  };
-  if (parts.has('traces'))
-    trace.setGlobalTracerProvider(new BasicTracerProvider({ sampler: sampler(), spanProcessors: [new BatchSpanProcessor(exporter)] }));
-  if (parts.has('metrics'))
-    metrics.setGlobalMeterProvider(
-      new MeterProvider({
-        readers: [
-          new PeriodicExportingMetricReader({
-            exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE),
-            exportIntervalMillis: 10_000,
-          }),
-        ],
-      }),
-    );
-  process.on('exit', () => process.stderr.write(`[kit] spans exported: ${exported}\n`));
+  const providers = await sdkProviders(
+    ratio ? new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(Number(ratio.slice('ratio:'.length))) }) : undefined,
+  );
+  if (parts.has('traces')) trace.setGlobalTracerProvider(providers.tracerProvider());
+  if (parts.has('metrics')) metrics.setGlobalMeterProvider(providers.meterProvider());
 };
 
 /**
@@ -191,25 +202,9 @@ const installTelemetry = async (parts: ReadonlySet<string> = new Set(['context',
  */
 const floorTelemetry = async (kit: typeof ServerKit) => {
   const { ROOT_CONTEXT, SpanKind, trace } = await import('@opentelemetry/api');
-  const { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
-  const { InMemoryMetricExporter, AggregationTemporality, MeterProvider, PeriodicExportingMetricReader } =
-    await import('@opentelemetry/sdk-metrics');
-  const exporter = {
-    export: (_: unknown, done: (result: { code: number }) => void) => done({ code: 0 }),
-    shutdown: () => Promise.resolve(),
-  };
-  const tracer = new BasicTracerProvider({ sampler: new AlwaysOnSampler(), spanProcessors: [new BatchSpanProcessor(exporter)] }).getTracer(
-    'floor',
-  );
-  const meters = new MeterProvider({
-    readers: [
-      new PeriodicExportingMetricReader({
-        exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE),
-        exportIntervalMillis: 10_000,
-      }),
-    ],
-  });
-  const latency = meters.getMeter('floor').createHistogram('upstream.duration', { unit: 's' });
+  const providers = await sdkProviders();
+  const tracer = providers.tracerProvider().getTracer('floor');
+  const latency = providers.meterProvider().getMeter('floor').createHistogram('upstream.duration', { unit: 's' });
   const labels = { 'http.response.status_code': 200 };
   // No context manager: the route's span is handed to the call it makes through this variable (under concurrent reads a call may name another read's route; the cost is the same).
   let parent = ROOT_CONTEXT;

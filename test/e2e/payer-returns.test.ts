@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { CDPSession, Page } from 'playwright-core';
 import {
+  closeAll,
   comeBack,
   launchPhone,
   leave,
@@ -35,11 +36,7 @@ before(async () => {
   [lab, phone] = await Promise.all([startLab({ heartbeatMs: HEARTBEAT, pollInterval: 3000 }), launchPhone()]);
 });
 
-after(async () => {
-  // Both, whatever either throws: a lab left open would hold the run until its timeout.
-  const closed = await Promise.allSettled([phone?.close(), lab?.close()]);
-  for (const result of closed) if (result.status === 'rejected') throw result.reason;
-});
+after(() => closeAll(phone, lab));
 
 /** A checkout of a new invoice on a new phone tab, its stream open and delivering. */
 const checkout = async (): Promise<{ id: string; page: Page; cdp: CDPSession }> => {

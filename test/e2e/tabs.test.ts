@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { CDPSession, Page } from 'playwright-core';
-import { comeBack, launchPhone, leave, startLab, untilScreen, type PayerLab, type Phone } from './support/payer-lab.js';
+import { closeAll, comeBack, launchPhone, leave, startLab, untilScreen, type PayerLab, type Phone } from './support/payer-lab.js';
 
 const TABS = 20;
 const POLL = 2000;
@@ -22,11 +22,7 @@ before(async () => {
   [lab, phone] = await Promise.all([startLab({ heartbeatMs: 1000, pollInterval: POLL }), launchPhone()]);
 });
 
-after(async () => {
-  // Both, whatever either throws: a lab left open would hold the run until its timeout.
-  const closed = await Promise.allSettled([phone?.close(), lab?.close()]);
-  for (const result of closed) if (result.status === 'rejected') throw result.reason;
-});
+after(() => closeAll(phone, lab));
 
 const screen = (page: Page) => page.locator('merchant-checkout [part~="base"]').getAttribute('data-screen');
 

@@ -183,6 +183,12 @@ export const startLab = async (options: LabOptions = {}): Promise<PayerLab> => {
   };
 };
 
+/** Closes the phone and the lab, both whatever either throws (a lab left open would hold the run until its timeout); then throws the first failure. */
+export const closeAll = async (phone: Phone | undefined, lab: PayerLab | undefined): Promise<void> => {
+  const closed = await Promise.allSettled([phone?.close(), lab?.close()]);
+  for (const result of closed) if (result.status === 'rejected') throw result.reason;
+};
+
 /** A phone: Chromium started here with a debugging port, and the CDP session of each page opened as a phone. */
 export interface Phone {
   browser: Browser;

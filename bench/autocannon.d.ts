@@ -6,6 +6,8 @@ declare module 'autocannon' {
     url: string | string[];
     connections?: number;
     duration?: number;
+    /** Requests in all, instead of a duration. */
+    amount?: number;
     overallRate?: number;
     headers?: Record<string, string>;
     timeout?: number;

@@ -473,7 +473,7 @@ const main = async () => {
       });
     } else {
       const { user, system } = process.cpuUsage();
-      reply({ cpu: user + system });
+      reply({ cpu: user + system, user, system });
     }
   });
   process.stdout.write(`${JSON.stringify({ url: started.url, info: started.info })}\n`);

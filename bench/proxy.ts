@@ -123,6 +123,8 @@ export interface Child {
   info?: MockInfo;
   /** CPU time (µs) the process has used so far. */
   cpu(): Promise<number>;
+  /** The same, the process's own code (`user`) and the kernel's on its behalf (`system`), µs. */
+  cpuParts(): Promise<{ user: number; system: number }>;
   /** Starts timing its requests and GC pauses; `report()` answers what was seen and stops. */
   trace(): Promise<void>;
   report(): Promise<TraceReport>;
@@ -145,18 +147,27 @@ export const startChild = async (
   config?: MockInfo,
   execArgv: string[] = [],
   env: Record<string, string> = {},
+  prefix: string[] = [],
 ): Promise<Child> => {
   const kit: Record<string, string> =
     (role === 'proxy' || role === 'kit') && env.BENCH_KIT === undefined ? { BENCH_KIT: await kitOf() } : {};
-  return spawnChild(role, config, execArgv, { ...env, ...kit });
+  return spawnChild(role, config, execArgv, { ...env, ...kit }, prefix);
 };
 
-const spawnChild = (role: string, config: MockInfo | undefined, execArgv: string[], env: Record<string, string>): Promise<Child> =>
+/** `prefix`: a command that runs Node, with its arguments (bench/instructions.ts: valgrind). */
+const spawnChild = (
+  role: string,
+  config: MockInfo | undefined,
+  execArgv: string[],
+  env: Record<string, string>,
+  prefix: string[],
+): Promise<Child> =>
   new Promise((resolve, reject) => {
     // `BENCH_NODE` (in `env` or this process's): another Node binary for the servers (bench/tracing.ts on a newer Node).
+    const [command, ...before] = [...prefix, env.BENCH_NODE || process.env.BENCH_NODE || process.execPath];
     const child = spawn(
-      env.BENCH_NODE || process.env.BENCH_NODE || process.execPath,
-      ['--trace-uncaught', ...execArgv, '--import', 'tsx', SERVERS, role, JSON.stringify(config ?? {})],
+      command,
+      [...before, '--trace-uncaught', ...execArgv, '--import', 'tsx', SERVERS, role, JSON.stringify(config ?? {})],
       {
         stdio: ['pipe', 'pipe', 'inherit'],
         env: { ...process.env, ...env },
@@ -176,6 +187,7 @@ const spawnChild = (role: string, config: MockInfo | undefined, execArgv: string
         process: child,
         url,
         cpu: async () => (await ask<{ cpu: number }>('cpu')).cpu,
+        cpuParts: () => ask<{ user: number; system: number }>('cpu'),
         trace: async () => void (await ask('trace')),
         report: () => ask<TraceReport>('report'),
         profile: async () => void (await ask('profile')),

@@ -18,8 +18,10 @@ import {
   type TracingResult,
   type TracingSetup,
 } from './tracing.js';
+import { INSTRUCTION_SETUPS, type InstructionsResult } from './instructions.js';
 
-export type BenchName = 'bundle' | 'ttr' | 'proxy' | 'leaks' | 'slow' | 'events' | 'returns' | 'books' | 'gateway' | 'tracing';
+export type BenchName =
+  'bundle' | 'ttr' | 'proxy' | 'leaks' | 'slow' | 'events' | 'returns' | 'books' | 'gateway' | 'tracing' | 'instructions';
 
 export type Outcome<T> =
   | { ok: true; value: T; seconds: number; loadBefore: number; loadAfter: number }
@@ -36,6 +38,7 @@ export interface Results {
   books?: Outcome<BooksResult> | undefined;
   gateway?: Outcome<GatewayResult> | undefined;
   tracing?: Outcome<TracingResult> | undefined;
+  instructions?: Outcome<InstructionsResult> | undefined;
 }
 
 /**
@@ -443,6 +446,27 @@ const tracingTable = (t: TracingResult): string[] => {
 /** `sdk` ÷ `floor` within each round, their median: what the kit's instrumentation costs beyond what any meeting point 3 must. */
 const kitOverFloor = (t: TracingResult): number => median(t.rounds.sdk.map((value, index) => value / t.rounds.floor[index]!));
 
+/** Section 11: what tracing costs, counted in instructions. */
+export const instructionsSection = (outcome: Outcome<InstructionsResult> | undefined): string => {
+  if (!outcome?.ok) return failure(outcome);
+  const t = outcome.value;
+  const row = (setup: (typeof INSTRUCTION_SETUPS)[number]) => {
+    const versus = (key: 'main' | 'all') => (setup === 'off' ? '' : `${fixed(t[key][setup] / t[key].off, 3)}×`);
+    return `| ${TRACING_LABELS[setup]} | ${fixed(t.main[setup], 3)} M | ${versus('main')} | ${setup === 'off' ? '' : `${fixed(1 / (1 + (t.main[setup] / t.main.off - 1) * t.userShare), 3)}×`} | ${fixed(t.all[setup], 3)} M | ${versus('all')} | ${t.windows[setup].main.map((value) => fixed(value, 3)).join(', ')} |`;
+  };
+  return [
+    `\`bench/instructions.ts\`: the processes of section 10 that tell the kit's share from the SDK's, each under valgrind's callgrind (${t.valgrind}), which counts every instruction a process executes: this machine has no hardware counters and its speed drifts, a count does not. ${int(t.warmup)} reads warm each process up (\`GET /checkout-api/invoices/{id}\`, 10 connections over 10 invoices), then ${t.windows.off.main.length} windows of ${int(t.reads)} reads, the counters zeroed before each window and dumped after it. The figure is the median of the last three windows' instructions per read, on the main thread (the event loop, which serves every read) and on every thread (with V8's compilers and concurrent marking). Callgrind does not count the kernel's work for the process (the sockets of every read): outside valgrind, without an SDK, ${fixed(t.userShare * 100, 0)} % of a read's CPU time is the process's own, the rest the kernel's. The throughput counted is \`1 / (1 + (r − 1) × ${fixed(t.userShare, 2)})\`, \`r\` being a setup's main-thread instructions ÷ no SDK's: what the throughput's ratio would be if time followed instructions (the SDK's code may run at another pace than the kit's).`,
+    '',
+    `| setup, ${t.node} | main thread, per read | ÷ no SDK | the throughput counted, ÷ no SDK | every thread, per read | ÷ no SDK | main thread, each window |`,
+    '|---|---|---|---|---|---|---|',
+    ...INSTRUCTION_SETUPS.map(row),
+    '',
+    `The kit's own spans and metrics against the least point 3 asks (the SDK without a context manager ÷ the floor, main thread): ${fixed(t.main.sdk / t.main.floor, 3)}×. Answers that were not 2xx: ${t.errors}.`,
+    '',
+    loadLine(outcome),
+  ].join('\n');
+};
+
 /** Section 10: what tracing costs. */
 export const tracingSection = (outcome: Outcome<TracingResult> | undefined): string => {
   if (!outcome?.ok) return failure(outcome);
@@ -811,6 +835,12 @@ ${gatewaySection(results.gateway)}
 <!-- bench:tracing -->
 ${tracingSection(results.tracing)}
 <!-- /bench:tracing -->
+
+## 11. What tracing costs, counted in instructions
+
+<!-- bench:instructions -->
+${instructionsSection(results.instructions)}
+<!-- /bench:instructions -->
 
 ## Changes made for these figures
 

@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: builds, runs the ten benchmarks (bundle, time to requisites, proxy, leaks, slow clients, event streams, the payer's returns,
- * the merchant's books, the gateway, what tracing costs) and rewrites BENCHMARKS.md with the figures, their goals and the machine they came from.
+ * `npm run bench`: builds, runs the eleven benchmarks (bundle, time to requisites, proxy, leaks, slow clients, event streams, the payer's returns,
+ * the merchant's books, the gateway, what tracing costs, the same counted in instructions) and rewrites BENCHMARKS.md with the figures, their goals and the machine they came from.
  *
  *   npm run bench                       everything, then BENCHMARKS.md
  *   npm run bench -- --only proxy,ttr   some of them, printed only (BENCHMARKS.md untouched)
@@ -23,6 +23,7 @@
  *   node --import tsx bench/gateway.ts                           the gateway against the in-process kit (about 2 min)
  *   node --import tsx bench/tracing.ts                           the kit with an OpenTelemetry SDK against none (about 9 min)
  *   BENCH_TRACING_NODE='<binary>[ <flag>…][, …]' npm run bench -- --only tracing   … on this Node, then on each of those
+ *   node --import tsx bench/instructions.ts                      the same, counted in instructions under valgrind (about 35 min)
  *
  * Each benchmark bounds its own time; the whole run takes about six minutes on 2 cores (the event
  * streams alone about three: two 60 s windows of 1,000 payers).
@@ -40,6 +41,7 @@ import { runPayerReturns } from './payer-returns.js';
 import { BOOKS_INVOICES, runBooks } from './books.js';
 import { runGateway } from './gateway.js';
 import { otherNodes, runTracing, type TracingResult } from './tracing.js';
+import { runInstructions } from './instructions.js';
 import { startCheckoutServer } from './checkout-server.js';
 import { load, log, machine, waitForQuiet, withinTime } from './lib.js';
 import { runProxy } from './proxy.js';
@@ -48,7 +50,7 @@ import { replaceSections } from './sections.js';
 import { renderReport, type BenchName, type Outcome, type ReportInput, type Results } from './report.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const NAMES: BenchName[] = ['bundle', 'ttr', 'proxy', 'leaks', 'slow', 'events', 'returns', 'books', 'gateway', 'tracing'];
+const NAMES: BenchName[] = ['bundle', 'ttr', 'proxy', 'leaks', 'slow', 'events', 'returns', 'books', 'gateway', 'tracing', 'instructions'];
 
 const argument = (name: string): string | undefined => {
   const index = process.argv.indexOf(name);
@@ -128,6 +130,7 @@ results.tracing = await run('tracing', 900_000 * (1 + otherNodes(process.env.BEN
   for (const { binary, flags } of otherNodes(process.env.BENCH_TRACING_NODE)) others.push(await runTracing(binary, flags));
   return others.length > 0 ? { ...result, others } : result;
 });
+results.instructions = await run('instructions', 3_600_000, runInstructions);
 
 if (wanted.includes('ttr') || wanted.includes('leaks')) {
   const server = await startCheckoutServer(process.env.BENCH_TTR_ROOT || undefined);

@@ -11,6 +11,7 @@ const HEADINGS: Partial<Record<BenchName, string>> = {
   books: "## 8. The merchant's books under a hostile notification channel",
   gateway: '## 9. The gateway for shops on any stack',
   tracing: '## 10. What tracing costs',
+  instructions: '## 11. What tracing costs, counted in instructions',
 };
 
 const block = (name: string): RegExp => new RegExp(`<!-- bench:${name} -->\\n[\\s\\S]*?<!-- /bench:${name} -->`);

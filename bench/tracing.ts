@@ -71,7 +71,8 @@ export interface TracingResult {
   others?: TracingResult[];
 }
 
-const ENV: Record<TracingSetup, Record<string, string>> = {
+/** The environment of each setup's process (bench/proxy-servers.ts reads `BENCH_TRACING`). */
+export const TRACING_ENV: Record<TracingSetup, Record<string, string>> = {
   off: {},
   twin: {},
   floor: { BENCH_TRACING: 'floor' },
@@ -130,7 +131,7 @@ export const runTracing = async (binary = process.env.BENCH_NODE || process.exec
       // Started one after another, in an order turned by one each epoch.
       const starting = TRACING_SETUPS.map((_, index) => TRACING_SETUPS[(index + epoch) % TRACING_SETUPS.length]!);
       for (const setup of starting) {
-        const server = await startChild('kit', info, flags, { ...ENV[setup], ...on });
+        const server = await startChild('kit', info, flags, { ...TRACING_ENV[setup], ...on });
         if (pinned) pin(server.process.pid, '0');
         servers.set(setup, server);
       }

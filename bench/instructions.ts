@@ -62,7 +62,7 @@ const version = (command: string): string => {
   return run.stdout.trim();
 };
 
-/** `amount` reads in all, 10 connections over `urls`; the answers that were not 2xx. */
+/** `amount` reads in all, a connection per URL; the reads that failed (an error, a timeout or an answer not 2xx). */
 const reads = (urls: string[], amount: number): Promise<number> =>
   new Promise((resolve, reject) =>
     autocannon({ url: urls, connections: urls.length, amount, timeout: 120 }, (error, result) =>
@@ -112,15 +112,10 @@ export const runInstructions = async (): Promise<InstructionsResult> => {
     const paths = info.invoices.map((invoice) => `/checkout-api/invoices/${/invoices\/([^/?]+)/.exec(invoice.lookupPath)?.[1] ?? ''}`);
     const plain = await startChild('kit', info, [], TRACING_ENV.off);
     children.push(plain);
-    errors += await reads(
-      paths.map((path) => `${plain.url}${path}`),
-      INSTRUCTION_WARMUP,
-    );
+    const plainUrls = paths.map((path) => `${plain.url}${path}`);
+    errors += await reads(plainUrls, INSTRUCTION_WARMUP);
     const before = await plain.cpuParts();
-    errors += await reads(
-      paths.map((path) => `${plain.url}${path}`),
-      2 * INSTRUCTION_WARMUP,
-    );
+    errors += await reads(plainUrls, 2 * INSTRUCTION_WARMUP);
     const after = await plain.cpuParts();
     userShare = (after.user - before.user) / (after.user - before.user + after.system - before.system);
     await stopChild(plain);
@@ -128,15 +123,15 @@ export const runInstructions = async (): Promise<InstructionsResult> => {
       INSTRUCTION_SETUPS.map(async (setup) => {
         const server = await startChild('kit', info, [], TRACING_ENV[setup], prefix);
         children.push(server);
-        const pid = String(server.process.pid);
+        const pid = server.process.pid!;
         const urls = paths.map((path) => `${server.url}${path}`);
         errors += await reads(urls, INSTRUCTION_WARMUP);
         log(`instructions: ${setup} warmed up`);
         for (let window = 0; window < INSTRUCTION_WINDOWS; window++) {
-          execFileSync('callgrind_control', ['--zero', pid], { stdio: 'ignore' });
+          execFileSync('callgrind_control', ['--zero', String(pid)], { stdio: 'ignore' });
           errors += await reads(urls, INSTRUCTION_READS);
-          execFileSync('callgrind_control', ['--dump', pid], { stdio: 'ignore' });
-          const { main, all } = await counted(dir, server.process.pid!);
+          execFileSync('callgrind_control', ['--dump', String(pid)], { stdio: 'ignore' });
+          const { main, all } = await counted(dir, pid);
           windows[setup].main.push(main / INSTRUCTION_READS / 1e6);
           windows[setup].all.push(all / INSTRUCTION_READS / 1e6);
           log(

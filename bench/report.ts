@@ -461,7 +461,7 @@ export const instructionsSection = (outcome: Outcome<InstructionsResult> | undef
     '|---|---|---|---|---|---|---|',
     ...INSTRUCTION_SETUPS.map(row),
     '',
-    `The kit's own spans and metrics against the least point 3 asks (the SDK without a context manager ÷ the floor, main thread): ${fixed(t.main.sdk / t.main.floor, 3)}×. Answers that were not 2xx: ${t.errors}.`,
+    `The kit's own spans and metrics against the least point 3 asks (the SDK without a context manager ÷ the floor, main thread): ${fixed(t.main.sdk / t.main.floor, 3)}×. Reads that failed (an error, a timeout or an answer not 2xx): ${t.errors}.`,
     '',
     loadLine(outcome),
   ].join('\n');

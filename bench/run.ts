@@ -25,8 +25,9 @@
  *   BENCH_TRACING_NODE='<binary>[ <flag>…][, …]' npm run bench -- --only tracing   … on this Node, then on each of those
  *   node --import tsx bench/instructions.ts                      the same, counted in instructions under valgrind (about 35 min)
  *
- * Each benchmark bounds its own time; the whole run takes about six minutes on 2 cores (the event
- * streams alone about three: two 60 s windows of 1,000 payers).
+ * Each benchmark bounds its own time; on 2 cores the parts' times above add up to well over an
+ * hour, most of it the books and the instruction count (the event streams about three minutes:
+ * two 60 s windows of 1,000 payers).
  * Benchmarks are not tests: nothing here fails on a timing; the exit code is 1 only when a
  * benchmark could not run.
  */

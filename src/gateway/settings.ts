@@ -114,7 +114,13 @@ export const SETTINGS = {
   },
   host: { name: 'HOST', help: 'the address to listen on', fallback: '127.0.0.1', read: text },
   port: { name: 'PORT', help: 'the port to listen on', fallback: '8080', read: port },
-  redisUrl: { name: 'REDIS_URL', help: 'a Redis store shared by several gateway instances (default: memory, one instance)', read: url },
+  dataDir: {
+    name: 'GATEWAY_DATA_DIR',
+    help: 'the folder of the durable store of one instance (SQLite, created if missing; unless REDIS_URL); `:memory:` keeps everything in memory, for tests: a restart loses the books, the tracked invoices and the webhooks',
+    fallback: 'merchant-checkout-data',
+    read: text,
+  },
+  redisUrl: { name: 'REDIS_URL', help: 'a Redis store shared by several gateway instances (instead of GATEWAY_DATA_DIR)', read: url },
   redisPrefix: { name: 'REDIS_PREFIX', help: 'the prefix of the Redis keys', fallback: 'merchant-checkout:', read: text },
   webhookUrl: { name: 'SHOP_WEBHOOK_URL', help: "the shop's endpoint for every change of an invoice (Standard Webhooks)", read: url },
   webhookSecret: {

@@ -18,7 +18,7 @@ import { openSqliteFile } from './node/sqlite.js';
 import { sqliteStore, type SqliteDatabase, type SqliteStoreLimits } from './store/sqlite.js';
 import type { CheckoutStore } from './store/types.js';
 
-export type { SqliteDatabase, SqliteStatement, SqliteStoreLimits, SqliteValue } from './store/sqlite.js';
+export type { SqliteDatabase, SqliteStatement, SqliteStoreLimits } from './store/sqlite.js';
 
 /** Options of {@link createSqliteStore}: the file (or an open database), and how long what is settled is kept. */
 export interface SqliteStoreOptions extends SqliteStoreLimits {

@@ -19,17 +19,14 @@
 import { createMemoryStore } from './memory.js';
 import type { BooksClaim, BooksEntry, CheckoutStore, DisputeClaim, OutboxMessage, TrackedInvoice } from './types.js';
 
-/** A value bound to a statement's `?`. */
-export type SqliteValue = string | number | null;
-
 /** One prepared statement of a synchronous SQLite binding. */
 export interface SqliteStatement {
-  /** Runs it; answers `{ changes }`. */
-  run(...params: SqliteValue[]): unknown;
+  /** Runs it with the values of its `?` (text, numbers, null); answers `{ changes }`. */
+  run(...params: unknown[]): unknown;
   /** The first row, or undefined. */
-  get(...params: SqliteValue[]): unknown;
+  get(...params: unknown[]): unknown;
   /** Every row. */
-  all(...params: SqliteValue[]): unknown[];
+  all(...params: unknown[]): unknown[];
 }
 
 /** What the store needs of an open database: better-sqlite3's `Database` and `node:sqlite`'s `DatabaseSync` both are one. */

@@ -184,7 +184,7 @@ describe('the SQLite store under faults', () => {
   });
 
   test('options are checked: exactly one of path and database, and whole positive times', () => {
-    assert.throws(() => createSqliteStore({} as never), /exactly one of path and database/);
+    assert.throws(() => createSqliteStore({}), /exactly one of path and database/);
     assert.throws(() => createSqliteStore({ path: file(), booksTtlMs: -1 }), /booksTtlMs must be a positive whole number/);
   });
 });

@@ -11,6 +11,7 @@ import {
   MerchantClientError,
   MerchantTrackingError,
   MerchantValidationError,
+  DEFAULT_RECONCILE_TICK_MS,
   checkoutTokenAuthorizer,
   createCheckoutServer,
   createWebhookSender,
@@ -73,6 +74,8 @@ const shopWebhooks = (config: GatewayConfig, deps: GatewayDeps, now: () => numbe
         url: config.webhookUrl,
         secret: config.webhookSecret,
         now,
+        timeoutMs: config.webhookTimeoutMs,
+        retryDelaysMs: config.webhookRetryDelaysMs,
         ...(deps.webhookFetch ? { fetch: deps.webhookFetch } : {}),
         onAttempt: ({ id, status, outcome, error, ms }) =>
           deps.log(outcome === 'delivered' ? 'info' : 'warn', 'webhook', { change: id, status, outcome, error, ms }),
@@ -95,6 +98,17 @@ const failed = (error: unknown): Response => {
   if (error instanceof MerchantClientError) return refused(502, 'upstream_error', error.message);
   throw error;
 };
+
+/**
+ * The reconciler's timing from `GATEWAY_RECONCILE_INTERVAL_MS`: it looks for due invoices at
+ * least twice per interval, and an invoice a stopped instance had claimed is free again after
+ * the interval (or two reads' time budgets, whichever is longer; never over the kit's minute).
+ */
+const reconcileSchedule = (config: GatewayConfig) => ({
+  openIntervalMs: config.reconcileIntervalMs,
+  tickMs: Math.min(DEFAULT_RECONCILE_TICK_MS, Math.max(100, Math.floor(config.reconcileIntervalMs / 2))),
+  leaseMs: Math.min(60_000, Math.max(config.reconcileIntervalMs, 2 * config.timeoutMs)),
+});
 
 export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway => {
   const { clients, store, log } = deps;
@@ -127,6 +141,7 @@ export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway
       await webhooks?.enqueue(change);
     },
     now,
+    reconcile: reconcileSchedule(config),
     onError: (error, request) =>
       log('error', 'kit', { error: error instanceof Error ? error.message : String(error), path: new URL(request.url).pathname }),
   });

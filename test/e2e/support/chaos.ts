@@ -115,8 +115,8 @@ export class GatewayProcess {
       printed += chunk.toString('utf8');
       if (printed.length > 200_000) printed = printed.slice(-100_000);
     };
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
     child.once('exit', () => this.log.push(printed));
     const end = Date.now() + 20_000;
     for (;;) {

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/main.js';
 import { pathOf } from '../../src/gateway/app.js';
-import { databaseFile, jsonLog, startGateway, type RunningGateway } from '../../src/gateway/server.js';
+import { databaseFile, jsonLog, startGateway, watchClock, type RunningGateway } from '../../src/gateway/server.js';
 import { readConfig, settingsSource } from '../../src/gateway/settings.js';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
 import { signCheckoutToken } from '../../src/server/index.js';
@@ -294,6 +294,21 @@ describe('merchant-checkout serve: the gateway', () => {
     await waitFor('the paid webhook', () =>
       received.find((each) => each.body.includes(created.invoice.id) && each.body.includes('invoice.paid')),
     );
+  });
+
+  test('a wall clock set back an hour is logged with the size of the jump', async (t) => {
+    const lines: string[] = [];
+    const watch = watchClock(
+      jsonLog('debug', (line) => void lines.push(line)),
+      20,
+    );
+    const real = Date.now.bind(Date);
+    t.mock.method(Date, 'now', () => real() - 60 * 60 * 1000);
+    await waitFor('the warning', () => lines.find((line) => line.includes('the clock jumped')));
+    watch.stop();
+    const logged = JSON.parse(lines.find((line) => line.includes('the clock jumped'))!.trim()) as { level: string; byMs: number };
+    assert.equal(logged.level, 'warn');
+    assert.ok(logged.byMs < -3_590_000 && logged.byMs > -3_610_000, String(logged.byMs));
   });
 
   test('the log is JSON lines without a secret, a token or requisites', async () => {

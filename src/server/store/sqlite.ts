@@ -16,7 +16,7 @@
  * The database is any synchronous SQLite binding with `prepare` and `exec` (better-sqlite3,
  * `node:sqlite`, `bun:sqlite`): the entry that opens it chooses (src/server/sqlite.ts).
  */
-import { createMemoryStore } from './memory.js';
+import { createMemoryStore, heldClock } from './memory.js';
 import type { BooksClaim, BooksEntry, CheckoutStore, DisputeClaim, OutboxMessage, TrackedInvoice } from './types.js';
 
 /** One prepared statement of a synchronous SQLite binding. */
@@ -229,7 +229,7 @@ export const sqliteStore = (db: SqliteDatabase, limits: SqliteStoreLimits = {}):
   const booksHeld = new Map<string, { token: symbol; until: number }>();
   const claimBooks = (id: string, holdMs: number): Promise<BooksClaim> =>
     step(() => {
-      const now = Date.now();
+      const now = heldClock();
       const held = booksHeld.get(id);
       if (held && held.until > now) return { state: 'busy' } as const;
       const row = statements.book.get(id) as { entry: string } | undefined;
@@ -245,7 +245,7 @@ export const sqliteStore = (db: SqliteDatabase, limits: SqliteStoreLimits = {}):
           step(() => {
             const holder = booksHeld.get(id);
             // Lapsed and claimed by another caller since: that one decides now.
-            if (holder !== undefined && holder.token !== token && holder.until > Date.now()) return false;
+            if (holder !== undefined && holder.token !== token && holder.until > heldClock()) return false;
             transaction(() => statements.writeBook.run(id, JSON.stringify(entry), Date.now()));
             release();
             return true;

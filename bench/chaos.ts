@@ -23,17 +23,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRedis } from '../test/support/redis-server.js';
-import {
-  GatewayProcess,
-  createThroughGateway,
-  freePort,
-  gatewayEnv,
-  seeded,
-  sleep,
-  startService,
-  startShop,
-  type Delivery,
-} from '../test/e2e/support/chaos.js';
+import * as world from '../test/e2e/support/chaos.js';
+import type { Delivery, GatewayProcess } from '../test/e2e/support/chaos.js';
 import { log, median } from './lib.js';
 
 export const CHAOS_INVOICES = 100;
@@ -67,9 +58,9 @@ type Window = [number, number];
 
 const run = async (store: ChaosRun['store']): Promise<ChaosRun> => {
   const begun = Date.now();
-  const random = seeded(37);
-  const service = await startService();
-  const shop = await startShop(random, 0.3);
+  const random = world.seeded(37);
+  const service = await world.startService();
+  const shop = await world.startShop(random, 0.3);
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-chaos-'));
   const redis = store === 'redis' ? await startRedis({ durable: true }) : undefined;
   const gateways: GatewayProcess[] = [];
@@ -81,63 +72,49 @@ const run = async (store: ChaosRun['store']): Promise<ChaosRun> => {
         ? { REDIS_URL: redis!.url, REDIS_PREFIX: 'chaos:' }
         : { GATEWAY_DATA_DIR: store === 'memory' ? ':memory:' : dataDir };
     for (let index = 0; index < (store === 'redis' ? 3 : 1); index++)
-      gateways.push(new GatewayProcess(await freePort(), gatewayEnv(service, shop.url, extra)));
+      gateways.push(new world.GatewayProcess(await world.freePort(), world.gatewayEnv(service, shop.url, extra)));
     await Promise.all(gateways.map((gateway) => gateway.start()));
 
     let done = false;
     const chaos = (async () => {
       if (store === 'redis') {
-        await sleep(1500);
+        await world.sleep(1500);
         const killedAt = Date.now();
         await gateways[0]!.kill();
         kills++;
-        await sleep(1000);
+        await world.sleep(1000);
         const redisDown = Date.now();
         await redis!.kill();
         kills++;
-        await sleep(700);
+        await world.sleep(700);
         await redis!.restart();
         down.push([redisDown, Date.now()]);
-        await sleep(500);
+        await world.sleep(500);
         await gateways[0]!.start();
         down.push([killedAt, Date.now()]);
         return;
       }
       while (!done || kills < 5) {
-        await sleep(300 + random() * 1200);
+        await world.sleep(300 + random() * 1200);
         const killedAt = Date.now();
         await gateways[0]!.kill();
         kills++;
-        await sleep(random() * 400);
+        await world.sleep(random() * 400);
         await gateways[0]!.start();
         down.push([killedAt, Date.now()]);
       }
     })();
 
-    const paid: { id: string; at: number }[] = [];
-    for (let index = 0; index < CHAOS_INVOICES; index++) {
-      const id = await createThroughGateway(gateways, `bench-chaos-${index}-${crypto.randomUUID()}`, random);
-      if (random() < 0.25) service.service.notificationOutage(1000);
-      service.service.markPaid(id);
-      paid.push({ id, at: Date.now() });
-      await sleep(50 + random() * 150);
-    }
+    const paid = await world.createAndPay(service, gateways, CHAOS_INVOICES, random);
     done = true;
     await chaos;
 
-    const deliveredOf = (deliveries: readonly Delivery[]) =>
-      new Set(deliveries.filter((each) => each.type === 'invoice.paid').map((each) => each.invoiceId));
     const end = Date.now() + WAIT_MS;
-    while (Date.now() < end && paid.some(({ id }) => !deliveredOf(shop.deliveries).has(id))) await sleep(200);
+    while (Date.now() < end && paid.some(({ id }) => !world.paidDelivered(shop.deliveries).has(id))) await world.sleep(200);
 
-    const delivered = deliveredOf(shop.deliveries);
+    const delivered = world.paidDelivered(shop.deliveries);
     const byChange = new Map<string, Delivery[]>();
     for (const delivery of shop.deliveries) byChange.set(delivery.changeId, [...(byChange.get(delivery.changeId) ?? []), delivery]);
-    const idsByChange = new Map<string, Set<string>>();
-    for (const delivery of shop.deliveries) {
-      const key = `${delivery.invoiceId} ${delivery.type}`;
-      idsByChange.set(key, (idsByChange.get(key) ?? new Set()).add(delivery.webhookId));
-    }
     const whileDown = paid.filter(({ at }) => down.some(([from, to]) => at >= from && at <= to));
     const waits = whileDown.flatMap(({ id, at }) => {
       const first = shop.deliveries.find((each) => each.invoiceId === id && each.type === 'invoice.paid');
@@ -151,7 +128,7 @@ const run = async (store: ChaosRun['store']): Promise<ChaosRun> => {
       kills,
       lost: paid.filter(({ id }) => !delivered.has(id)).length,
       redeliveries: [...byChange.values()].reduce((sum, each) => sum + each.length - 1, 0),
-      changesWithTwoIds: [...idsByChange.values()].filter((ids) => ids.size > 1).length,
+      changesWithTwoIds: [...world.idsByChange(shop.deliveries).values()].filter((ids) => ids.size > 1).length,
       refused: counts.refused,
       attempts: counts.attempts,
       paidWhileDown: whileDown.length,

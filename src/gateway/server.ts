@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { MerchantClient, createMemoryStore, createNodeServer, type CheckoutStore } from '../server/index.js';
-import { createRedisStore } from '../server/redis.js';
+import { createRedisStore, RedisSettingWarning, type RedisStore } from '../server/redis.js';
 import { metrics } from '@opentelemetry/api';
 import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
@@ -51,12 +51,19 @@ export const jsonLog = (least: keyof typeof LEVELS, write: (line: string) => voi
   };
 };
 
-export const storeFor = (config: GatewayConfig, log: GatewayLog): CheckoutStore =>
+/**
+ * The gateway's store: Redis with `REDIS_URL` (its connection errors, and each setting of Redis
+ * that can lose data, a `warn` line: `{"msg":"redis setting","setting":"appendonly",…}`), else memory.
+ */
+export const storeFor = (config: GatewayConfig, log: GatewayLog): CheckoutStore | RedisStore =>
   config.redisUrl
     ? createRedisStore({
         url: config.redisUrl,
         prefix: config.redisPrefix,
-        onError: (error) => log('warn', 'redis', { error: error instanceof Error ? error.message : String(error) }),
+        onError: (error) =>
+          error instanceof RedisSettingWarning
+            ? log('warn', 'redis setting', { setting: error.setting, value: error.value, advice: error.message })
+            : log('warn', 'redis', { error: error instanceof Error ? error.message : String(error) }),
       })
     : createMemoryStore();
 

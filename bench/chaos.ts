@@ -22,7 +22,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startRedis } from '../test/support/redis-server.js';
+import { DURABLE_REDIS_ARGS, startRedis } from '../test/support/redis-server.js';
 import * as world from '../test/e2e/support/chaos.js';
 import type { Delivery, GatewayProcess } from '../test/e2e/support/chaos.js';
 import { log, median } from './lib.js';
@@ -62,7 +62,7 @@ const run = async (store: ChaosRun['store']): Promise<ChaosRun> => {
   const service = await world.startService();
   const shop = await world.startShop(random, 0.3);
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-chaos-'));
-  const redis = store === 'redis' ? await startRedis({ durable: true }) : undefined;
+  const redis = store === 'redis' ? await startRedis({ args: DURABLE_REDIS_ARGS }) : undefined;
   const gateways: GatewayProcess[] = [];
   const down: Window[] = [];
   let kills = 0;

@@ -105,8 +105,8 @@ const startProxy = async (mock: MockInfo, kitFile?: string): Promise<Started> =>
     basePath: '/checkout-api',
     authorize: (id) => allowed.has(id),
   });
-  // What the README recommends for a public proxy: createNodeServer's header, request and idle
-  // deadlines. `BENCH_PROXY_LISTENER=hono` (or `hono-globals`) serves it with @hono/node-server's
+  // What the README recommends for a public proxy: createNodeServer's header and idle
+  // deadlines, each body held to its route's. `BENCH_PROXY_LISTENER=hono` (or `hono-globals`) serves it with @hono/node-server's
   // listener instead of toNodeHandler, for comparison (`hono-globals` lets it swap the global
   // Request and Response for its lighter ones).
   const listener = process.env.BENCH_PROXY_LISTENER;

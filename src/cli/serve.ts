@@ -2,12 +2,12 @@
  * `merchant-checkout serve`: the gateway (src/gateway) as a process, configured by the
  * environment and an optional JSON file (src/gateway/settings.ts). `--check` reads the
  * settings, reaches the service with every terminal (a signed read) and the store, and says
- * what failed, without serving.
+ * what failed, without serving; a Redis setting that can lose data is a warning, printed,
+ * which does not fail the check (a managed Redis may neither show nor let change it).
  */
 import { commandArgs } from './args.js';
 import { SettingError } from './env.js';
 import type { CommandIo } from './reconcile.js';
-import type { CheckoutStore } from '../server/index.js';
 import { jsonLog, clientsFor, startGateway, storeFor, storeKind } from '../gateway/server.js';
 import { readConfig, settingsHelp, settingsSource, type GatewayConfig } from '../gateway/settings.js';
 
@@ -23,7 +23,9 @@ Usage: merchant-checkout serve [--config FILE] [--check]
 
   --config FILE   a JSON object of the settings below (the environment wins over it)
   --check         check the settings, the service (a signed read with each terminal) and the
-                  store, print what failed, and exit (0 all good, 1 something failed)
+                  store, print what failed, and exit (0 all good, 1 something failed); a
+                  Redis setting that can lose data (appendonly, appendfsync,
+                  maxmemory-policy) is printed as a warning and does not fail it
   --help          this text
 
 Settings (environment, or keys of the config file):
@@ -35,9 +37,9 @@ Exit status: 0 stopped, 1 a check failed, 2 a setting is missing or malformed (n
 /** Reaches the service with each terminal and the store: one line each, and whether all passed. */
 const check = async (config: GatewayConfig, io: CommandIo): Promise<boolean> => {
   let ok = true;
-  const line = (passed: boolean, what: string, detail = '') => {
+  const line = (passed: boolean | 'warn', what: string, detail = '') => {
     if (!passed) ok = false;
-    io.out(`${passed ? 'ok  ' : 'FAIL'}  ${what}${detail ? `: ${detail}` : ''}\n`);
+    io.out(`${passed === 'warn' ? 'warn' : passed ? 'ok  ' : 'FAIL'}  ${what}${detail ? `: ${detail}` : ''}\n`);
   };
   line(true, 'settings');
   for (const [index, client] of clientsFor(config).entries()) {
@@ -48,7 +50,7 @@ const check = async (config: GatewayConfig, io: CommandIo): Promise<boolean> => 
       line(false, `terminal ${index + 1} (${client.terminal})`, error instanceof Error ? error.message : String(error));
     }
   }
-  let store: CheckoutStore;
+  let store: ReturnType<typeof storeFor>;
   try {
     store = storeFor(config, () => undefined);
   } catch (error) {
@@ -67,6 +69,7 @@ const check = async (config: GatewayConfig, io: CommandIo): Promise<boolean> => 
       }
     }
     line(true, `store (${storeKind(config)})`);
+    if ('checkSettings' in store) for (const warning of await store.checkSettings()) line('warn', 'redis', warning.message);
   } catch (error) {
     line(false, 'store', error instanceof Error ? error.message : String(error));
   } finally {

@@ -110,12 +110,18 @@ export class CheckoutError extends Error {
   readonly status: number | undefined;
   /** Whether trying the same call again may succeed (network trouble, 5xx, timeouts). */
   readonly retryable: boolean;
+  /**
+   * For `payload_too_large`: the limit that refused the upload, in bytes, as the answer said it
+   * (`error.maxBytes`); undefined when it said none (another server in front answered 413).
+   */
+  readonly maxBytes: number | undefined;
 
-  constructor(code: CheckoutErrorKind, message: string, options: { status?: number; retryable?: boolean } = {}) {
+  constructor(code: CheckoutErrorKind, message: string, options: { status?: number; retryable?: boolean; maxBytes?: number } = {}) {
     super(message);
     this.code = code;
     this.status = options.status;
     this.retryable = options.retryable ?? false;
+    this.maxBytes = options.maxBytes;
   }
 }
 
@@ -214,10 +220,17 @@ export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutCl
       const text = await response.text();
       if (!response.ok) {
         const parsed = validateJson<CheckoutErrorBody>(checkoutErrorJsonSchema, parseJson(text));
+        const said = parsed.success ? parsed.data.error.maxBytes : undefined;
+        // A 413 of a server in front of the proxy (nginx's `client_max_body_size`) says it in HTML.
+        const bare = response.status === 413 ? 'payload_too_large' : 'http_error';
         throw new CheckoutError(
-          parsed.success ? parsed.data.error.code : 'http_error',
+          parsed.success ? parsed.data.error.code : bare,
           parsed.success ? parsed.data.error.message : `HTTP ${response.status}`,
-          { status: response.status, retryable: retryableStatus(response.status) },
+          {
+            status: response.status,
+            retryable: retryableStatus(response.status),
+            ...(typeof said === 'number' && said >= 1 ? { maxBytes: Math.floor(said) } : {}),
+          },
         );
       }
       const data = parseJson(text);

@@ -47,6 +47,8 @@ export interface FormState {
   readonly state: 'closed' | 'open' | 'sending' | 'done' | 'failed';
   /** The `checkout-error` code of the last failure. */
   readonly code?: string | undefined;
+  /** For a `payload_too_large` refusal: the limit the proxy (or the server in front of it) said refused the upload, in bytes. */
+  readonly maxBytes?: number | undefined;
 }
 
 /** The report of a payment: as a form, plus what the proxy did with it (`forwarded` to the service, or `reported` to the shop only). */

@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { MerchantClient, createMemoryStore, createNodeServer, type CheckoutStore } from '../server/index.js';
-import { createRedisStore } from '../server/redis.js';
+import { createRedisStore, RedisSettingWarning, type RedisStore } from '../server/redis.js';
 import { createSqliteStore } from '../server/sqlite.js';
 import { metrics } from '@opentelemetry/api';
 import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
@@ -64,13 +64,21 @@ export const storeKind = (config: GatewayConfig): 'redis' | 'memory' | 'sqlite' 
 /** The database file of the SQLite store in the data folder. */
 export const databaseFile = (config: GatewayConfig): string => resolve(config.dataDir, 'checkout.db');
 
-export const storeFor = (config: GatewayConfig, log: GatewayLog): CheckoutStore => {
+/**
+ * The gateway's store: Redis with `REDIS_URL` (its connection errors, and each setting of Redis
+ * that can lose data, a `warn` line: `{"msg":"redis setting","setting":"appendonly",…}`), else
+ * memory for `:memory:` (saying what a restart loses), else SQLite in the data folder.
+ */
+export const storeFor = (config: GatewayConfig, log: GatewayLog): CheckoutStore | RedisStore => {
   switch (storeKind(config)) {
     case 'redis':
       return createRedisStore({
         url: config.redisUrl!,
         prefix: config.redisPrefix,
-        onError: (error) => log('warn', 'redis', { error: error instanceof Error ? error.message : String(error) }),
+        onError: (error) =>
+          error instanceof RedisSettingWarning
+            ? log('warn', 'redis setting', { setting: error.setting, value: error.value, advice: error.message })
+            : log('warn', 'redis', { error: error instanceof Error ? error.message : String(error) }),
       });
     case 'memory':
       return createMemoryStore({ warn: (message) => log('warn', message, { setting: 'GATEWAY_DATA_DIR' }) });

@@ -590,6 +590,9 @@ export const checkoutErrorJsonSchema: JsonSchema = {
         },
         message: {
           type: "string"
+        },
+        maxBytes: {
+          type: "number"
         }
       },
       required: [

@@ -77,11 +77,17 @@ export type CheckoutProxyErrorCode = keyof typeof CHECKOUT_ERROR_STATUS;
  */
 export type CheckoutErrorCode = CheckoutProxyErrorCode | 'network_error' | 'invalid_response' | 'http_error';
 
-/** `{ error: { code, message } }`: the body of every error answer of the checkout protocol. */
+/**
+ * `{ error: { code, message } }`: the body of every error answer of the checkout protocol. A
+ * `payload_too_large` answer also says the limit that refused the body (or the receipt in it),
+ * `maxBytes`, which the element shows the payer; a 413 without it (another server in front)
+ * names no figure.
+ */
 export const CheckoutErrorBodySchema = z.looseObject({
   error: z.looseObject({
     code: z.string(),
     message: z.string(),
+    maxBytes: z.optional(z.number()),
   }),
 });
 /** The body of an error answer of the checkout protocol. */

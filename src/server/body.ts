@@ -5,32 +5,31 @@
  */
 
 /**
- * How a Fetch handler says what request bodies it accepts, so that an adapter in front of it
- * (`toNodeHandler`, `createNodeServer`) lets those in rather than its own smaller default:
- * the checkout proxy declares its upload cap and deadline.
+ * How a reader tells the runtime adapter that made a request (`toNodeHandler`) the cap and
+ * deadline it reads the body with: a function the adapter puts on the `Request` it makes, which
+ * {@link readChunks} calls before it reads (every route of the kit, the receiver and the mock
+ * read through it). So a route keeps its own limits whatever function of the shop's sits in
+ * front of it, and the adapter's own (1 MiB, 30 s) hold only for a body read without any. A
+ * `new Request(…)` made from the adapter's does not carry it: reading that copy falls back to
+ * the adapter's limits, and a 413 says which.
  */
-export const REQUEST_LIMITS: unique symbol = Symbol.for('merchant-checkout.request-limits');
+export const BODY_LIMITS: unique symbol = Symbol.for('merchant-checkout.body-limits');
 
-/** What a handler accepts: the largest body (bytes) and how long its slowest body may take to arrive (ms). */
-export interface RequestLimits {
+/** What a reader announces through {@link BODY_LIMITS}: its cap in bytes, and how long it waits for the body (ms), if it has a deadline. */
+export interface BodyLimits {
   maxBodyBytes: number;
-  bodyTimeoutMs: number;
+  bodyTimeoutMs: number | undefined;
 }
 
-/** `handler`, declaring `limits` (see {@link REQUEST_LIMITS}). */
-export const declareRequestLimits = <H extends object>(handler: H, limits: RequestLimits): H & { [REQUEST_LIMITS]: RequestLimits } =>
-  Object.assign(handler, { [REQUEST_LIMITS]: limits });
+/** The adapter's side of {@link BODY_LIMITS}: takes the reader's limits and answers the cap that holds (the adapter's own `maxBodyBytes` option may be lower). */
+export type AnnounceBodyLimits = (limits: BodyLimits) => number;
 
-/** The limits `handler` declared, if it did. */
-export const requestLimitsOf = (handler: unknown): RequestLimits | undefined => {
-  const limits = (
-    typeof handler === 'function' || (typeof handler === 'object' && handler !== null)
-      ? (handler as { [REQUEST_LIMITS]?: unknown })[REQUEST_LIMITS]
-      : undefined
-  ) as Partial<RequestLimits> | undefined;
-  return typeof limits?.maxBodyBytes === 'number' && typeof limits.bodyTimeoutMs === 'number'
-    ? { maxBodyBytes: limits.maxBodyBytes, bodyTimeoutMs: limits.bodyTimeoutMs }
-    : undefined;
+/** Tells the adapter that made `message` (if one did) the limits it is read with; answers the cap that holds. */
+const announce = (message: Request | Response, limit: number, timeoutMs: number | undefined): number => {
+  const adapter = (message as { [BODY_LIMITS]?: unknown })[BODY_LIMITS];
+  return typeof adapter === 'function'
+    ? Math.min(limit, (adapter as AnnounceBodyLimits)({ maxBodyBytes: limit, bodyTimeoutMs: timeoutMs }))
+    : limit;
 };
 
 /** A body that declared or grew past its limit; nothing more than the limit was kept. */
@@ -52,11 +51,14 @@ export const declaredLength = (message: Request | Response): number => {
 
 /**
  * The size error of `toNodeHandler`'s own body cap, told by its name (also as a `cause`), so
- * that this module does not import the Node adapter.
+ * that this module does not import the Node adapter: its limit, or undefined for any other error.
  */
-const isAdapterTooLarge = (error: unknown): boolean =>
-  error instanceof Error &&
-  (error.name === 'PayloadTooLargeError' || (error.cause instanceof Error && error.cause.name === 'PayloadTooLargeError'));
+const adapterLimit = (error: unknown): number | undefined => {
+  const refusal = error instanceof Error && error.name !== 'PayloadTooLargeError' ? error.cause : error;
+  if (!(refusal instanceof Error) || refusal.name !== 'PayloadTooLargeError') return undefined;
+  const limit = (refusal as { limit?: unknown }).limit;
+  return typeof limit === 'number' ? limit : undefined;
+};
 
 /** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
 export const abortable = <T>(promise: Promise<T>, signal: AbortSignal): Promise<T> => {
@@ -99,13 +101,16 @@ export interface ReadTextOptions {
  * Reads `message`'s body chunk by chunk into `take`, refusing more than `limit` bytes and
  * stopping at `options.signal` or `options.timeoutMs` (see {@link readTextLimited}). The reader
  * is canceled on any failure (`take` throwing included), so a body nobody wants is not read on.
+ * The limit and deadline are announced first to the adapter that made a request
+ * ({@link BODY_LIMITS}); a lower cap of the adapter's is the one a {@link BodyTooLargeError} names.
  */
 export const readChunks = async (
   message: Request | Response,
-  limit: number,
+  requested: number,
   options: ReadTextOptions,
   take: (chunk: Uint8Array) => void,
 ): Promise<void> => {
+  const limit = announce(message, requested, options.timeoutMs);
   if (declaredLength(message) > limit) {
     await message.body?.cancel().catch(() => undefined);
     throw new BodyTooLargeError(limit);
@@ -131,7 +136,8 @@ export const readChunks = async (
     }
   } catch (error) {
     void reader.cancel().catch(() => undefined);
-    throw isAdapterTooLarge(error) ? new BodyTooLargeError(limit) : error;
+    const refusedAt = adapterLimit(error);
+    throw refusedAt === undefined ? error : new BodyTooLargeError(refusedAt);
   } finally {
     clearTimeout(timer);
   }
@@ -140,7 +146,8 @@ export const readChunks = async (
 /**
  * A request's or answer's body as UTF-8 text, refusing more than `limit` bytes without
  * buffering them: a declared `Content-Length` over the limit before reading, a streamed body
- * as soon as it grows past it (also when `toNodeHandler`'s cap errors the stream). Throws
+ * as soon as it grows past it (also when `toNodeHandler`'s cap errors the stream: its limit is
+ * the one named). Throws
  * {@link BodyTooLargeError} for the size, a `TimeoutError` past `timeoutMs`; anything else the
  * stream or decoder throws as is. A body left unread is canceled.
  */

@@ -14,7 +14,6 @@ import { createReconciler, type Reconciler, type ReconcilerOptions } from './boo
 import type { ReconcileSchedule } from './books/schedule.js';
 import { createReceiver, DEFAULT_NOTIFICATION_HANDLER_TIMEOUT_MS, type NotificationReceiverOptions } from './notifications/receiver.js';
 import { errorAnswer } from './proxy/http.js';
-import { declareRequestLimits, requestLimitsOf } from './body.js';
 import { createMemoryStore } from './store/memory.js';
 import type { CheckoutStore } from './store/types.js';
 
@@ -134,12 +133,8 @@ export const createCheckoutServer = (options: CheckoutServerOptions): CheckoutSe
   return {
     checkout,
     notifications,
-    // An adapter in front (`createNodeServer(kit.fetch)`) lets in what the proxy accepts (its uploads).
-    fetch: declareRequestLimits(
-      (request: Request) =>
-        options.notifications && new URL(request.url).pathname === notificationsPath ? notifications(request) : checkout(request),
-      requestLimitsOf(checkout)!,
-    ),
+    fetch: (request: Request) =>
+      options.notifications && new URL(request.url).pathname === notificationsPath ? notifications(request) : checkout(request),
     reconciler,
     store,
     close: async () => {

@@ -10,4 +10,5 @@
  *
  * @module redis
  */
-export { createRedisStore, DEFAULT_REDIS_PREFIX, type RedisStoreOptions } from './store/redis.js';
+export { createRedisStore, DEFAULT_REDIS_PREFIX, type RedisStore, type RedisStoreOptions } from './store/redis.js';
+export { RedisSettingWarning, type RedisSettingName } from './store/redis-settings.js';

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { startRedis, type RedisProcess } from '../support/redis-server.js';
+import { DURABLE_REDIS_ARGS, startRedis, type RedisProcess } from '../support/redis-server.js';
 import {
   GatewayProcess,
   createAndPay,
@@ -94,7 +94,7 @@ describe('chaos: the gateway killed while money moves', () => {
 
   test('three gateways on one Redis run durably: a gateway killed and Redis killed and restarted lose no payment', async () => {
     const random = seeded(Number(process.env.CHAOS_SEED ?? 38));
-    const redis: RedisProcess = await startRedis({ durable: true });
+    const redis: RedisProcess = await startRedis({ args: DURABLE_REDIS_ARGS });
     cleanups.push(() => redis.stop());
     const service = await startService();
     cleanups.push(() => service.close());

@@ -144,7 +144,10 @@ describe('<merchant-checkout> the payer’s journey', () => {
       const alert = () => text(el.shadowRoot!.querySelector('[part~="receipt-form"] [role="alert"]'));
       for (const [failure, words] of [
         [new CheckoutError('network_error', 'the request failed', { retryable: true }), 'connection was lost'],
-        [new CheckoutError('payload_too_large', 'too large', { status: 413 }), 'larger than this shop takes (2.5 MB)'],
+        // The limit that refused it, as the 413 said (a server in front may take less than the proxy says).
+        [new CheckoutError('payload_too_large', 'too large', { status: 413, maxBytes: 1024 * 1024 }), 'larger than this shop takes (1 MB)'],
+        // A 413 that names no limit: too large, and no figure the payer could trust wrongly.
+        [new CheckoutError('payload_too_large', 'too large', { status: 413 }), 'too large for this shop. Send a smaller photo'],
         [new CheckoutError('request_timeout', 'slow', { status: 408 }), 'took too long'],
         [new CheckoutError('upstream_error', 'refused', { status: 502 }), 'payment service did not take'],
       ] as const) {
@@ -152,6 +155,7 @@ describe('<merchant-checkout> the payer’s journey', () => {
         part(el, 'submit-button')!.click();
         await client.fail('sendReceipt', failure);
         await waitUntil(() => alert().includes(words), `${failure.code}: ${alert()}`);
+        if (failure.code === 'payload_too_large') assert.notInclude(alert(), '2.5 MB', 'never the projection’s limit for a refusal');
       }
       await expect(el).to.be.accessible();
     });

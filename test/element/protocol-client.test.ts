@@ -278,6 +278,28 @@ describe('the payer’s journey: banks, receipt, report', () => {
     }
   });
 
+  it('a 413 carries the limit that refused the upload when the answer says one, and none when it does not', async () => {
+    const said = createCheckoutClient({
+      endpoint: '',
+      fetch: recordingFetch(() => json({ error: { code: 'payload_too_large', message: 'too large', maxBytes: 1048576 } }, 413)).fetch,
+    });
+    assert.deepInclude(await failure(sendReceipt(said, INVOICE_ID, receipt(), signal())), {
+      code: 'payload_too_large',
+      status: 413,
+      maxBytes: 1048576,
+    });
+    // A server in front of the proxy (nginx's client_max_body_size) answers in HTML: too large, no figure.
+    const bare = createCheckoutClient({
+      endpoint: '',
+      fetch: recordingFetch(() => new Response('<html>413 Request Entity Too Large</html>', { status: 413 })).fetch,
+    });
+    assert.deepInclude(await failure(sendReceipt(bare, INVOICE_ID, receipt(), signal())), {
+      code: 'payload_too_large',
+      status: 413,
+      maxBytes: undefined,
+    });
+  });
+
   it('an upload has its own, longer timeout (uploadTimeoutMs, 120 s by default)', async () => {
     const slow = () => later(60, json(waitingInvoice()));
     const client = createCheckoutClient({ endpoint: '', fetch: recordingFetch(slow).fetch, timeoutMs: 20, uploadTimeoutMs: 1000 });

@@ -18,6 +18,7 @@ import { databaseFile, jsonLog, startGateway, watchClock, type RunningGateway } 
 import { readConfig, settingsSource } from '../../src/gateway/settings.js';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
 import { signCheckoutToken } from '../../src/server/index.js';
+import { waitFor } from '../support/wait.js';
 
 const MERCHANT = { apiKey: 'gateway-api-key', secretKey: 'gateway-secret-key', storeId: 9, storeName: 'Any Stack Shop' };
 const TOKEN = 'gateway-notification-token';
@@ -134,16 +135,6 @@ const createInvoice = async (url: string, body: Record<string, unknown> = {}) =>
     checkoutToken: string;
     checkoutTokenExpiresAt: string;
   };
-};
-
-const waitFor = async <T>(what: string, probe: () => T | undefined, timeoutMs = 5000): Promise<T> => {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 };
 
 /** Checks a Standard Webhooks signature the way a shop's own code would (node:crypto, not the kit's). */

@@ -271,7 +271,9 @@ describe('refusals against the mock', () => {
       jsonBody({ option: 'SBP', method: 'x'.repeat(MAX_BODY) }),
     );
     assert.equal(overLimit.status, 413);
-    assert.deepEqual(overLimit.json, { error: { code: 'payload_too_large', message: `request body exceeds ${MAX_BODY} bytes` } });
+    assert.deepEqual(overLimit.json, {
+      error: { code: 'payload_too_large', message: `request body exceeds ${MAX_BODY} bytes`, maxBytes: MAX_BODY },
+    });
     const chunked = await send('POST', `/checkout-api/invoices/${invoice.id}/cancel`, {
       chunks: Array.from({ length: 10 }, () => 'z'.repeat(1000)),
     });

@@ -38,7 +38,9 @@ describe('toNodeHandler on node:http', () => {
     const base = await serve(toNodeHandler(async (request) => ((called = true), echo(request)), { maxBodyBytes: 100 }));
     const response = await fetch(`${base}/x`, { method: 'POST', body: 'x'.repeat(101) });
     assert.equal(response.status, 413);
-    assert.deepEqual(await response.json(), { error: { code: 'payload_too_large', message: 'request body exceeds 100 bytes' } });
+    assert.deepEqual(await response.json(), {
+      error: { code: 'payload_too_large', message: 'request body exceeds 100 bytes', maxBytes: 100 },
+    });
     assert.equal(called, false);
   });
 

@@ -1,23 +1,28 @@
 /**
- * Receipts where the README mounts the proxy (issue 25): `createNodeServer(checkout)` and
- * `toNodeHandler(checkout)` with no option take what the proxy takes (they learn its upload cap
- * and deadline from the handler), the projection tells the element the receipt's limit,
- * concurrent receipts for one invoice are one upload to the service, and a body of thousands
- * of tiny parts is refused at the first part too many instead of being parsed whole.
+ * Receipts where the README mounts the proxy (issue 25) and wherever a shop mounts it (issue
+ * 37, point 7): `createNodeServer(checkout)`, `toNodeHandler(checkout)`, and the shop's own
+ * function in front of `kit.checkout` (on node:http and in Express), with no option, take what
+ * the proxy takes and wait as long as it waits (each route tells the adapter its own cap and
+ * deadline when it reads); a body over the limit that refused it is a 413 naming that limit
+ * (`maxBytes`: the route's, a cap given by hand, or the adapter's 1 MiB when the route's
+ * request was copied); the projection tells the element the receipt's limit, concurrent
+ * receipts for one invoice are one upload to the service, and a body of thousands of tiny
+ * parts is refused at the first part too many instead of being parsed whole.
  */
 import assert from 'node:assert/strict';
 import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
+import express from 'express';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
 import { MAX_RECEIPT_BYTES } from '../../src/schemas/patterns.js';
 import {
   createCheckoutHandler,
   createCheckoutServer,
   createNodeServer,
-  createNotificationHandler,
   MerchantClient,
   toNodeHandler,
+  type CheckoutServer,
 } from '../../src/server/index.js';
 import { MAX_UPLOAD_PARTS } from '../../src/server/proxy/uploads.js';
 import { serve } from '../support/node-server.js';
@@ -68,36 +73,91 @@ const png = (size: number) => {
   return new File([bytes], 'photo.png', { type: 'image/png' });
 };
 
-const sendReceipt = async (base: string, id: string, file: Blob) => {
+type Answer = {
+  status: number;
+  json: { deals?: { isActive: boolean; status: string }[]; error?: { code: string; message: string; maxBytes?: number } };
+};
+
+const sendReceipt = async (base: string, id: string, file: Blob): Promise<Answer> => {
   const body = new FormData();
   body.append('attachment', file);
   const response = await fetch(`${base}/invoices/${id}/receipt`, { method: 'POST', body });
-  return {
-    status: response.status,
-    json: (await response.json()) as { deals?: { isActive: boolean; status: string }[]; error?: { code: string } },
-  };
+  return { status: response.status, json: (await response.json()) as Answer['json'] };
 };
+
+/**
+ * POSTs `file` as a receipt the way a phone on a slow network would: the multipart body in ten
+ * pieces spread over `overMs` (with its length declared, or chunked).
+ */
+const sendReceiptSlowly = async (url: string, file: Blob, overMs: number, declareLength = true): Promise<Answer> => {
+  const form = new FormData();
+  form.append('attachment', file);
+  const encoded = new Response(form);
+  const bytes = Buffer.from(await encoded.arrayBuffer());
+  const headers: Record<string, string> = { 'content-type': encoded.headers.get('content-type')! };
+  if (declareLength) headers['content-length'] = String(bytes.length);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: 'POST', headers, agent: false });
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as Answer['json'] }));
+    });
+    req.on('error', reject);
+    const piece = Math.ceil(bytes.length / 10);
+    let sent = 0;
+    const next = () => {
+      if (req.destroyed) return;
+      if (sent >= bytes.length) {
+        req.end();
+        return;
+      }
+      req.write(bytes.subarray(sent, sent + piece));
+      sent += piece;
+      setTimeout(next, overMs / 10);
+    };
+    next();
+  });
+};
+
+/** A kit on the mock (no reconciler), closed when the file's tests are done. */
+const kits: CheckoutServer[] = [];
+const kitOf = (options: { maxUploadBytes?: number; uploadTimeoutMs?: number } = {}) => {
+  const kit = createCheckoutServer({ client, basePath: '/checkout-api', authorize: () => true, reconcile: false, ...options });
+  kits.push(kit);
+  return kit;
+};
+after(async () => {
+  for (const kit of kits.splice(0)) await kit.close();
+});
+
+/**
+ * A shop's own function in front of the kit, as a shop with its own routes writes it: the
+ * checkout under `/checkout-api`, its own JSON route `/orders` read with `request.text()`
+ * (no cap of its own), and 404 for anything else. `copy`: the shop hands the kit a copy of the
+ * request (`new Request(url, request)`), as a router that rewrites URLs does.
+ */
+const shopFront =
+  (kit: CheckoutServer, copy = false) =>
+  async (request: Request): Promise<Response> => {
+    const { pathname } = new URL(request.url);
+    if (pathname.startsWith('/checkout-api/')) return kit.checkout(copy ? new Request(request.url, request) : request);
+    if (pathname === '/orders' && request.method === 'POST') return Response.json({ received: (await request.text()).length });
+    return new Response('not found', { status: 404 });
+  };
 
 const confirmations = (id: string) =>
   mock.service.requests.filter((request) => request.method === 'POST' && request.path === `/api/merchant/invoices/${id}/confirm-transfer`)
     .length;
 
-test('createNodeServer(checkout) takes a 3 MB receipt and waits for an upload as long as the proxy does', async () => {
-  const checkout = proxyOf();
-  const server = createNodeServer(checkout);
-  const base = await listen(server);
-  const id = await newInvoice();
-  const answer = await sendReceipt(base, id, png(3_000_000));
+test('createNodeServer(checkout) takes a 3 MB receipt', async () => {
+  const base = await listen(createNodeServer(proxyOf()));
+  const answer = await sendReceipt(base, await newInvoice(), png(3_000_000));
   assert.equal(answer.status, 200, JSON.stringify(answer.json));
   assert.equal(answer.json.deals?.find((deal) => deal.isActive)?.status, 'transfer_confirmed');
-  // The proxy answers a slow upload itself (408 after uploadTimeoutMs, 120 s): the server's own
-  // deadline must not cut the connection first, which a browser answers by sending the POST again.
-  assert.ok(server.requestTimeout > 120_000, `requestTimeout ${server.requestTimeout} ms`);
-  const notifications = createNodeServer(createNotificationHandler({ token: 'x', verify: false, onNotification: () => undefined }));
-  assert.equal(notifications.requestTimeout, 30_000, 'a handler that declares nothing keeps the 30 s');
 });
 
-test("createNodeServer(kit.fetch), the README's mount of the kit, takes a 3 MB receipt and waits as long as the proxy does", async () => {
+test("createNodeServer(kit.fetch), the README's mount of the kit, takes a 3 MB receipt", async () => {
   const kit = createCheckoutServer({
     client,
     basePath: '/checkout-api',
@@ -106,17 +166,15 @@ test("createNodeServer(kit.fetch), the README's mount of the kit, takes a 3 MB r
     notifications: { token: 't' },
   });
   try {
-    const server = createNodeServer(kit.fetch);
-    const base = await listen(server);
+    const base = await listen(createNodeServer(kit.fetch));
     const answer = await sendReceipt(base, await newInvoice(), png(3_000_000));
     assert.equal(answer.status, 200, JSON.stringify(answer.json));
-    assert.ok(server.requestTimeout > 120_000, `requestTimeout ${server.requestTimeout} ms`);
   } finally {
     await kit.close();
   }
 });
 
-test('toNodeHandler(checkout) with no option takes what the proxy takes, and no more', async () => {
+test('toNodeHandler(checkout) with no option takes what the proxy takes, and no more: the 413 names the proxy’s limit', async () => {
   const base = await serve(toNodeHandler(proxyOf({ maxUploadBytes: 2 * 1024 * 1024 })));
   const id = await newInvoice();
   const ok = await sendReceipt(`${base}/checkout-api`, id, png(1_900_000));
@@ -124,6 +182,74 @@ test('toNodeHandler(checkout) with no option takes what the proxy takes, and no 
   const tooLarge = await sendReceipt(`${base}/checkout-api`, await newInvoice(), png(2_200_000));
   assert.equal(tooLarge.status, 413);
   assert.equal(tooLarge.json.error?.code, 'payload_too_large');
+  assert.equal(tooLarge.json.error?.maxBytes, 2 * 1024 * 1024);
+});
+
+test('the shop’s own function in front of kit.checkout, on createNodeServer: a 3 MB receipt is taken; its own route keeps 1 MiB', async () => {
+  const base = await listen(createNodeServer(shopFront(kitOf())));
+  const answer = await sendReceipt(base, await newInvoice(), png(3_000_000));
+  assert.equal(answer.status, 200, JSON.stringify(answer.json));
+  assert.equal(answer.json.deals?.find((deal) => deal.isActive)?.status, 'transfer_confirmed');
+  const origin = base.replace(/\/checkout-api$/, '');
+  const small = await fetch(`${origin}/orders`, { method: 'POST', body: 'x'.repeat(1000) });
+  assert.deepEqual(await small.json(), { received: 1000 });
+  // Read without a cap of its own: the adapter's 1 MiB, and the 413 says so.
+  const large = await fetch(`${origin}/orders`, { method: 'POST', body: 'x'.repeat(2_000_000) });
+  assert.equal(large.status, 413);
+  assert.deepEqual(((await large.json()) as Answer['json']).error?.maxBytes, 1024 * 1024);
+});
+
+test('the shop’s own function in front of kit.checkout, in Express after express.json(): a 3 MB receipt is taken', async () => {
+  const app = express();
+  app.use(express.json());
+  app.use(toNodeHandler(shopFront(kitOf())));
+  const base = await serve(app);
+  const answer = await sendReceipt(`${base}/checkout-api`, await newInvoice(), png(3_000_000));
+  assert.equal(answer.status, 200, JSON.stringify(answer.json));
+  assert.equal(answer.json.deals?.find((deal) => deal.isActive)?.status, 'transfer_confirmed');
+});
+
+test('behind the shop’s function, a receipt over the route’s own limit is a 413 naming that limit', async () => {
+  const base = await listen(createNodeServer(shopFront(kitOf({ maxUploadBytes: 2 * 1024 * 1024 }))));
+  const declared = await sendReceipt(base, await newInvoice(), png(2_200_000));
+  assert.equal(declared.status, 413);
+  assert.equal(declared.json.error?.maxBytes, 2 * 1024 * 1024);
+  const chunked = await sendReceiptSlowly(`${base}/invoices/${await newInvoice()}/receipt`, png(2_200_000), 100, false);
+  assert.equal(chunked.status, 413);
+  assert.equal(chunked.json.error?.maxBytes, 2 * 1024 * 1024);
+});
+
+test('a cap given by hand (maxBodyBytes) is the limit that refuses, and the 413 names it, not the kit’s 10 MB', async () => {
+  const base = await listen(createNodeServer(shopFront(kitOf()), { maxBodyBytes: 1024 * 1024 }));
+  const declared = await sendReceipt(base, await newInvoice(), png(3_000_000));
+  assert.equal(declared.status, 413);
+  assert.equal(declared.json.error?.maxBytes, 1024 * 1024);
+  // Chunked, nothing declared: the route reads it, and is held to the smaller cap.
+  const id = await newInvoice();
+  const chunked = await sendReceiptSlowly(`${base}/invoices/${id}/receipt`, png(3_000_000), 100, false);
+  assert.equal(chunked.status, 413, JSON.stringify(chunked.json));
+  assert.equal(chunked.json.error?.maxBytes, 1024 * 1024);
+  assert.equal(confirmations(id), 0);
+});
+
+test('the shop hands the kit a copy of the request: the adapter’s 1 MiB holds, and the 413 says 1 MiB', async () => {
+  const base = await listen(createNodeServer(shopFront(kitOf(), true)));
+  const small = await sendReceipt(base, await newInvoice(), png(200_000));
+  assert.equal(small.status, 200, JSON.stringify(small.json));
+  const large = await sendReceipt(base, await newInvoice(), png(3_000_000));
+  assert.equal(large.status, 413, JSON.stringify(large.json));
+  assert.equal(large.json.error?.maxBytes, 1024 * 1024);
+});
+
+test('behind the shop’s function the route keeps its upload deadline: a receipt slower than the adapter’s own deadline is taken', async () => {
+  // The adapter waits 400 ms for a body whose reader has no deadline; the kit's uploads wait 20 s.
+  const base = `${await serve(toNodeHandler(shopFront(kitOf({ uploadTimeoutMs: 20_000 })), { bodyTimeoutMs: 400 }))}`;
+  const answer = await sendReceiptSlowly(`${base}/checkout-api/invoices/${await newInvoice()}/receipt`, png(300_000), 1500);
+  assert.equal(answer.status, 200, JSON.stringify(answer.json));
+  // The shop's own route, read without a deadline of its own, is held to the adapter's.
+  const own = await sendReceiptSlowly(`${base}/orders`, png(300_000), 1500);
+  assert.equal(own.status, 408, JSON.stringify(own.json));
+  assert.equal(own.json.error?.code, 'request_timeout');
 });
 
 test('the projection says how large a receipt this proxy takes', async () => {

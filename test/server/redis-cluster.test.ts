@@ -17,6 +17,7 @@ import { MerchantClient, type CheckoutStore } from '../../src/server/index.js';
 import { createRedisStore } from '../../src/server/redis.js';
 import { startCluster, type Cluster, type Instance } from '../support/cluster.js';
 import { startRedis, type RedisProcess } from '../support/redis-server.js';
+import { waitFor } from '../support/wait.js';
 import { readSse } from '../support/sse.js';
 
 const MERCHANT = { apiKey: 'cluster-api-key', secretKey: 'cluster-secret-key', storeId: 77, storeName: 'Clustered Shop' };
@@ -69,16 +70,6 @@ after(async () => {
   await new Promise((resolve) => (capture ? capture.close(resolve) : resolve(undefined)));
   await redis?.stop();
 });
-
-const waitFor = async <T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 5000): Promise<T> => {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-};
 
 /** Proves that nothing more arrives: the one kind of wait the tests allow. */
 const quietFor = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

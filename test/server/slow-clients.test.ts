@@ -1,7 +1,8 @@
 /**
  * Slow clients cannot hold the server: a body trickled at 1 byte/s is answered 408 within the
- * body deadline, headers that never end are cut by createNodeServer's headers deadline, and
- * normal requests are served meanwhile.
+ * body deadline, a body nobody reads is held to the adapter's own deadline (the answer went out:
+ * the connection is closed; no answer yet: 408), headers that never end are cut by
+ * createNodeServer's headers deadline, and normal requests are served meanwhile.
  */
 import assert from 'node:assert/strict';
 import { connect, type AddressInfo, type Socket } from 'node:net';
@@ -35,10 +36,10 @@ after(async () => {
 });
 
 /** Opens a raw connection, sends `head`, then the body one byte a second; resolves with what came back and when. */
-const trickle = (head: string, body: string) =>
+const trickle = (head: string, body: string, to = port) =>
   new Promise<{ text: string; ms: number }>((resolve) => {
     const started = Date.now();
-    const socket: Socket = connect(port, '127.0.0.1', () => {
+    const socket: Socket = connect(to, '127.0.0.1', () => {
       socket.write(head);
       let sent = 0;
       const timer = setInterval(() => {
@@ -83,6 +84,44 @@ describe('slow clients', () => {
       assert.equal(normal.status, 200);
       const { ms } = await slow;
       assert.ok(ms < 4000, `the slow connection was closed after ${ms} ms`);
+    },
+  );
+
+  test(
+    'a body nobody reads is held to the adapter’s deadline: after the answer the connection is closed, without one it is 408; a GET’s is not waited for',
+    { timeout: 10_000 },
+    async () => {
+      const unread = createNodeServer(
+        (request) =>
+          new URL(request.url).pathname === '/answers'
+            ? Promise.resolve(Response.json({ read: false }))
+            : new Promise<Response>((resolve) => setTimeout(() => resolve(Response.json({ late: true })), 4000)),
+        { bodyTimeoutMs: 500 },
+      );
+      await new Promise<void>((resolve) => unread.listen(0, '127.0.0.1', resolve));
+      try {
+        const to = (unread.address() as AddressInfo).port;
+        const head = (path: string) => `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 30\r\n\r\n`;
+        // Each resolves when the server closes the connection; the 30 bytes would take 30 s.
+        const [answered, silent, get] = await Promise.all([
+          trickle(head('/answers'), 'a'.repeat(30), to),
+          trickle(head('/silent'), 'a'.repeat(30), to),
+          // A GET with a body: answered, and its body not waited for.
+          trickle(
+            'GET /answers HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n',
+            `1e\r\n${'a'.repeat(30)}\r\n0\r\n\r\n`,
+            to,
+          ),
+        ]);
+        assert.match(answered.text, /^HTTP\/1\.1 200/);
+        assert.match(get.text, /^HTTP\/1\.1 200/);
+        assert.match(silent.text, /^HTTP\/1\.1 408/);
+        assert.match(silent.text, /"code":"request_timeout"/);
+        assert.doesNotMatch(silent.text, /late/);
+      } finally {
+        unread.closeAllConnections();
+        await new Promise((resolve) => unread.close(resolve));
+      }
     },
   );
 });

@@ -5,6 +5,9 @@
  *   enforced, which mounts the element and reports every violation to its parent window;
  * - `/checkout-api/…`: the real checkout proxy (`createCheckoutHandler`) in front of the real
  *   mock service (`createMockService`), talking through a real `MerchantClient`;
+ * - `/shop-api/…` and `/capped-api/…`: the same proxy behind a shop's own function (its router
+ *   in front of the proxy), mounted with no option and with a body cap given by hand
+ *   (`maxBodyBytes`: 1 MiB), as a shop's server mounts it;
  * - `/__mock/…`: the mock's test controls (make an invoice paid, expire it, …);
  * - `POST /__test/invoices`: creates an invoice through the client, as a merchant's server
  *   would, and registers it with the proxy's `resolveInternalId`.
@@ -60,6 +63,15 @@ const createIntegration = async () => {
     authorize: (id) => orders.has(id),
   });
 
+  /** A shop's own function in front of a proxy mounted at `prefix`: its routes, then the checkout. */
+  const shopFront = (prefix) => {
+    const mounted = createCheckoutHandler({ client, basePath: prefix, authorize: (id) => orders.has(id) });
+    return (request) =>
+      new URL(request.url).pathname.startsWith(`${prefix}/`)
+        ? mounted(request)
+        : Promise.resolve(new Response('not found', { status: 404 }));
+  };
+
   const createInvoice = async (request) => {
     if (request.method !== 'POST' || new URL(request.url).pathname !== '/__test/invoices') {
       return Response.json({ error: { code: 'not_found', message: 'only POST /__test/invoices' } }, { status: 404 });
@@ -82,12 +94,14 @@ const createIntegration = async () => {
 
   return [
     toNodeHandler(proxy, { basePath: '/checkout-api' }),
+    toNodeHandler(shopFront('/shop-api'), { basePath: '/shop-api' }),
+    toNodeHandler(shopFront('/capped-api'), { basePath: '/capped-api', maxBodyBytes: 1024 * 1024 }),
     toNodeHandler(service.fetch, { basePath: '/__mock' }),
     toNodeHandler(createInvoice, { basePath: '/__test' }),
   ];
 };
 
-const PREFIXES = ['/checkout-api/', '/__mock/', '/__test/'];
+const PREFIXES = ['/checkout-api/', '/shop-api/', '/capped-api/', '/__mock/', '/__test/'];
 
 /** The proxy, the mock's controls and the invoice-creating route, as one Koa middleware. */
 export const checkoutIntegration = () => async (context, next) => {

@@ -1,13 +1,14 @@
 /**
- * A real `redis-server` for tests and benchmarks: on a free port, nothing saved to disk,
+ * A real `redis-server` for tests and benchmarks: on a free port, nothing saved to disk unless
+ * the caller's arguments say so (then in a temporary folder of its own, removed on stop),
  * stopped (and started again on the same port) by its pid. When Debian's `redis-server` is
  * missing, starting one fails with the command that installs it; nothing is skipped.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createConnection, createServer } from 'node:net';
 
 export const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 
@@ -17,7 +18,7 @@ export interface RedisProcess {
   readonly pid: number | undefined;
   /** Kills the server (SIGKILL: a crash, not a shutdown) and waits until it is gone. */
   kill(this: void): Promise<void>;
-  /** Starts it again on the same port: empty, or with what it kept when durable. */
+  /** Starts it again on the same port: empty, unless its arguments keep an append-only file. */
   restart(this: void): Promise<void>;
   stop(this: void): Promise<void>;
 }
@@ -60,25 +61,33 @@ export const requireRedisServer = (): void => {
   }
 };
 
-/**
- * A redis-server on a free port. By default nothing is saved (a restart starts empty); with
- * `durable`, run as the docs ask (`appendonly yes`, `appendfsync always`, `noeviction`) in a
- * folder of its own, so a restart after a SIGKILL keeps every acknowledged write.
- */
-export const startRedis = async (options: { durable?: boolean } = {}): Promise<RedisProcess> => {
+export interface RedisOptions {
+  /**
+   * More arguments of `redis-server`, after the defaults (`--save '' --appendonly no`), which
+   * they override: `['--appendonly', 'yes']`, `['--maxmemory-policy', 'allkeys-lru']`,
+   * `['--rename-command', 'CONFIG', '']`.
+   */
+  args?: readonly string[];
+}
+
+/** Redis run as the docs ask, so that a restart after a SIGKILL keeps every acknowledged write. */
+export const DURABLE_REDIS_ARGS: readonly string[] = ['--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction'];
+
+export const startRedis = async (options: RedisOptions = {}): Promise<RedisProcess> => {
   requireRedisServer();
   const binary = existsSync(REDIS_SERVER) ? REDIS_SERVER : 'redis-server';
   const port = await freePort();
+  // Where an append-only file or a snapshot goes when the arguments ask for one: never the working folder.
+  const dir = mkdtempSync(join(tmpdir(), 'merchant-checkout-redis-'));
   let child: ChildProcess | undefined;
-  const dir = options.durable ? mkdtempSync(join(tmpdir(), 'redis-durable-')) : undefined;
-  const persistence = dir
-    ? ['--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction']
-    : ['--appendonly', 'no'];
 
   const launch = async () => {
     const started = spawn(
       binary,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--daemonize', 'no', '--loglevel', 'warning'],
+      [
+        ...['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
+        ...['--daemonize', 'no', '--loglevel', 'warning', ...(options.args ?? [])],
+      ],
       {
         stdio: ['ignore', 'ignore', 'inherit'],
       },
@@ -114,7 +123,7 @@ export const startRedis = async (options: { durable?: boolean } = {}): Promise<R
     restart: launch,
     stop: async () => {
       await kill();
-      if (dir) rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 };

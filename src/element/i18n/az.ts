@@ -86,7 +86,7 @@ const ERRORS: Record<string, string> = {
   upstream_timeout: 'Ödəniş xidməti vaxtında cavab vermədi.',
   upstream_invalid: 'Ödəniş xidməti gözlənilməz cavab verdi.',
   service_unavailable: 'Bu mağazada ödəniş qəbulu hazırda söndürülüb. Mağazaya müraciət edin.',
-  payload_too_large: 'Fayl çox böyükdür: 10 MB-a qədər.',
+  payload_too_large: 'Fayl bu mağaza üçün çox böyükdür. Daha kiçik şəkil və ya PDF göndərin.',
   unsupported_media_type: 'Bu fayl növü qəbul edilmir: şəkil (JPEG, PNG, WebP, HEIC) və ya PDF göndərin.',
   receipts_off: 'Bu mağaza burada qəbz qəbul etmir. Mağazaya müraciət edin.',
   dispute_exists: 'Bu ödəniş barədə artıq bildirilib. Mağaza sizinlə əlaqə saxlayacaq.',

@@ -86,7 +86,7 @@ const ERRORS: Record<string, string> = {
   upstream_timeout: 'পেমেন্ট সার্ভিস সময়মতো উত্তর দেয়নি।',
   upstream_invalid: 'পেমেন্ট সার্ভিস অপ্রত্যাশিত উত্তর দিয়েছে।',
   service_unavailable: 'এই দোকানে এখন পেমেন্ট বন্ধ আছে। দোকানে যোগাযোগ করুন।',
-  payload_too_large: 'ফাইলটি খুব বড়: সর্বোচ্চ ১০ MB।',
+  payload_too_large: 'ফাইলটি এই দোকানের জন্য খুব বড়। ছোট ছবি বা PDF পাঠান।',
   unsupported_media_type: 'এই ধরনের ফাইল নেওয়া হয় না: ছবি (JPEG, PNG, WebP, HEIC) বা PDF পাঠান।',
   receipts_off: 'এই দোকান এখানে রসিদ নেয় না। দোকানে যোগাযোগ করুন।',
   dispute_exists: 'এই পেমেন্টের কথা আগেই জানানো হয়েছে। দোকান আপনার সাথে যোগাযোগ করবে।',

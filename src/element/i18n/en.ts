@@ -86,7 +86,7 @@ const ERRORS: Record<string, string> = {
   upstream_timeout: 'The payment service did not answer in time.',
   upstream_invalid: 'The payment service answered something unexpected.',
   service_unavailable: 'Payments are switched off for this shop right now. Please contact the shop.',
-  payload_too_large: 'The file is too large: up to 10 MB.',
+  payload_too_large: 'The file is too large for this shop. Send a smaller photo or a PDF.',
   unsupported_media_type: 'This file type is not accepted: send a photo (JPEG, PNG, WebP, HEIC) or a PDF.',
   receipts_off: 'This shop does not take receipts here. Please contact the shop.',
   dispute_exists: 'This payment has been reported already. The shop will contact you.',

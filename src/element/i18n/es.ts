@@ -88,7 +88,7 @@ const ERRORS: Record<string, string> = {
   upstream_timeout: 'El servicio de pago no respondió a tiempo.',
   upstream_invalid: 'El servicio de pago respondió algo inesperado.',
   service_unavailable: 'Los pagos están desactivados en esta tienda ahora. Contacte con la tienda.',
-  payload_too_large: 'El archivo es demasiado grande: hasta 10 MB.',
+  payload_too_large: 'El archivo es demasiado grande para esta tienda. Envíe una foto más pequeña o un PDF.',
   unsupported_media_type: 'Este tipo de archivo no se acepta: envíe una foto (JPEG, PNG, WebP, HEIC) o un PDF.',
   receipts_off: 'Esta tienda no acepta comprobantes aquí. Contacte con la tienda.',
   dispute_exists: 'Ya se informó de este pago. La tienda se pondrá en contacto con usted.',

@@ -85,7 +85,7 @@ const ERRORS: Record<string, string> = {
   upstream_timeout: '결제 서비스가 제때 응답하지 않았습니다.',
   upstream_invalid: '결제 서비스가 예상치 못한 응답을 보냈습니다.',
   service_unavailable: '지금 이 상점은 결제를 받지 않습니다. 상점에 문의하세요.',
-  payload_too_large: '파일이 너무 큽니다. 최대 10MB까지 보낼 수 있습니다.',
+  payload_too_large: '이 상점에 보내기에는 파일이 너무 큽니다. 더 작은 사진이나 PDF를 보내세요.',
   unsupported_media_type: '지원하지 않는 파일 형식입니다. 사진(JPEG, PNG, WebP, HEIC)이나 PDF를 보내세요.',
   receipts_off: '이 상점은 여기서 영수증을 받지 않습니다. 상점에 문의하세요.',
   dispute_exists: '이 결제는 이미 신고되었습니다. 상점에서 연락드립니다.',

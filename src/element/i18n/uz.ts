@@ -87,7 +87,7 @@ const ERRORS: Record<string, string> = {
   upstream_timeout: 'Toʻlov xizmati oʻz vaqtida javob bermadi.',
   upstream_invalid: 'Toʻlov xizmati kutilmagan javob berdi.',
   service_unavailable: 'Bu doʻkonda toʻlov qabul qilish hozir oʻchirilgan. Doʻkonga murojaat qiling.',
-  payload_too_large: 'Fayl juda katta: 10 MB gacha.',
+  payload_too_large: 'Fayl bu do‘kon uchun juda katta. Kichikroq rasm yoki PDF yuboring.',
   unsupported_media_type: 'Bu turdagi fayl qabul qilinmaydi: rasm (JPEG, PNG, WebP, HEIC) yoki PDF yuboring.',
   receipts_off: 'Bu doʻkon bu yerda chek qabul qilmaydi. Doʻkonga murojaat qiling.',
   dispute_exists: 'Bu toʻlov haqida allaqachon xabar berilgan. Doʻkon siz bilan bogʻlanadi.',

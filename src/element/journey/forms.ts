@@ -252,12 +252,16 @@ export const formParts = ({
   const maxBytes = Math.min(MAX_RECEIPT_BYTES, typeof said === 'number' && said >= 1 ? Math.floor(said) : MAX_RECEIPT_BYTES);
   const size = formatSize(maxBytes, locale);
   const strings = localize(journeyStrings(t.language));
+  // Too large: the form's own check names the proxy's limit; a refusal names the limit that
+  // refused it, as the answer said it (an adapter or a server in front may take less), or none.
   const errorText = (state: FormState) =>
     state.state !== 'failed' || state.code === undefined
       ? undefined
-      : state.code === 'receipt_too_large' || state.code === 'payload_too_large'
+      : state.code === 'receipt_too_large'
         ? strings.receiptTooLarge(size)
-        : ((strings.formErrors as Record<string, string | undefined>)[state.code] ?? t.errorMessage(state.code));
+        : state.code === 'payload_too_large' && state.maxBytes !== undefined
+          ? strings.receiptTooLarge(formatSize(state.maxBytes, locale))
+          : ((strings.formErrors as Record<string, string | undefined>)[state.code] ?? t.errorMessage(state.code));
   const sum = invoice?.sum ?? { amount: '0', currency: '' };
   return {
     receiptForm: () =>

@@ -98,7 +98,8 @@ export class PayerForms {
       after(answer);
     } catch (error) {
       if (isAbortError(error)) return;
-      this.#state[form] = { state: 'failed', code: toCheckoutError(error).code };
+      const { code, maxBytes } = toCheckoutError(error);
+      this.#state[form] = { state: 'failed', code, maxBytes };
       session.events.error(error);
       session.requestUpdate();
     }

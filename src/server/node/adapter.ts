@@ -1,13 +1,13 @@
 /**
  * `toNodeHandler`: runs a Fetch-style handler (`(Request) => Promise<Response>`) inside
- * `node:http`, Connect or Express. The request body is streamed to the handler with a size
- * cap; the answer is streamed back with backpressure; a payer who goes away aborts the
- * request's `signal`, so upstream work stops too.
+ * `node:http`, Connect or Express. The request body is streamed to the handler held to the cap
+ * and deadline of the route that reads it (body-gate.ts); the answer is streamed back with
+ * backpressure; a payer who goes away aborts the request's `signal`, so upstream work stops too.
  */
 import type * as Http from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { requestLimitsOf } from '../body.js';
-import { nodeStream } from './stream.js';
+import { BODY_LIMITS } from '../body.js';
+import { BodyGate, PayloadTooLargeError } from './body-gate.js';
 import { NodeRequest, NodeTextResponse, toHeaders } from './request.js';
 import type { FetchHandler } from '../handler.js';
 
@@ -16,12 +16,21 @@ export type { FetchHandler };
 /** Options of {@link toNodeHandler}. */
 export interface NodeHandlerOptions {
   /**
-   * Largest request body accepted, in bytes. A declared `Content-Length` over it is answered
-   * 413 without calling the handler; a streamed body that grows past it errors the body stream
-   * the handler reads. Default: what the handler declares it accepts (the checkout proxy: its
-   * `maxUploadBytes`, a 10 MiB receipt), else 1 MiB.
+   * Largest request body accepted, in bytes, whatever the route reading it takes: a declared
+   * `Content-Length` over it is answered 413 without calling the handler, and a streamed body
+   * that grows past it errors the body stream the handler reads. Without it each body is held
+   * to the cap of the route that reads it (the kit's routes say theirs: a 10 MiB receipt, 16 KiB
+   * of JSON), whatever function of yours sits in front, and to 1 MiB when read without a cap
+   * (`await request.text()`). A 413 says the limit that refused the body (`maxBytes`).
    */
   maxBodyBytes?: number;
+  /**
+   * How long a request body may take to arrive when the code reading it sets no deadline of its
+   * own, or nobody reads it, in ms (default 30 000): past it the adapter answers 408 (or closes
+   * the connection once an answer went out). A route that sets its own deadline (every route of
+   * the kit: an upload's `uploadTimeoutMs`, 120 s) is held to that one instead.
+   */
+  bodyTimeoutMs?: number;
   /**
    * With Connect/Express `next`: only requests whose path starts with this prefix reach the
    * handler, the others go to `next()`. Without it every request is the handler's.
@@ -37,34 +46,35 @@ export interface NodeHandlerOptions {
 type NextFunction = (error?: unknown) => void;
 type ExpressRequest = IncomingMessage & { originalUrl?: string };
 
-/** The default body limit of {@link toNodeHandler}: 1 MiB. */
+/** The body limit of {@link toNodeHandler} for a body read without a cap of its own: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** How long {@link toNodeHandler} waits for a body whose reader has no deadline of its own: 30 s. */
+export const DEFAULT_NODE_BODY_TIMEOUT_MS = 30_000;
 
-/** Error of a request body stream that grew past the size limit. */
-export class PayloadTooLargeError extends Error {
-  /** The class's name, for logs. */
-  override name = 'PayloadTooLargeError';
-  /** The limit that was exceeded, in bytes. */
-  readonly limit: number;
-  constructor(limit: number) {
-    super(`request body exceeds ${limit} bytes`);
-    this.limit = limit;
-  }
-}
+export { PayloadTooLargeError };
 
-const jsonError = (res: ServerResponse, status: number, code: string, message: string): void => {
+/**
+ * An error answer of the adapter's own. `close`: the rest of the request is not read (the
+ * connection is closed once the answer is out). A 413 carries the limit that refused the body
+ * (`maxBytes`), which the element shows the payer.
+ */
+const jsonError = (res: ServerResponse, status: number, code: string, message: string, close = false, maxBytes?: number): void => {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  const body = JSON.stringify({ error: { code, message } });
+  const body = JSON.stringify({ error: { code, message, ...(maxBytes === undefined ? {} : { maxBytes }) } });
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
     'cache-control': 'no-store',
+    ...(close ? { connection: 'close' } : {}),
   });
   res.end(body);
 };
+
+const tooLarge = (res: ServerResponse, limit: number): void =>
+  jsonError(res, 413, 'payload_too_large', `request body exceeds ${limit} bytes`, true, limit);
 
 const firstHeader = (value: string | string[] | undefined): string | undefined =>
   (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim() || undefined;
@@ -111,19 +121,6 @@ const requestUrl = (req: ExpressRequest, trustProxy: boolean): URL | undefined =
   } catch {
     return undefined;
   }
-};
-
-/** The request body as a web stream that errors once more than `limit` bytes arrive; a reader that cancels lets the rest drain. */
-const limitedBody = (req: IncomingMessage, limit: number): ReadableStream<Uint8Array> => {
-  let received = 0;
-  return nodeStream(req, {
-    cut: () => new Error('the request was aborted before its body ended'),
-    check: (bytes) => {
-      received += bytes;
-      return received > limit ? new PayloadTooLargeError(limit) : undefined;
-    },
-    onCancel: 'drain',
-  });
 };
 
 /**
@@ -238,11 +235,24 @@ const sendResponse = (response: Response, req: IncomingMessage, res: ServerRespo
  */
 const callHandler = (handler: FetchHandler, request: Request): Promise<Response> => Promise.resolve().then(() => handler(request));
 
-const answer = (response: Promise<Response>, req: IncomingMessage, res: ServerResponse, next: NextFunction | undefined): void => {
+const answer = (
+  response: Promise<Response>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: NextFunction | undefined,
+  gate: BodyGate | undefined,
+): void => {
   response
-    .then((each) => sendResponse(each, req, res))
+    .then((each) => {
+      // Answered already: the body's deadline passed (408).
+      if (res.writableEnded) return each.body?.cancel().catch(() => undefined);
+      return sendResponse(each, req, res);
+    })
     .catch((error: unknown) => {
-      if (next) next(error);
+      if (res.writableEnded) return;
+      // The handler failed on the adapter's own refusal of the body: the adapter's 413, with its limit.
+      if (gate?.tooLargeAt !== undefined) tooLarge(res, gate.tooLargeAt);
+      else if (next) next(error);
       else jsonError(res, 500, 'internal_error', 'internal error');
     });
 };
@@ -260,14 +270,18 @@ const answer = (response: Promise<Response>, req: IncomingMessage, res: ServerRe
  * answered `500 {"error":{"code":"internal_error"}}` otherwise; its message is not sent.
  */
 export const toNodeHandler = (handler: FetchHandler, options: NodeHandlerOptions = {}) => {
-  const maxBodyBytes = options.maxBodyBytes ?? requestLimitsOf(handler)?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const hard = options.maxBodyBytes !== undefined;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_NODE_BODY_TIMEOUT_MS;
+  if (!(bodyTimeoutMs > 0 && Number.isFinite(bodyTimeoutMs)))
+    throw new TypeError('toNodeHandler: bodyTimeoutMs must be a positive number of milliseconds');
   const basePath = options.basePath?.replace(/\/+$/, '');
   const trustProxy = options.trustProxy ?? false;
 
   return (req: IncomingMessage, res: ServerResponse, next?: NextFunction): void => {
     const url = requestUrl(req, trustProxy);
     if (!url) {
-      jsonError(res, 400, 'bad_request', 'malformed request target or Host, or a path with dot segments or backslashes');
+      jsonError(res, 400, 'bad_request', 'malformed request target or Host, or a path with dot segments or backslashes', true);
       req.resume();
       return;
     }
@@ -280,10 +294,9 @@ export const toNodeHandler = (handler: FetchHandler, options: NodeHandlerOptions
     }
 
     const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBodyBytes) {
+    if (hard && Number.isFinite(declared) && declared > maxBodyBytes) {
       // Answer at once and drop the rest of the upload instead of reading it.
-      res.setHeader('connection', 'close');
-      jsonError(res, 413, 'payload_too_large', `request body exceeds ${maxBodyBytes} bytes`);
+      tooLarge(res, maxBodyBytes);
       req.resume();
       return;
     }
@@ -295,38 +308,47 @@ export const toNodeHandler = (handler: FetchHandler, options: NodeHandlerOptions
 
     const method = req.method ?? 'GET';
     let request: Request;
+    let gate: BodyGate | undefined;
     if (method === 'GET' || method === 'HEAD') {
       request = new NodeRequest(url, method, req, controller.signal) as unknown as Request;
+      // Its body is nobody's: not waited for after the answer, however slowly it comes.
+      if (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0) res.setHeader('connection', 'close');
     } else {
       const headers = toHeaders(req);
       const consumed = consumedBody(req);
       if (consumed !== undefined) {
         headers.delete('content-length');
         headers.delete('transfer-encoding');
-        if (Buffer.byteLength(consumed) > maxBodyBytes) {
-          jsonError(res, 413, 'payload_too_large', `request body exceeds ${maxBodyBytes} bytes`);
+        // Already in memory: only the cap given by hand refuses it here; a route checks its own.
+        if (hard && Buffer.byteLength(consumed) > maxBodyBytes) {
+          tooLarge(res, maxBodyBytes);
           return;
         }
+      } else {
+        gate = new BodyGate(req, { maxBodyBytes, hard, bodyTimeoutMs }, (message) => {
+          if (!res.headersSent) jsonError(res, 408, 'request_timeout', message, true);
+          else req.socket.destroy();
+        });
       }
       try {
-        const streamed = consumed === undefined;
         // `duplex: 'half'` is required by Node's fetch for a streamed request body.
         const init: RequestInit & { duplex?: 'half' } = {
           method,
           headers,
-          body: consumed ?? limitedBody(req, maxBodyBytes),
+          body: consumed ?? gate!.stream,
           signal: controller.signal,
-          ...(streamed ? { duplex: 'half' as const } : {}),
+          ...(gate ? { duplex: 'half' as const } : {}),
         };
         request = new Request(url, init);
+        if (gate) Object.defineProperty(request, BODY_LIMITS, { value: gate.announce });
       } catch {
-        jsonError(res, 400, 'bad_request', 'malformed request');
+        jsonError(res, 400, 'bad_request', 'malformed request', true);
         req.resume();
         return;
       }
     }
 
-    answer(callHandler(handler, request), req, res, next);
+    answer(callHandler(handler, request), req, res, next, gate);
   };
 };
 
@@ -335,10 +357,11 @@ export interface NodeServerOptions extends NodeHandlerOptions {
   /** Time to receive a request's headers, in ms (default 10 000); a slower client is answered 408 and dropped. */
   headersTimeoutMs?: number;
   /**
-   * Time to receive a whole request, in ms. Default: 30 000, or longer when the handler
-   * declares a slower body it accepts (the checkout proxy's `uploadTimeoutMs`, 120 s, plus the
-   * headers' time and 5 s), so that its own 408 answers a slow upload, not a cut connection
-   * that the browser would send again.
+   * Time to receive a whole request, in ms, whatever the route reading it waits: `node:http`'s
+   * `requestTimeout`. Default: none of the server's own, since each body is held to the
+   * deadline of the route that reads it (the kit's uploads: `uploadTimeoutMs`, 120 s, so that
+   * its own 408 answers a slow upload, not a cut connection the browser would send again), and
+   * to `bodyTimeoutMs` (30 s) when read without one or not read at all.
    */
   requestTimeoutMs?: number;
   /** How long an idle kept-alive connection stays open, in ms (default 5 000). */
@@ -347,12 +370,12 @@ export interface NodeServerOptions extends NodeHandlerOptions {
 
 /**
  * A `node:http` server for a Fetch handler (through {@link toNodeHandler}) with deadlines a
- * public server needs: headers within 10 s, the whole request within 30 s (or the slowest
- * body the handler declares, see `requestTimeoutMs`), idle connections
+ * public server needs: headers within 10 s, each body within the deadline of the route that
+ * reads it (30 s when it has none, see `requestTimeoutMs`), idle connections
  * closed after 5 s, checked every second (Node's default check runs every 30 s, so a
  * slow-headers client could otherwise hold its socket for 40 s). A server you create yourself
- * should set `headersTimeout`, `requestTimeout` and `keepAliveTimeout` alike; the handlers'
- * own body deadline (`bodyTimeoutMs`, 408) covers slow bodies either way.
+ * should set `headersTimeout` and `keepAliveTimeout` alike, and a `requestTimeout` no shorter
+ * than your slowest upload's deadline (or 0: `toNodeHandler` holds each body to one).
  *
  * ```ts
  * createNodeServer(checkout).listen(3000);
@@ -362,12 +385,11 @@ export const createNodeServer = (handler: FetchHandler, options: NodeServerOptio
   const http = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:http') as
     typeof Http | undefined;
   if (!http) throw new TypeError('createNodeServer needs Node ≥ 20.16 (process.getBuiltinModule)');
-  const headersTimeout = options.headersTimeoutMs ?? 10_000;
-  const slowest = requestLimitsOf(handler)?.bodyTimeoutMs ?? 0;
   const server = http.createServer(
     {
-      headersTimeout,
-      requestTimeout: options.requestTimeoutMs ?? Math.max(30_000, headersTimeout + slowest + 5000),
+      headersTimeout: options.headersTimeoutMs ?? 10_000,
+      // The bodies' deadlines are the routes' (toNodeHandler): one of the server's own would cut a route's longer one.
+      requestTimeout: options.requestTimeoutMs ?? 0,
       connectionsCheckingInterval: 1000,
     },
     toNodeHandler(handler, options),

@@ -15,6 +15,8 @@ export interface NodeStreamOptions {
   check?: (bytes: number) => Error | undefined;
   /** What to do with the readable when the reader cancels: `destroy` it, or `drain` it into nothing (a kept-alive connection). */
   onCancel: 'destroy' | 'drain';
+  /** Ends the stream with the signal's reason when it aborts (a deadline), leaving the readable to flow into nothing. */
+  signal?: AbortSignal;
 }
 
 export const nodeStream = (readable: Readable, options: NodeStreamOptions): ReadableStream<Uint8Array> => {
@@ -45,16 +47,23 @@ export const nodeStream = (readable: Readable, options: NodeStreamOptions): Read
         detach();
         controller.error(options.cut());
       };
+      const onAbort = () => {
+        detach();
+        controller.error(options.signal?.reason);
+        readable.resume();
+      };
       detach = () => {
         readable.off('data', onData);
         readable.off('end', onEnd);
         readable.off('error', onError);
         readable.off('close', onClose);
+        options.signal?.removeEventListener('abort', onAbort);
       };
       readable.on('data', onData);
       readable.on('end', onEnd);
       readable.on('error', onError);
       readable.on('close', onClose);
+      options.signal?.addEventListener('abort', onAbort, { once: true });
     },
     pull() {
       readable.resume();

@@ -33,7 +33,16 @@ import { contradictions, snapshotOf, type FieldChange, type InvoiceSnapshot, typ
 import type { ApplyOutcome, InvoiceChange } from '../books/ledger.js';
 import { createMemoryStore } from '../store/memory.js';
 import type { CheckoutStore } from '../store/types.js';
-import { CheckoutHttpError, baseHeaders, errorAnswer, jsonAnswer, readBodyLimited, secretMatcher, secretsEqual } from '../proxy/http.js';
+import {
+  CheckoutHttpError,
+  baseHeaders,
+  errorAnswer,
+  errorAnswerOf,
+  jsonAnswer,
+  readBodyLimited,
+  secretMatcher,
+  secretsEqual,
+} from '../proxy/http.js';
 import type { Context as TraceContext } from '@opentelemetry/api';
 import { notificationSpan, type NotificationOutcome } from '../telemetry.js';
 import type { RawNotification } from './raw-notification.js';
@@ -344,9 +353,9 @@ export const createReceiver = (
   const app = new Hono();
   /** How a failure is answered: the receiver's refusals as they are, anything else a 5xx so that the service delivers again. */
   const failure = (error: unknown, request: Request): Response => {
-    if (error instanceof CheckoutHttpError && error.status < 500) return errorAnswer(error.code, error.message);
+    if (error instanceof CheckoutHttpError && error.status < 500) return errorAnswerOf(error);
     report(error, request);
-    if (error instanceof CheckoutHttpError) return errorAnswer(error.code, error.message);
+    if (error instanceof CheckoutHttpError) return errorAnswerOf(error);
     return errorAnswer('internal_error', 'the notification could not be handled');
   };
 

@@ -9,7 +9,6 @@
  */
 import type { MerchantClient } from '../client/merchant-client.js';
 import { createInvoiceReader, type InvoiceReader } from '../client/invoice-reader.js';
-import { declareRequestLimits } from '../body.js';
 import { createMemoryStore } from '../store/memory.js';
 import type { CheckoutStore } from '../store/types.js';
 import { ProxyContext, type ProxyOptions } from './context.js';
@@ -57,10 +56,7 @@ export const createProxy = (
   shared: { reader: InvoiceReader; store: CheckoutStore },
   options: ProxyOptions,
 ): ((request: Request) => Promise<Response>) => {
-  const proxy = new ProxyContext(shared, options);
-  // An adapter in front (`toNodeHandler`, `createNodeServer`) lets in what the proxy accepts.
-  return declareRequestLimits(createRouter(proxy), {
-    maxBodyBytes: Math.max(proxy.upload.maxBytes, proxy.maxBodyBytes),
-    bodyTimeoutMs: Math.max(proxy.upload.timeoutMs, proxy.bodyTimeoutMs),
-  });
+  // Each route reads its body with its own cap and deadline, and tells an adapter in front of
+  // it (`toNodeHandler`) so (body.ts, BODY_LIMITS): nothing to declare here.
+  return createRouter(new ProxyContext(shared, options));
 };

@@ -25,11 +25,14 @@ export class CheckoutHttpError extends Error {
   readonly code: CheckoutProxyErrorCode;
   /** The HTTP status of the answer (from `CHECKOUT_ERROR_STATUS`). */
   readonly status: number;
+  /** For `payload_too_large`: the limit that refused the body (or the receipt in it), in bytes, sent as `maxBytes`. */
+  readonly maxBytes: number | undefined;
 
-  constructor(code: CheckoutProxyErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(code: CheckoutProxyErrorCode, message: string, options?: { cause?: unknown; maxBytes?: number }) {
     super(message, options);
     this.code = code;
     this.status = CHECKOUT_ERROR_STATUS[code];
+    this.maxBytes = options?.maxBytes;
   }
 }
 
@@ -70,9 +73,16 @@ export const jsonAnswer = (status: number, body: unknown, headers: Headers = bas
   return textAnswer(request, jsonText(body), status, headers);
 };
 
-/** `{ "error": { "code", "message" } }` with the status of its code. */
-export const errorAnswer = (code: CheckoutProxyErrorCode, message: string, headers?: Headers): Response =>
-  jsonAnswer(CHECKOUT_ERROR_STATUS[code], { error: { code, message } }, headers);
+/**
+ * `{ "error": { "code", "message" } }` with the status of its code; a 413 also says the limit
+ * that refused the body, `maxBytes`, which the element shows the payer.
+ */
+export const errorAnswer = (code: CheckoutProxyErrorCode, message: string, headers?: Headers, maxBytes?: number): Response =>
+  jsonAnswer(CHECKOUT_ERROR_STATUS[code], { error: maxBytes === undefined ? { code, message } : { code, message, maxBytes } }, headers);
+
+/** The answer of a {@link CheckoutHttpError}. */
+export const errorAnswerOf = (error: CheckoutHttpError, headers?: Headers): Response =>
+  errorAnswer(error.code, error.message, headers, error.maxBytes);
 
 /** How long a request body may take to arrive, by default (a body trickled in slowly is cut). */
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
@@ -86,7 +96,9 @@ export const readBodyLimited = async (request: Request, limit: number, timeoutMs
   try {
     return await readTextLimited(request, limit, { fatal: true, timeoutMs });
   } catch (error) {
-    if (error instanceof BodyTooLargeError) throw new CheckoutHttpError('payload_too_large', `request body exceeds ${limit} bytes`);
+    if (error instanceof BodyTooLargeError) {
+      throw new CheckoutHttpError('payload_too_large', `request body exceeds ${error.limit} bytes`, { maxBytes: error.limit });
+    }
     if (error instanceof DOMException && error.name === 'TimeoutError') {
       throw new CheckoutHttpError('request_timeout', `the request body did not arrive within ${timeoutMs} ms`);
     }

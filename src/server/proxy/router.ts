@@ -14,7 +14,7 @@ import { declaredLength } from '../body.js';
 import { checkoutRoute, countRead, observeStreams } from '../telemetry.js';
 import type { ProxyContext } from './context.js';
 import { Budget, toCheckoutError } from './failures.js';
-import { CheckoutHttpError, announcesBody, baseHeaderPairs, baseHeaders, errorAnswer, jsonAnswer } from './http.js';
+import { CheckoutHttpError, announcesBody, baseHeaderPairs, baseHeaders, errorAnswer, errorAnswerOf, jsonAnswer } from './http.js';
 import { UPLOAD_ROUTES, basePathSegments, matchCheckoutRoute } from './route-match.js';
 import { ROUTE_HANDLERS } from './routes/index.js';
 
@@ -89,10 +89,12 @@ export const createRouter = (proxy: ProxyContext): ((request: Request) => Promis
     if (UPLOAD_ROUTES.has(match.route)) {
       // Answered at once, the connection closed: the upload is not read.
       if (declaredLength(request) > upload.maxBytes) {
-        return closing(request, (headers) => errorAnswer('payload_too_large', `the upload exceeds ${upload.maxBytes} bytes`, headers));
+        return closing(request, (headers) =>
+          errorAnswer('payload_too_large', `the upload exceeds ${upload.maxBytes} bytes`, headers, upload.maxBytes),
+        );
       }
     } else if (declaredLength(request) > maxBodyBytes) {
-      return errorAnswer('payload_too_large', `request body exceeds ${maxBodyBytes} bytes`);
+      return errorAnswer('payload_too_large', `request body exceeds ${maxBodyBytes} bytes`, undefined, maxBodyBytes);
     }
     c.set('match', { route: match.route, id: match.id });
     if (corsAllowed) return corsFor.get(match.route)!(c, next);
@@ -121,8 +123,8 @@ export const createRouter = (proxy: ProxyContext): ((request: Request) => Promis
       const answer = toCheckoutError(error, budget.deadline);
       // A payer who went away is no failure worth a log line.
       if (!request.signal.aborted && (answer.status >= 500 || !(error instanceof CheckoutHttpError))) proxy.report(error, request);
-      if (!UPLOAD_ROUTES.has(name) || budget.bodyRead) return errorAnswer(answer.code, answer.message);
-      return closing(request, (headers) => errorAnswer(answer.code, answer.message, headers));
+      if (!UPLOAD_ROUTES.has(name) || budget.bodyRead) return errorAnswerOf(answer);
+      return closing(request, (headers) => errorAnswerOf(answer, headers));
     } finally {
       budget.deadline.dispose();
     }

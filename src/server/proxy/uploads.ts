@@ -78,7 +78,10 @@ export const readUploadForm = async (request: Request, limits: UploadLimits): Pr
     await readChunks(request, limits.maxBytes, { timeoutMs: limits.timeoutMs, signal: request.signal }, take);
     parser.finish();
   } catch (error) {
-    if (error instanceof BodyTooLargeError) throw new CheckoutHttpError('payload_too_large', `the upload exceeds ${limits.maxBytes} bytes`);
+    if (error instanceof BodyTooLargeError) {
+      // Its limit: this route's, or a lower one of the adapter in front (its `maxBodyBytes`).
+      throw new CheckoutHttpError('payload_too_large', `the upload exceeds ${error.limit} bytes`, { maxBytes: error.limit });
+    }
     if (error instanceof DOMException && error.name === 'TimeoutError') {
       throw new CheckoutHttpError('request_timeout', `the upload did not arrive within ${limits.timeoutMs} ms`);
     }
@@ -193,6 +196,9 @@ export const receiptOf = async (form: FormData): Promise<File> => {
     throw new CheckoutHttpError(
       'payload_too_large',
       `attachment: must be at most 10 MB (${MAX_RECEIPT_BYTES} bytes), got ${value.size} bytes`,
+      {
+        maxBytes: MAX_RECEIPT_BYTES,
+      },
     );
   }
   const declared = mediaTypeOf(value.type);

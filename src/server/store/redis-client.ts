@@ -13,6 +13,7 @@ export interface RedisClientLike {
   set(key: string, value: string, options?: { condition?: 'NX'; expiration?: { type: 'PX'; value: number } }): Promise<string | null>;
   get(key: string): Promise<string | null>;
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  configGet(parameter: string): Promise<unknown>;
   subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
   unsubscribe(channel: string): Promise<unknown>;
   close?(): Promise<unknown>;

@@ -35,6 +35,7 @@ import {
 import { commandWith, shut, type RedisClientLike } from './redis-client.js';
 import { redisBooks, redisOutbox } from './redis-queues.js';
 import { RECORD_SCRIPT, RELEASE_SCRIPT } from './redis-scripts.js';
+import { readRedisSettings, type RedisSettingWarning } from './redis-settings.js';
 
 /** Options of `createRedisStore`: where Redis is, and the keys' prefix and expiry. */
 export interface RedisStoreOptions {
@@ -56,8 +57,25 @@ export interface RedisStoreOptions {
   disputeTtlMs?: number;
   /** How long one command may take before it counts as failed, in ms (default 1 000). */
   commandTimeoutMs?: number;
-  /** Told about connection errors (the store keeps reconnecting). */
+  /**
+   * Told about connection errors (the store keeps reconnecting) and, as a
+   * `RedisSettingWarning` each time the store connects, about a setting of Redis that can lose
+   * what the store keeps (`appendonly`, `appendfsync`, `maxmemory-policy`), or that Redis
+   * refused `CONFIG GET` and they are to be checked by hand. Without it such warnings go to
+   * `console.warn`, one line each.
+   */
   onError?: (error: unknown) => void;
+}
+
+/** The store in Redis: a `CheckoutStore`, and the check of the server's settings. */
+export interface RedisStore extends CheckoutStore {
+  /**
+   * Reads Redis's `appendonly`, `appendfsync` and `maxmemory-policy` now and answers a warning
+   * for each that can lose data (none when all are safe), or one saying what to check by hand
+   * when Redis refuses `CONFIG GET`. Rejects when Redis cannot be reached. The store runs the
+   * same check each time it connects and tells `onError`.
+   */
+  checkSettings(): Promise<RedisSettingWarning[]>;
 }
 
 /** The prefix of every key and channel the Redis store uses, by default. */
@@ -146,7 +164,7 @@ const connect = async (
  * The `redis` package is loaded on first use; the connection is made in the background and
  * remade after a failure (the first commands fail until it is up).
  */
-export const createRedisStore = (options: RedisStoreOptions = {}): CheckoutStore => {
+export const createRedisStore = (options: RedisStoreOptions = {}): RedisStore => {
   if (options.client === undefined && typeof options.url !== 'string') throw new TypeError('createRedisStore: give url or client');
   const prefix = options.prefix ?? DEFAULT_REDIS_PREFIX;
   if (typeof prefix !== 'string') throw new TypeError('createRedisStore: prefix must be a string');
@@ -168,6 +186,32 @@ export const createRedisStore = (options: RedisStoreOptions = {}): CheckoutStore
   // A missing `redis` package is reported once here and by every command.
   connected.catch(report);
   const command = commandWith(connected, commandTimeoutMs);
+
+  let commandsReady = () => false;
+  const checkSettings = () => readRedisSettings(command, () => commandsReady());
+  // Each time the command connection is (again) ready: a Redis restarted with other settings is told too.
+  void connected.then(
+    ({ client }) => {
+      commandsReady = () => client.isReady;
+      const check = () => {
+        if (closed) return;
+        checkSettings().then(
+          (warnings) => {
+            for (const warning of warnings) {
+              if (closed) return;
+              if (options.onError) report(warning);
+              else console.warn(`merchant-checkout: Redis ${warning.message}`);
+            }
+          },
+          // Redis went away meanwhile: the connection's error is told already, and the next connection checks again.
+          () => undefined,
+        );
+      };
+      client.on('ready', check);
+      if (client.isReady) check();
+    },
+    () => undefined,
+  );
 
   const lastSeen = async (id: string): Promise<InvoiceMark | undefined> => {
     const [status, updatedAt] = (await command((client) =>
@@ -235,6 +279,7 @@ export const createRedisStore = (options: RedisStoreOptions = {}): CheckoutStore
     },
     claimRefresh,
     claimDispute,
+    checkSettings,
     close: async () => {
       if (closed) return;
       closed = true;

@@ -99,6 +99,7 @@ export {
   signCheckoutToken,
   verifyCheckoutToken,
   checkoutTokenAuthorizer,
+  type CheckoutTokenAuthorizerOptions,
   type CheckoutTokenRefusal,
 } from './proxy/checkout-token.js';
 export {

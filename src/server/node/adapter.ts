@@ -10,6 +10,7 @@ import { requestLimitsOf } from '../body.js';
 import { nodeStream } from './stream.js';
 import { NodeRequest, NodeTextResponse, toHeaders } from './request.js';
 import type { FetchHandler } from '../handler.js';
+import { checkOptions, type OptionShapeOf } from '../options-check.js';
 
 export type { FetchHandler };
 
@@ -33,6 +34,9 @@ export interface NodeHandlerOptions {
    */
   trustProxy?: boolean;
 }
+
+/** The keys `toNodeHandler` takes (options-check.ts). */
+const NODE_HANDLER_OPTIONS = { maxBodyBytes: true, basePath: true, trustProxy: true } as const satisfies OptionShapeOf<NodeHandlerOptions>;
 
 type NextFunction = (error?: unknown) => void;
 type ExpressRequest = IncomingMessage & { originalUrl?: string };
@@ -260,6 +264,7 @@ const answer = (response: Promise<Response>, req: IncomingMessage, res: ServerRe
  * answered `500 {"error":{"code":"internal_error"}}` otherwise; its message is not sent.
  */
 export const toNodeHandler = (handler: FetchHandler, options: NodeHandlerOptions = {}) => {
+  checkOptions('toNodeHandler', options, NODE_HANDLER_OPTIONS);
   const maxBodyBytes = options.maxBodyBytes ?? requestLimitsOf(handler)?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const basePath = options.basePath?.replace(/\/+$/, '');
   const trustProxy = options.trustProxy ?? false;
@@ -345,6 +350,14 @@ export interface NodeServerOptions extends NodeHandlerOptions {
   keepAliveTimeoutMs?: number;
 }
 
+/** The keys `createNodeServer` takes (options-check.ts). */
+const NODE_SERVER_OPTIONS = {
+  ...NODE_HANDLER_OPTIONS,
+  headersTimeoutMs: true,
+  requestTimeoutMs: true,
+  keepAliveTimeoutMs: true,
+} as const satisfies OptionShapeOf<NodeServerOptions>;
+
 /**
  * A `node:http` server for a Fetch handler (through {@link toNodeHandler}) with deadlines a
  * public server needs: headers within 10 s, the whole request within 30 s (or the slowest
@@ -359,19 +372,21 @@ export interface NodeServerOptions extends NodeHandlerOptions {
  * ```
  */
 export const createNodeServer = (handler: FetchHandler, options: NodeServerOptions = {}): Server => {
+  checkOptions('createNodeServer', options, NODE_SERVER_OPTIONS);
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, ...handlerOptions } = options;
   const http = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:http') as
     typeof Http | undefined;
   if (!http) throw new TypeError('createNodeServer needs Node ≥ 20.16 (process.getBuiltinModule)');
-  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const headersTimeout = headersTimeoutMs ?? 10_000;
   const slowest = requestLimitsOf(handler)?.bodyTimeoutMs ?? 0;
   const server = http.createServer(
     {
       headersTimeout,
-      requestTimeout: options.requestTimeoutMs ?? Math.max(30_000, headersTimeout + slowest + 5000),
+      requestTimeout: requestTimeoutMs ?? Math.max(30_000, headersTimeout + slowest + 5000),
       connectionsCheckingInterval: 1000,
     },
-    toNodeHandler(handler, options),
+    toNodeHandler(handler, handlerOptions),
   );
-  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5000;
+  server.keepAliveTimeout = keepAliveTimeoutMs ?? 5000;
   return server;
 };

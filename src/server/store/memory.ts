@@ -19,6 +19,7 @@ import {
   type TrackedInvoice,
 } from './types.js';
 import { remember } from '../remember.js';
+import { checkOptions, madeBy, type OptionShapeOf } from '../options-check.js';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -34,6 +35,11 @@ export interface MemoryStoreOptions {
    */
   maxBooks?: number;
 }
+
+/** The keys `createMemoryStore` takes (options-check.ts). */
+export const MEMORY_STORE_OPTIONS = { maxEntries: true, maxBooks: true } as const satisfies OptionShapeOf<MemoryStoreOptions>;
+/** A factory's `store`: the memory store's options given to that factory are told they belong in `store: createMemoryStore({ … })`. */
+export const STORE_OPTION = madeBy('createMemoryStore', MEMORY_STORE_OPTIONS);
 
 /** How many invoices' last states the memory store remembers by default (the oldest go first). */
 export const DEFAULT_MEMORY_STORE_ENTRIES = 1000;
@@ -178,6 +184,7 @@ const memoryBooks = (maxBooks: number) => {
  * claims, in memory.
  */
 export const createMemoryStore = (options: MemoryStoreOptions = {}): CheckoutStore => {
+  checkOptions('createMemoryStore', options, MEMORY_STORE_OPTIONS);
   const limit = positiveInteger(options.maxEntries ?? DEFAULT_MEMORY_STORE_ENTRIES, 'maxEntries');
   const maxBooks = positiveInteger(options.maxBooks ?? DEFAULT_MEMORY_STORE_BOOKS, 'maxBooks');
   const latest = new Map<string, InvoiceMark & { print: string }>();

@@ -10,7 +10,7 @@ import tseslint from 'typescript-eslint';
 /** What server and schema code never imports: the browser's side. */
 const SERVER_RESTRICTED = ['**/element/**', '**/react/**', 'lit', 'lit/*'];
 /** The Node entry points of src/server (scripts/build.js `nodeEntries`): they alone may import src/server/node/. */
-const NODE_ENTRIES = ['src/server/index.ts', 'src/server/redis.ts'];
+const NODE_ENTRIES = ['src/server/index.ts', 'src/server/redis.ts', 'src/server/sqlite.ts'];
 
 export default tseslint.config(
   // test/e2e/fixtures/types: checked by their own tsconfigs against the build; some must fail.

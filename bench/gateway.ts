@@ -17,7 +17,9 @@
  *   node --import tsx bench/gateway.ts       (about 2 minutes; run `npm run build` first)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -64,6 +66,10 @@ const freePort = () =>
     });
   });
 
+/** The gateways' data folders (the SQLite store, their default), removed when the bench ends. */
+const dataRoot = mkdtempSync(join(tmpdir(), 'bench-gateway-'));
+process.once('exit', () => rmSync(dataRoot, { recursive: true, force: true }));
+
 /** The built gateway on a free port (its own URL is the invoices' notificationUrl); resolves once it logs that it listens. */
 const startGateway = async (mockUrl: string, webhookUrl: string): Promise<{ child: ChildProcess; url: string }> => {
   const port = await freePort();
@@ -80,6 +86,7 @@ const startGateway = async (mockUrl: string, webhookUrl: string): Promise<{ chil
         SHOP_WEBHOOK_URL: webhookUrl,
         SHOP_WEBHOOK_SECRET: WEBHOOK_SECRET,
         PORT: String(port),
+        GATEWAY_DATA_DIR: join(dataRoot, String(port)),
         GATEWAY_PUBLIC_URL: `http://127.0.0.1:${port}`,
         // The log a shop runs with: a line per request, to a pipe read here.
         LOG_LEVEL: 'info',

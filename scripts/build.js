@@ -40,6 +40,7 @@ const cdnEntry = src('element/cdn.ts');
 const nodeEntries = {
   server: src('server/index.ts'),
   redis: src('server/redis.ts'),
+  sqlite: src('server/sqlite.ts'),
   mock: src('mock/index.ts'),
   'mock-cli': src('mock/cli.ts'),
   cli: src('cli/bin.ts'),

@@ -35,6 +35,7 @@ export const API_ENTRIES: Readonly<Record<string, { source: string; page: string
   './react': { source: 'src/react/index.ts', page: 'react.md' },
   './server': { source: 'src/server/index.ts', page: 'server.md' },
   './redis': { source: 'src/server/redis.ts', page: 'redis.md' },
+  './sqlite': { source: 'src/server/sqlite.ts', page: 'sqlite.md' },
   './mock': { source: 'src/mock/index.ts', page: 'mock.md' },
   './schemas': { source: 'src/schemas/index.ts', page: 'schemas.md' },
   './jsx': { source: 'src/types/jsx.ts', page: 'jsx.md' },

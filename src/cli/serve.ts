@@ -7,7 +7,8 @@
 import { commandArgs } from './args.js';
 import { SettingError } from './env.js';
 import type { CommandIo } from './reconcile.js';
-import { jsonLog, clientsFor, startGateway, storeFor } from '../gateway/server.js';
+import type { CheckoutStore } from '../server/index.js';
+import { jsonLog, clientsFor, startGateway, storeFor, storeKind } from '../gateway/server.js';
 import { readConfig, settingsHelp, settingsSource, type GatewayConfig } from '../gateway/settings.js';
 
 export const SERVE_HELP = `merchant-checkout serve: the checkout gateway, for a shop on any stack
@@ -50,19 +51,25 @@ const check = async (config: GatewayConfig, io: CommandIo): Promise<boolean> => 
       line(false, `terminal ${index + 1} (${client.terminal})`, error instanceof Error ? error.message : String(error));
     }
   }
-  const store = storeFor(config, () => undefined);
+  let store: CheckoutStore;
+  try {
+    store = storeFor(config, () => undefined);
+  } catch (error) {
+    line(false, 'store', error instanceof Error ? error.message : String(error));
+    return ok;
+  }
   try {
     const end = Date.now() + 5000;
     for (;;) {
       try {
-        await store.trackedCount();
+        await (store.check ? store.check() : store.trackedCount());
         break;
       } catch (error) {
         if (Date.now() > end) throw error;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
-    line(true, `store (${config.redisUrl ? 'redis' : 'memory'})`);
+    line(true, `store (${storeKind(config)})`);
   } catch (error) {
     line(false, 'store', error instanceof Error ? error.message : String(error));
   } finally {

@@ -9,7 +9,9 @@ import { Hono, type Context } from 'hono';
 import {
   MerchantApiError,
   MerchantClientError,
+  MerchantTrackingError,
   MerchantValidationError,
+  DEFAULT_RECONCILE_TICK_MS,
   checkoutTokenAuthorizer,
   createCheckoutServer,
   createWebhookSender,
@@ -72,6 +74,8 @@ const shopWebhooks = (config: GatewayConfig, deps: GatewayDeps, now: () => numbe
         url: config.webhookUrl,
         secret: config.webhookSecret,
         now,
+        timeoutMs: config.webhookTimeoutMs,
+        retryDelaysMs: config.webhookRetryDelaysMs,
         ...(deps.webhookFetch ? { fetch: deps.webhookFetch } : {}),
         onAttempt: ({ id, status, outcome, error, ms }) =>
           deps.log(outcome === 'delivered' ? 'info' : 'warn', 'webhook', { change: id, status, outcome, error, ms }),
@@ -82,6 +86,9 @@ const shopWebhooks = (config: GatewayConfig, deps: GatewayDeps, now: () => numbe
 /** The answer to a failed call to the service: the caller's mistake, a refusal, or no answer. */
 const failed = (error: unknown): Response => {
   if (error instanceof MerchantValidationError) return refused(400, 'bad_request', error.message);
+  // Made at the service, not recorded here: the shop must keep the id and not create it again.
+  if (error instanceof MerchantTrackingError)
+    return json(503, { error: { code: 'store_unavailable', message: error.message }, invoice: error.invoice });
   if (error instanceof MerchantApiError)
     return refused(
       error.status === 404 ? 404 : 502,
@@ -91,6 +98,17 @@ const failed = (error: unknown): Response => {
   if (error instanceof MerchantClientError) return refused(502, 'upstream_error', error.message);
   throw error;
 };
+
+/**
+ * The reconciler's timing from `GATEWAY_RECONCILE_INTERVAL_MS`: it looks for due invoices at
+ * least twice per interval, and an invoice a stopped instance had claimed is free again after
+ * the interval (or two reads' time budgets, whichever is longer; never over the kit's minute).
+ */
+const reconcileSchedule = (config: GatewayConfig) => ({
+  openIntervalMs: config.reconcileIntervalMs,
+  tickMs: Math.min(DEFAULT_RECONCILE_TICK_MS, Math.max(100, Math.floor(config.reconcileIntervalMs / 2))),
+  leaseMs: Math.min(60_000, Math.max(config.reconcileIntervalMs, 2 * config.timeoutMs)),
+});
 
 export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway => {
   const { clients, store, log } = deps;
@@ -123,6 +141,7 @@ export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway
       await webhooks?.enqueue(change);
     },
     now,
+    reconcile: reconcileSchedule(config),
     onError: (error, request) =>
       log('error', 'kit', { error: error instanceof Error ? error.message : String(error), path: new URL(request.url).pathname }),
   });
@@ -193,19 +212,31 @@ export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway
     return (await webhooks.redeliver(c.req.param('id') ?? '')) ? json(202, { ok: true }) : refused(404, 'not_found', 'no such webhook');
   });
 
-  const ready = async (): Promise<boolean> => {
-    if (draining) return false;
+  /** Whether the gateway can take work now: not stopping, and its store records (a write, where the store can prove one). */
+  const ready = async (): Promise<{ ok: true } | { ok: false; reason: string }> => {
+    if (draining) return { ok: false, reason: 'stopping' };
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      await Promise.race([store.trackedCount(), new Promise((_, reject) => setTimeout(() => reject(new Error('store timeout')), 1000))]);
-      return true;
-    } catch {
-      return false;
+      await Promise.race([
+        store.check ? store.check() : store.trackedCount(),
+        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the store did not answer within 1 s')), 1000))),
+      ]);
+      return { ok: true };
+    } catch (error) {
+      const reason = `store: ${error instanceof Error ? error.message : String(error)}`;
+      log('error', 'not ready', { reason });
+      return { ok: false, reason };
+    } finally {
+      clearTimeout(timer);
     }
   };
 
   const app = new Hono();
   app.get('/healthz', () => json(200, { ok: true }));
-  app.get('/readyz', async () => ((await ready()) ? json(200, { ok: true }) : json(503, { ok: false })));
+  app.get('/readyz', async () => {
+    const state = await ready();
+    return json(state.ok ? 200 : 503, state);
+  });
   app.get('/metrics', async () =>
     deps.metricsText
       ? new Response(await deps.metricsText(), {

@@ -1,5 +1,6 @@
 /**
- * The gateway as a Node process: its store (memory, or Redis with `REDIS_URL`), a client per
+ * The gateway as a Node process: its store (SQLite in `GATEWAY_DATA_DIR`, Redis with `REDIS_URL`,
+ * memory for tests), a client per
  * terminal, the gateway on `node:http` with the deadlines a public server needs and bodies as
  * large as the receipts it takes, a JSON log line per request, and a graceful stop: on SIGTERM
  * `/readyz` turns 503, no new connection is taken, requests under way (a notification being
@@ -7,10 +8,12 @@
  * streams are ended (browsers reconnect elsewhere) and the store is closed.
  */
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { MerchantClient, createMemoryStore, createNodeServer, type CheckoutStore } from '../server/index.js';
 import { createRedisStore } from '../server/redis.js';
+import { createSqliteStore } from '../server/sqlite.js';
 import { metrics } from '@opentelemetry/api';
 import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
@@ -51,14 +54,30 @@ export const jsonLog = (least: keyof typeof LEVELS, write: (line: string) => voi
   };
 };
 
-export const storeFor = (config: GatewayConfig, log: GatewayLog): CheckoutStore =>
-  config.redisUrl
-    ? createRedisStore({
-        url: config.redisUrl,
+/** The value of `GATEWAY_DATA_DIR` that keeps the store in memory (tests only). */
+export const IN_MEMORY = ':memory:';
+
+/** Which store the settings choose: Redis with `REDIS_URL`, else memory for `:memory:`, else SQLite in the data folder. */
+export const storeKind = (config: GatewayConfig): 'redis' | 'memory' | 'sqlite' =>
+  config.redisUrl ? 'redis' : config.dataDir === IN_MEMORY ? 'memory' : 'sqlite';
+
+/** The database file of the SQLite store in the data folder. */
+export const databaseFile = (config: GatewayConfig): string => resolve(config.dataDir, 'checkout.db');
+
+export const storeFor = (config: GatewayConfig, log: GatewayLog): CheckoutStore => {
+  switch (storeKind(config)) {
+    case 'redis':
+      return createRedisStore({
+        url: config.redisUrl!,
         prefix: config.redisPrefix,
         onError: (error) => log('warn', 'redis', { error: error instanceof Error ? error.message : String(error) }),
-      })
-    : createMemoryStore();
+      });
+    case 'memory':
+      return createMemoryStore({ warn: (message) => log('warn', message, { setting: 'GATEWAY_DATA_DIR' }) });
+    case 'sqlite':
+      return createSqliteStore({ path: databaseFile(config) });
+  }
+};
 
 export const clientsFor = (config: GatewayConfig): MerchantClient[] =>
   config.terminals.map(
@@ -152,7 +171,8 @@ export const startGateway = async (config: GatewayConfig, log: GatewayLog): Prom
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   log('info', 'listening', {
     url,
-    store: config.redisUrl ? 'redis' : 'memory',
+    store: storeKind(config),
+    ...(storeKind(config) === 'sqlite' ? { database: databaseFile(config) } : {}),
     terminals: config.terminals.length,
     webhook: Boolean(config.webhookUrl),
   });

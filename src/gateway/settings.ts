@@ -8,6 +8,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { ENV_HELP, SettingError, terminalsFrom, type TerminalSetting } from '../cli/env.js';
+import { DEFAULT_OPEN_INTERVAL_MS } from '../server/books/schedule.js';
+import { WEBHOOK_RETRY_DELAYS_MS } from '../server/notifications/webhooks.js';
 import { closestName, editDistance } from '../server/options-check.js';
 
 type Reader<T> = (text: string, name: string) => T;
@@ -42,6 +44,12 @@ const positive: Reader<number> = (value, name) => {
   if (!/^\d+$/.test(value) || !(number > 0))
     throw new SettingError(`${name} must be a positive whole number, got ${JSON.stringify(value)}`);
   return number;
+};
+const delays: Reader<number[]> = (value, name) => {
+  const list = value.split(',').map((each) => each.trim());
+  if (list.length === 0 || list.some((each) => !/^\d+$/.test(each) || Number(each) <= 0))
+    throw new SettingError(`${name} must be positive whole numbers of ms, comma-separated, got ${JSON.stringify(value)}`);
+  return list.map(Number);
 };
 const port: Reader<number> = (value, name) => {
   const number = Number(value);
@@ -117,13 +125,37 @@ export const SETTINGS = {
   },
   host: { name: 'HOST', help: 'the address to listen on', fallback: '127.0.0.1', read: text },
   port: { name: 'PORT', help: 'the port to listen on', fallback: '8080', read: port },
-  redisUrl: { name: 'REDIS_URL', help: 'a Redis store shared by several gateway instances (default: memory, one instance)', read: url },
+  dataDir: {
+    name: 'GATEWAY_DATA_DIR',
+    help: 'the folder of the durable store of one instance (SQLite, created if missing; unless REDIS_URL); `:memory:` keeps everything in memory, for tests: a restart loses the books, the tracked invoices and the webhooks',
+    fallback: 'merchant-checkout-data',
+    read: text,
+  },
+  redisUrl: { name: 'REDIS_URL', help: 'a Redis store shared by several gateway instances (instead of GATEWAY_DATA_DIR)', read: url },
   redisPrefix: { name: 'REDIS_PREFIX', help: 'the prefix of the Redis keys', fallback: 'merchant-checkout:', read: text },
   webhookUrl: { name: 'SHOP_WEBHOOK_URL', help: "the shop's endpoint for every change of an invoice (Standard Webhooks)", read: url },
   webhookSecret: {
     name: 'SHOP_WEBHOOK_SECRET',
     help: 'the signing secret of those webhooks: whsec_ and base64 (required with SHOP_WEBHOOK_URL)',
     read: webhookSecret,
+  },
+  webhookTimeoutMs: {
+    name: 'SHOP_WEBHOOK_TIMEOUT_MS',
+    help: 'how long one webhook attempt may take before it counts as failed, in ms (a message is not sent by another instance meanwhile for three times this)',
+    fallback: '10000',
+    read: positive,
+  },
+  webhookRetryDelaysMs: {
+    name: 'SHOP_WEBHOOK_RETRY_DELAYS_MS',
+    help: 'the waits between attempts of one webhook, in ms, comma-separated; after the last the webhook is listed as failed',
+    fallback: WEBHOOK_RETRY_DELAYS_MS.join(','),
+    read: delays,
+  },
+  reconcileIntervalMs: {
+    name: 'GATEWAY_RECONCILE_INTERVAL_MS',
+    help: 'how often the reconciler reads an open invoice again from the service, in ms (a payment whose notifications were all lost is found within about this long)',
+    fallback: String(DEFAULT_OPEN_INTERVAL_MS),
+    read: positive,
   },
   tokenTtlMs: {
     name: 'GATEWAY_TOKEN_TTL_MS',

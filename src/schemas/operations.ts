@@ -67,6 +67,8 @@ export interface OperationRow {
   summary: string;
   /** The answer is one whole invoice: the client's invoice observers (`MerchantClient.onInvoice`) see it. */
   answersInvoice?: true;
+  /** The answer is a new invoice: the caller gets it only once the observers have recorded it (the kit tracks it first). */
+  createsInvoice?: true;
 }
 
 const defineOperations = <const Rows extends Record<string, OperationRow>>(rows: Rows) =>
@@ -89,6 +91,7 @@ export const OPERATIONS = defineOperations({
     changesState: true,
     summary: 'Create a pay-in or pay-out invoice',
     answersInvoice: true,
+    createsInvoice: true,
   },
   getInvoice: {
     method: 'GET',

@@ -32,6 +32,7 @@ export {
   MerchantResponseError,
   MerchantTimeoutError,
   MerchantNetworkError,
+  MerchantTrackingError,
 } from './client/errors.js';
 export {
   SERVICE_ERROR_CODES,

@@ -39,8 +39,9 @@ export interface KitNotificationOptions extends NotificationReceiverOptions {
 export interface CheckoutServerOptions extends Omit<CheckoutHandlerOptions, 'store'> {
   /**
    * Where the kit keeps the merchant's books, the tracked invoices, the invoices' last states
-   * and the dispute claims: `createMemoryStore()` (one process, the default) or
-   * `createRedisStore()` from `merchant-checkout/redis` (several instances).
+   * and the dispute claims: `createSqliteStore()` from `merchant-checkout/sqlite` (one server,
+   * durable) or `createRedisStore()` from `merchant-checkout/redis` (several instances). Without
+   * it the kit keeps them in memory, which a restart loses (for tests; it says so when made).
    */
   store?: CheckoutStore;
   /**

@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -52,6 +53,9 @@ interface Books {
 let mock: MockServer;
 let browser: Browser;
 
+/** The gateways' data folders (their SQLite stores, the default), removed at the end. */
+const dataRoot = mkdtempSync(join(tmpdir(), 'any-stack-'));
+
 /** The built gateway for one shop: its webhook to that shop, its pages allowed from that shop's origin. */
 const startGateway = async (shopUrl: string): Promise<{ child: ChildProcess; url: string }> => {
   const port = await freePort();
@@ -72,6 +76,7 @@ const startGateway = async (shopUrl: string): Promise<{ child: ChildProcess; url
       SHOP_WEBHOOK_SECRET: WEBHOOK_SECRET,
       PORT: String(port),
       LOG_LEVEL: 'warn',
+      GATEWAY_DATA_DIR: join(dataRoot, String(port)),
     },
     `${url}/healthz`,
   );
@@ -88,6 +93,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await mock?.close();
+  rmSync(dataRoot, { recursive: true, force: true });
 });
 
 const SHOPS = {

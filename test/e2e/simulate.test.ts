@@ -58,6 +58,8 @@ test("the kit's own receiver (the built gateway) handles every scenario right", 
       GATEWAY_SECRET: 'simulate-e2e-gateway-secret-01',
       PORT: String(gatewayPort),
       LOG_LEVEL: 'warn',
+      // Plays the service for one scenario: nothing here outlives the process.
+      GATEWAY_DATA_DIR: ':memory:',
     },
     `http://127.0.0.1:${gatewayPort}/healthz`,
   );

@@ -6,6 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, afterEach, before, describe, test } from 'node:test';
@@ -67,6 +70,10 @@ afterEach(async () => {
   shopAnswer = 200;
 });
 
+/** Each gateway's data folder (its SQLite store, the default), under one folder removed at the end. */
+const dataRoot = mkdtempSync(join(tmpdir(), 'gateway-test-'));
+after(() => rmSync(dataRoot, { recursive: true, force: true }));
+
 const env = (extra: Record<string, string> = {}) => ({
   PAYMENT_API_URL: mock.url,
   PAYMENT_API_KEY: MERCHANT.apiKey,
@@ -77,6 +84,7 @@ const env = (extra: Record<string, string> = {}) => ({
   SHOP_WEBHOOK_URL: shopUrl,
   SHOP_WEBHOOK_SECRET: WEBHOOK_SECRET,
   PORT: '0',
+  GATEWAY_DATA_DIR: join(dataRoot, crypto.randomUUID()),
   ...extra,
 });
 

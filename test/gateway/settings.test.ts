@@ -36,6 +36,8 @@ const settings = () => ({
   PAYMENT_NOTIFICATION_TOKEN: 'settings-notification-token',
   GATEWAY_SECRET: 'settings-token-secret-0123456789',
   PORT: '0',
+  // Nothing here outlives the test.
+  GATEWAY_DATA_DIR: ':memory:',
 });
 
 /** `merchant-checkout serve …` in process: its exit status and what it printed. */

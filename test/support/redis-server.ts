@@ -4,7 +4,9 @@
  * missing, starting one fails with the command that installs it; nothing is skipped.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createConnection, createServer } from 'node:net';
 
 export const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
@@ -15,7 +17,7 @@ export interface RedisProcess {
   readonly pid: number | undefined;
   /** Kills the server (SIGKILL: a crash, not a shutdown) and waits until it is gone. */
   kill(this: void): Promise<void>;
-  /** Starts it again on the same port, empty. */
+  /** Starts it again on the same port: empty, or with what it kept when durable. */
   restart(this: void): Promise<void>;
   stop(this: void): Promise<void>;
 }
@@ -58,16 +60,25 @@ export const requireRedisServer = (): void => {
   }
 };
 
-export const startRedis = async (): Promise<RedisProcess> => {
+/**
+ * A redis-server on a free port. By default nothing is saved (a restart starts empty); with
+ * `durable`, run as the docs ask (`appendonly yes`, `appendfsync always`, `noeviction`) in a
+ * folder of its own, so a restart after a SIGKILL keeps every acknowledged write.
+ */
+export const startRedis = async (options: { durable?: boolean } = {}): Promise<RedisProcess> => {
   requireRedisServer();
   const binary = existsSync(REDIS_SERVER) ? REDIS_SERVER : 'redis-server';
   const port = await freePort();
   let child: ChildProcess | undefined;
+  const dir = options.durable ? mkdtempSync(join(tmpdir(), 'redis-durable-')) : undefined;
+  const persistence = dir
+    ? ['--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction']
+    : ['--appendonly', 'no'];
 
   const launch = async () => {
     const started = spawn(
       binary,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'warning'],
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--daemonize', 'no', '--loglevel', 'warning'],
       {
         stdio: ['ignore', 'ignore', 'inherit'],
       },
@@ -101,6 +112,9 @@ export const startRedis = async (): Promise<RedisProcess> => {
     },
     kill,
     restart: launch,
-    stop: kill,
+    stop: async () => {
+      await kill();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
   };
 };

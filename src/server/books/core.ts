@@ -88,17 +88,22 @@ export const createCore = (options: CoreOptions): KitCore => {
 
   /** Every whole invoice the clients answer; the same object (a shared answer read again) only once. */
   const seen = new WeakSet<Invoice>();
-  const observer = (invoice: Invoice, _operation: string, client: MerchantClient) => {
-    if (seen.has(invoice)) return;
+  const observer = (invoice: Invoice, _operation: string, client: MerchantClient, created: boolean): Promise<void> | undefined => {
+    if (seen.has(invoice)) return undefined;
     seen.add(invoice);
     const id = invoice.id.toLowerCase();
     const print = snapshotPrint(snapshotOf(invoice));
-    if (known.get(id) === print) return;
+    if (known.get(id) === print) return undefined;
     // After the caller's own work: a receiver or reconciler that made this read learns it itself.
-    setTimeout(() => {
-      if (known.get(id) === print) return;
-      learn(invoice, client, { source: 'read', verified: true }).catch(report);
-    }, 0);
+    const learnSoon = () =>
+      void setTimeout(() => {
+        if (known.get(id) === print) return;
+        learn(invoice, client, { source: 'read', verified: true }).catch(report);
+      }, 0);
+    if (!created) return learnSoon();
+    // A new invoice is in the store before its create answers: a process killed right after
+    // the answer still reconciles it after its restart.
+    return track(id, client).then(learnSoon);
   };
 
   return {

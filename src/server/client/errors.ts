@@ -123,3 +123,22 @@ export class MerchantNetworkError extends MerchantClientError {
     this.aborted = options.aborted ?? false;
   }
 }
+
+/**
+ * The invoice was made at the service, but an observer that must record it first (the kit's
+ * store, tracking it for the reconciler) failed. The invoice exists: keep `invoice.id`, never
+ * create it again; the kit tracks it once a read, a notification or `reconcile({ ids })` meets it.
+ */
+export class MerchantTrackingError extends MerchantClientError {
+  /** The class's name, for logs. */
+  override name = 'MerchantTrackingError';
+  /** The invoice the service made (or found by `internalId`). */
+  readonly invoice: { id: string; internalId?: string | null | undefined };
+
+  constructor(operation: string, invoice: { id: string; internalId?: string | null | undefined }, cause: unknown) {
+    super(operation, `invoice ${invoice.id} was made, but not recorded: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+    this.invoice = { id: invoice.id, internalId: invoice.internalId };
+  }
+}

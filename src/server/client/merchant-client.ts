@@ -16,7 +16,14 @@ import {
   type OperationName,
   type OperationRow,
 } from '../../schemas/index.js';
-import { MerchantApiError, MerchantNetworkError, MerchantResponseError, MerchantTimeoutError, MerchantValidationError } from './errors.js';
+import {
+  MerchantApiError,
+  MerchantNetworkError,
+  MerchantResponseError,
+  MerchantTimeoutError,
+  MerchantTrackingError,
+  MerchantValidationError,
+} from './errors.js';
 import { fingerprint } from '../fingerprint.js';
 import { checkOptions } from '../options-check.js';
 import {
@@ -32,8 +39,17 @@ import { RAW_TEMPLATE, asFile, operationCall, rawCall, type Call, type Input, ty
 import { upstreamCall } from '../telemetry.js';
 import { Transport } from './transport.js';
 
-/** Told of every whole invoice a client's call answered (see {@link MerchantClient.onInvoice}). */
-export type InvoiceObserver = (invoice: Invoice, operation: OperationName, client: MerchantClient) => void;
+/**
+ * Told of every whole invoice a client's call answered (see {@link MerchantClient.onInvoice}).
+ * `created` is true when the call made it (a create, or `createInvoiceOnce` finding its lost
+ * answer): the caller gets the invoice only once the promise this answers has resolved.
+ */
+export type InvoiceObserver = (
+  invoice: Invoice,
+  operation: OperationName,
+  client: MerchantClient,
+  created: boolean,
+) => void | Promise<void>;
 
 /** Caller names of the dispute's wire fields, for validation messages. */
 const DISPUTE_FIELD_NAMES: Record<string, string> = { disputeReason: 'reason', [DISPUTE_AMOUNT_FIELD]: 'amount' };
@@ -112,7 +128,9 @@ export class MerchantClient {
    * start-deal, confirm-transfer, dispute), synchronously, before the caller gets it; answers a
    * function that stops it. The kit (`createCheckoutServer`) observes its clients so that every
    * invoice the shop creates or a payer reads is tracked until it is settled. An observer's
-   * throw is ignored: it never fails the call.
+   * failure never fails a read; a new invoice (`created`) is answered only once every
+   * observer's promise resolved, and when one rejects the call throws a
+   * {@link MerchantTrackingError} naming the invoice (it exists: never create it again).
    */
   onInvoice(observer: InvoiceObserver): () => void {
     this.#observers.add(observer);
@@ -156,7 +174,7 @@ export class MerchantClient {
       if (!outcomeUnknown(error)) throw error;
       let found: OperationAnswer<'createInvoice'>;
       try {
-        found = await this.getInvoiceByInternalId(internalId, options);
+        found = await this.#run('getInvoiceByInternalId', { params: { internalId } }, options, true);
       } catch (lookup) {
         if (lookup instanceof MerchantApiError && lookup.status === 404) return this.createInvoice(request, options);
         throw error;
@@ -289,21 +307,34 @@ export class MerchantClient {
   // ── Plumbing ───────────────────────────────────────────────────────────────────────
 
   /** Builds, validates and sends one operation of {@link OPERATIONS}. */
-  async #run<Name extends OperationName>(name: Name, input: Input, options: RequestOptions | undefined): Promise<OperationAnswer<Name>> {
+  async #run<Name extends OperationName>(
+    name: Name,
+    input: Input,
+    options: RequestOptions | undefined,
+    created = false,
+  ): Promise<OperationAnswer<Name>> {
     const answer = (await this.#send(operationCall(this.baseUrl, name, input, options))) as OperationAnswer<Name>;
     const row: OperationRow = OPERATIONS[name];
-    if (row.answersInvoice && this.#observers.size > 0) this.#observe(answer as Invoice, name);
+    if (row.answersInvoice && this.#observers.size > 0)
+      await this.#observe(answer as Invoice, name, created || row.createsInvoice === true);
     return answer;
   }
 
-  #observe(invoice: Invoice, operation: OperationName): void {
+  /** Tells every observer; a new invoice waits for them all (a read never does, nor fails by them). */
+  async #observe(invoice: Invoice, operation: OperationName, created: boolean): Promise<void> {
+    const recorded: Promise<void>[] = [];
     for (const observer of this.#observers) {
       try {
-        observer(invoice, operation, this);
-      } catch {
-        // An observer never fails the call.
+        const result = observer(invoice, operation, this, created);
+        if (created && result) recorded.push(result);
+        else result?.catch(() => undefined);
+      } catch (error) {
+        if (created) recorded.push(Promise.reject(error instanceof Error ? error : new Error(String(error))));
       }
     }
+    if (recorded.length === 0) return;
+    const failed = (await Promise.allSettled(recorded)).find((outcome) => outcome.status === 'rejected');
+    if (failed) throw new MerchantTrackingError(operation, invoice, failed.reason);
   }
 
   /** {@link #sendTraced} in a span, with the upstream metrics (telemetry.ts; a no-op without an SDK). */

@@ -1,6 +1,7 @@
 /**
- * The store in memory: one process, what the demo and the tests use, and the default of the
- * kit (`createCheckoutServer`), which gives the one store to everything it makes.
+ * The store in memory: one process, for the demo and the tests. A restart loses everything in
+ * it, which it says when it is made. The kit (`createCheckoutServer`) makes one when it is given
+ * no store; a shop gives it `createSqliteStore` (one server) or `createRedisStore` (several).
  */
 import {
   fingerprint,
@@ -34,12 +35,31 @@ export interface MemoryStoreOptions {
    * tracked are never forgotten. Default 100,000.
    */
   maxBooks?: number;
+  /**
+   * Where the store says, when it is made, what a restart loses (it is for tests and demos):
+   * `console.warn` by default (once per process), a function of yours (every time), or
+   * `false` for nothing.
+   */
+  warn?: ((message: string) => void) | false;
 }
 
 /** The keys `createMemoryStore` takes (options-check.ts). */
-export const MEMORY_STORE_OPTIONS = { maxEntries: true, maxBooks: true } as const satisfies OptionShapeOf<MemoryStoreOptions>;
+export const MEMORY_STORE_OPTIONS = { maxEntries: true, maxBooks: true, warn: true } as const satisfies OptionShapeOf<MemoryStoreOptions>;
 /** A factory's `store`: the memory store's options given to that factory are told they belong in `store: createMemoryStore({ … })`. */
 export const STORE_OPTION = madeBy('createMemoryStore', MEMORY_STORE_OPTIONS);
+
+/** What the memory store says when it is made. */
+export const MEMORY_STORE_WARNING =
+  'merchant-checkout: the memory store keeps the books, the tracked invoices and the webhooks in this process only; a restart loses them (for tests: use createSqliteStore or createRedisStore)';
+
+let warnedOnConsole = false;
+const warnOnce = (warn: MemoryStoreOptions['warn']) => {
+  if (warn === false) return;
+  if (warn) return warn(MEMORY_STORE_WARNING);
+  if (warnedOnConsole) return;
+  warnedOnConsole = true;
+  console.warn(MEMORY_STORE_WARNING);
+};
 
 /** How many invoices' last states the memory store remembers by default (the oldest go first). */
 export const DEFAULT_MEMORY_STORE_ENTRIES = 1000;
@@ -187,6 +207,9 @@ export const createMemoryStore = (options: MemoryStoreOptions = {}): CheckoutSto
   checkOptions('createMemoryStore', options, MEMORY_STORE_OPTIONS);
   const limit = positiveInteger(options.maxEntries ?? DEFAULT_MEMORY_STORE_ENTRIES, 'maxEntries');
   const maxBooks = positiveInteger(options.maxBooks ?? DEFAULT_MEMORY_STORE_BOOKS, 'maxBooks');
+  if (options.warn !== undefined && options.warn !== false && typeof options.warn !== 'function')
+    throw new TypeError('createMemoryStore: warn must be a function or false');
+  warnOnce(options.warn);
   const latest = new Map<string, InvoiceMark & { print: string }>();
   const refreshes = new Map<string, number>();
   /** Disputes by invoice: made (`kept`), or claimed until a time (ms) with the claim's token. */

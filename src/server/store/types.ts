@@ -2,7 +2,8 @@
  * The store shared by the checkout proxy and the notification receiver (docs/ARCHITECTURE.md,
  * "The store"): notification claims, the last state seen of each invoice (so nothing moves
  * backwards), the fan-out of new states to every instance, and the turn of one refresh per
- * invoice per interval. Two implementations: `createMemoryStore()` (one process) and
+ * invoice per interval. Three implementations: `createMemoryStore()` (tests: a restart loses it),
+ * `createSqliteStore()` (one process, durable) and
  * `createRedisStore()` (several processes behind one Redis).
  */
 import { TERMINAL_INVOICE_STATUSES, type Invoice } from '../../schemas/index.js';
@@ -192,6 +193,11 @@ export interface CheckoutStore {
   outboxList(state: 'pending' | 'failed', limit: number): Promise<OutboxMessage[]>;
   /** Makes a pending or failed message due at `now` (a redelivery asked for by hand); false when there is none. */
   outboxRedeliver(id: string, now: number): Promise<boolean>;
+  /**
+   * Proves the store can record now (a write on disk, a round trip to Redis); rejects with what
+   * is wrong. The gateway's `/readyz` asks it. A store without it is asked `trackedCount()`.
+   */
+  check?(): Promise<void>;
   /** Releases connections and timers the store made itself. */
   close(): Promise<void>;
 }

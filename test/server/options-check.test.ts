@@ -3,15 +3,20 @@
  * does not know with a `TypeError` naming the key and the right spelling, when it is called
  * from JavaScript (the options cast through `unknown`, as a spread or a `JSON.parse` would
  * hand them). A key one level off is told where it belongs (`token` → `notifications: { token }`),
- * a misspelt one its nearest option. The last tests hold every function of the server, Redis
- * and mock entries to the check, so a new factory cannot skip it.
+ * a misspelt one its nearest option. The last tests hold every function of every Node entry of
+ * package.json (server, Redis, SQLite, mock) to the check, so a new factory, or a new entry,
+ * cannot skip it.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { inspect } from 'node:util';
 import * as mockEntry from '../../src/mock/index.js';
 import * as redisEntry from '../../src/server/redis.js';
 import * as serverEntry from '../../src/server/index.js';
+import * as sqliteEntry from '../../src/server/sqlite.js';
 import {
   MerchantClient,
   checkoutTokenAuthorizer,
@@ -25,6 +30,7 @@ import {
   toNodeHandler,
 } from '../../src/server/index.js';
 import { createRedisStore } from '../../src/server/redis.js';
+import { createSqliteStore } from '../../src/server/sqlite.js';
 import { createMockService, startMockServer } from '../../src/mock/index.js';
 import { startRedis, type RedisProcess } from '../support/redis-server.js';
 
@@ -205,7 +211,7 @@ describe('the other factories', () => {
     );
   });
 
-  test('the stores: createMemoryStore and createRedisStore', () => {
+  test('the stores: createMemoryStore, createRedisStore and createSqliteStore', () => {
     assert.equal(
       refusal(() => createMemoryStore(untyped({ maxEntrys: 10 }))),
       '`maxEntrys` is not an option of createMemoryStore; did you mean `maxEntries`?',
@@ -221,6 +227,18 @@ describe('the other factories', () => {
     assert.equal(
       refusal(() => createRedisStore(untyped({ url: 'redis://127.0.0.1:1', prefx: 'shop:' }))),
       '`prefx` is not an option of createRedisStore; did you mean `prefix`?',
+    );
+    assert.equal(
+      refusal(() => createSqliteStore(untyped({ path: join(folder, 'never.db'), booksTtl: 1 }))),
+      '`booksTtl` is not an option of createSqliteStore; did you mean `booksTtlMs`?',
+    );
+    assert.match(
+      refusal(() => createSqliteStore(untyped({ file: join(folder, 'never.db') }))),
+      /^`file` is not an option of createSqliteStore; its options are path, database, /,
+    );
+    assert.equal(
+      refusal(() => createSqliteStore(untyped('checkout.db'))),
+      'createSqliteStore: its options must be an object, got string',
     );
     assert.match(
       refusal(() => createRedisStore(untyped({ url: 'redis://127.0.0.1:1', database: 2 }))),
@@ -307,6 +325,9 @@ describe('the other factories', () => {
  */
 type Probe = (extra: Record<string, unknown>) => unknown;
 let redis: RedisProcess;
+/** A folder for the SQLite files the probes make. */
+const folder = mkdtempSync(join(tmpdir(), 'options-check-'));
+after(() => rmSync(folder, { recursive: true, force: true }));
 const ENTRIES: Record<string, { module: Record<string, unknown>; functions: Record<string, Probe | string> }> = {
   'merchant-checkout/server': {
     module: serverEntry,
@@ -357,6 +378,10 @@ const ENTRIES: Record<string, { module: Record<string, unknown>; functions: Reco
     module: redisEntry,
     functions: { createRedisStore: (extra) => createRedisStore(untyped({ url: redis.url, prefix: 'options-check:', ...extra })) },
   },
+  'merchant-checkout/sqlite': {
+    module: sqliteEntry,
+    functions: { createSqliteStore: (extra) => createSqliteStore(untyped({ path: join(folder, `${crypto.randomUUID()}.db`), ...extra })) },
+  },
   'merchant-checkout/mock': {
     module: mockEntry,
     functions: {
@@ -386,6 +411,14 @@ describe('every factory of every entry checks its options', () => {
   });
 
   test('each function an entry exports is listed: with how to call it, or why it takes no options', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      exports: Record<string, string | { default?: string }>;
+    };
+    const nodeEntries = Object.entries(manifest.exports)
+      .filter(([, target]) => typeof target === 'object' && target.default?.startsWith('./dist/node/'))
+      .map(([path]) => `merchant-checkout${path.slice(1)}`)
+      .sort();
+    assert.deepEqual(Object.keys(ENTRIES).sort(), nodeEntries, "package.json's Node entries: add each new one to ENTRIES in this test");
     for (const [entry, { module, functions }] of Object.entries(ENTRIES)) {
       const exported = Object.entries(module)
         .filter(([, value]) => typeof value === 'function')
@@ -416,6 +449,6 @@ describe('every factory of every entry checks its options', () => {
         );
       }
     }
-    assert.equal(factories, 13, 'the factories of the three entries');
+    assert.equal(factories, 14, 'the factories of the four entries');
   });
 });

@@ -4,13 +4,15 @@
  *
  * 1. Checkout reads: `GET /checkout-api/invoices/{id}` with each invoice's checkout token,
  *    autocannon, 10 connections over 10 invoices (one each: no single flight), against the
- *    gateway and against the in-process kit (bench/proxy-servers.ts `kit`: `createCheckoutServer`
- *    as the README runs it, on `createNodeServer(kit.fetch)`, the kit bundled as it ships), both
- *    warmed up for 2 s, then alternated, 5 rounds of 8 s each (medians).
- * 2. A notification to the shop's webhook: the mock marks an invoice created through the
+ *    gateway on its default store (SQLite in a data folder), the same gateway on
+ *    `GATEWAY_DATA_DIR=:memory:`, and the in-process kit (bench/proxy-servers.ts `kit`:
+ *    `createCheckoutServer` as the README runs it, on `createNodeServer(kit.fetch)`, the kit
+ *    bundled as it ships), all warmed up for 2 s, then alternated, 5 rounds of 8 s each (medians).
+ * 2. A notification to the shop's webhook: the mock marks an invoice created through a
  *    gateway paid and posts its notification; the gateway verifies it with the service,
- *    records the change and posts the signed webhook to a shop server here. Time from the
- *    mock's control call to the webhook's arrival, one invoice at a time, on loopback.
+ *    records the change (on disk, on its default store) and posts the signed webhook to a shop
+ *    server here. Time from the mock's control call to the webhook's arrival, one invoice at a
+ *    time, on loopback, alternating between the SQLite and the memory gateway.
  * 3. Idle event streams: 10,000 streams (each with its token) held by one gateway process,
  *    its RSS (from /proc) before and after.
  *
@@ -39,13 +41,35 @@ export const READ_ROUNDS = 5;
 export const READ_SECONDS = 8;
 export const WEBHOOKS = 200;
 export const IDLE_STREAMS = 10_000;
-/** Goals: reads within 10 % of the kit's; a webhook p99 under 50 ms. */
+/** Goals: reads within 10 % of the kit's, and on the durable default within 10 % of memory; a webhook p99 under 50 ms. */
 export const READ_GOAL_RATIO = 0.9;
+export const DURABLE_READ_GOAL_RATIO = 0.9;
 export const WEBHOOK_P99_GOAL_MS = 50;
 
+interface Latency {
+  samples: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
 export interface GatewayResult {
-  reads: { gateway: number[]; kit: number[]; gatewayMedian: number; kitMedian: number; ratio: number; gatewayErrors: number };
-  webhook: { samples: number; p50: number; p99: number; max: number };
+  /** `gateway`: on its default store (SQLite); `memory`: the same on `:memory:`. */
+  reads: {
+    gateway: number[];
+    memory: number[];
+    kit: number[];
+    gatewayMedian: number;
+    memoryMedian: number;
+    kitMedian: number;
+    ratio: number;
+    durableRatio: number;
+    gatewayErrors: number;
+  };
+  /** On the default store (SQLite). */
+  webhook: Latency;
+  /** The same on `:memory:`, alternated with it. */
+  webhookMemory: Latency;
   idle: { asked: number; opened: number; rssBefore: number; rssAfter: number; perStream: number };
 }
 
@@ -71,7 +95,11 @@ const dataRoot = mkdtempSync(join(tmpdir(), 'bench-gateway-'));
 process.once('exit', () => rmSync(dataRoot, { recursive: true, force: true }));
 
 /** The built gateway on a free port (its own URL is the invoices' notificationUrl); resolves once it logs that it listens. */
-const startGateway = async (mockUrl: string, webhookUrl: string): Promise<{ child: ChildProcess; url: string }> => {
+const startGateway = async (
+  mockUrl: string,
+  webhookUrl: string,
+  store: 'sqlite' | 'memory' = 'sqlite',
+): Promise<{ child: ChildProcess; url: string }> => {
   const port = await freePort();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'serve'], {
@@ -86,7 +114,7 @@ const startGateway = async (mockUrl: string, webhookUrl: string): Promise<{ chil
         SHOP_WEBHOOK_URL: webhookUrl,
         SHOP_WEBHOOK_SECRET: WEBHOOK_SECRET,
         PORT: String(port),
-        GATEWAY_DATA_DIR: join(dataRoot, String(port)),
+        GATEWAY_DATA_DIR: store === 'memory' ? ':memory:' : join(dataRoot, String(port)),
         GATEWAY_PUBLIC_URL: `http://127.0.0.1:${port}`,
         // The log a shop runs with: a line per request, to a pipe read here.
         LOG_LEVEL: 'info',
@@ -124,19 +152,23 @@ export const runGateway = async (): Promise<GatewayResult> => {
   const kit = await startChild('kit', info);
   const quiet = createServer((_req, res) => res.writeHead(204).end());
   await new Promise<void>((resolve) => quiet.listen(0, '127.0.0.1', resolve));
-  const readGateway = await startGateway(info.url, `http://127.0.0.1:${(quiet.address() as AddressInfo).port}/`);
+  const quietUrl = `http://127.0.0.1:${(quiet.address() as AddressInfo).port}/`;
+  const readGateway = await startGateway(info.url, quietUrl);
+  const memoryGateway = await startGateway(info.url, quietUrl, 'memory');
   const expiry = Date.now() + 3_600_000;
-  const reads = { gateway: [] as number[], kit: [] as number[], gatewayErrors: 0 };
+  const reads = { gateway: [] as number[], memory: [] as number[], kit: [] as number[], gatewayErrors: 0 };
   try {
     const ids = info.invoices.map((invoice) => /invoices\/([^/?]+)/.exec(invoice.lookupPath)?.[1] ?? '');
     const tokens = await Promise.all(ids.map((id) => signCheckoutToken(SECRET, id, expiry)));
     const gatewayUrls = ids.map((id) => `${readGateway.url}/checkout-api/invoices/${id}`);
+    const memoryUrls = ids.map((id) => `${memoryGateway.url}/checkout-api/invoices/${id}`);
     const kitUrls = ids.map((id) => `${kit.url}/checkout-api/invoices/${id}`);
     // A token per URL: autocannon's requests carry one header set, so each connection loads one invoice with its token.
     const withToken = (index: number) => ({ 'x-checkout-token': tokens[index]! });
     // Both loaded alike (warmed up first): ten autocannon instances, one connection each, one invoice each.
     await Promise.all(kitUrls.map((url) => load(url, {}, 2, 1)));
     await Promise.all(gatewayUrls.map((url, index) => load(url, withToken(index), 2, 1)));
+    await Promise.all(memoryUrls.map((url, index) => load(url, withToken(index), 2, 1)));
     for (let round = 0; round < READ_ROUNDS; round++) {
       const kitLoads = await Promise.all(kitUrls.map((url) => load(url, {}, READ_SECONDS, 1)));
       reads.kit.push(kitLoads.reduce((sum, each) => sum + each.okPerSecond, 0));
@@ -144,10 +176,16 @@ export const runGateway = async (): Promise<GatewayResult> => {
       const gatewayLoads = await Promise.all(gatewayUrls.map((url, index) => load(url, withToken(index), READ_SECONDS, 1)));
       reads.gateway.push(gatewayLoads.reduce((sum, each) => sum + each.okPerSecond, 0));
       reads.gatewayErrors += gatewayLoads.reduce((sum, each) => sum + each.errors, 0);
-      log(`gateway: reads round ${round + 1}: kit ${Math.round(reads.kit.at(-1)!)}/s, gateway ${Math.round(reads.gateway.at(-1)!)}/s`);
+      const memoryLoads = await Promise.all(memoryUrls.map((url, index) => load(url, withToken(index), READ_SECONDS, 1)));
+      reads.memory.push(memoryLoads.reduce((sum, each) => sum + each.okPerSecond, 0));
+      reads.gatewayErrors += memoryLoads.reduce((sum, each) => sum + each.errors, 0);
+      log(
+        `gateway: reads round ${round + 1}: kit ${Math.round(reads.kit.at(-1)!)}/s, gateway on SQLite ${Math.round(reads.gateway.at(-1)!)}/s, on memory ${Math.round(reads.memory.at(-1)!)}/s`,
+      );
     }
   } finally {
     await stopProcess(readGateway.child);
+    await stopProcess(memoryGateway.child);
     await stopChild(kit);
     await stopChild(mockChild);
     quiet.close();
@@ -167,12 +205,15 @@ export const runGateway = async (): Promise<GatewayResult> => {
     });
   });
   await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
-  const gateway = await startGateway(mock.url, `http://127.0.0.1:${(shop.address() as AddressInfo).port}/webhook`);
+  const shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}/webhook`;
+  const gateway = await startGateway(mock.url, shopUrl);
+  const inMemory = await startGateway(mock.url, shopUrl, 'memory');
   const samples: number[] = [];
+  const memorySamples: number[] = [];
   let idle: GatewayResult['idle'];
   try {
-    const create = async () => {
-      const answer = await fetch(`${gateway.url}/v1/invoices`, {
+    const create = async (at = gateway) => {
+      const answer = await fetch(`${at.url}/v1/invoices`, {
         method: 'POST',
         headers: { authorization: `Bearer ${BEARER}`, 'content-type': 'application/json' },
         body: JSON.stringify({ type: 'in', amount: '1500.00', currency: 'RUB', startDeal: true, paymentOption: 'SBP' }),
@@ -180,17 +221,20 @@ export const runGateway = async (): Promise<GatewayResult> => {
       if (answer.status !== 201) throw new Error(`create: ${answer.status} ${await answer.text()}`);
       return (await answer.json()) as { invoice: { id: string }; checkoutToken: string };
     };
-    for (let index = 0; index < WEBHOOKS + 10; index++) {
-      const { invoice } = await create();
+    // Alternated: an invoice through the SQLite gateway, then one through the memory gateway.
+    for (let index = 0; index < 2 * (WEBHOOKS + 10); index++) {
+      const durable = index % 2 === 0;
+      const { invoice } = await create(durable ? gateway : inMemory);
       const arrived = new Promise<number>((resolve) => arrivals.set(invoice.id, resolve));
       const started = performance.now();
       mock.service.markPaid(invoice.id);
       const at = await Promise.race([arrived, sleep(10_000).then(() => Number.NaN)]);
       arrivals.delete(invoice.id);
-      // The first ten warm the code up.
-      if (index >= 10 && Number.isFinite(at)) samples.push(at - started);
+      // The first ten of each warm the code up.
+      if (index >= 20 && Number.isFinite(at)) (durable ? samples : memorySamples).push(at - started);
     }
     samples.sort((a, b) => a - b);
+    memorySamples.sort((a, b) => a - b);
     log(
       `gateway: webhook p50 ${percentile(samples, 0.5).toFixed(1)} ms, p99 ${percentile(samples, 0.99).toFixed(1)} ms over ${samples.length}`,
     );
@@ -229,15 +273,31 @@ export const runGateway = async (): Promise<GatewayResult> => {
     }
   } finally {
     await stopProcess(gateway.child);
+    await stopProcess(inMemory.child);
     shop.closeAllConnections();
     shop.close();
     await mock.close();
   }
   const gatewayMedian = median(reads.gateway);
+  const memoryMedian = median(reads.memory);
   const kitMedian = median(reads.kit);
+  const latency = (sorted: number[]): Latency => ({
+    samples: sorted.length,
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    max: sorted.at(-1) ?? Number.NaN,
+  });
   return {
-    reads: { ...reads, gatewayMedian, kitMedian, ratio: gatewayMedian / kitMedian },
-    webhook: { samples: samples.length, p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), max: samples.at(-1) ?? Number.NaN },
+    reads: {
+      ...reads,
+      gatewayMedian,
+      memoryMedian,
+      kitMedian,
+      ratio: gatewayMedian / kitMedian,
+      durableRatio: gatewayMedian / memoryMedian,
+    },
+    webhook: latency(samples),
+    webhookMemory: latency(memorySamples),
     idle,
   };
 };

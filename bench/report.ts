@@ -8,7 +8,7 @@ import { IDLE_MEMORY_GOAL_BYTES, IDLE_STREAMS_GOAL, LATENCY_P99_GOAL_MS, UPSTREA
 import { AWAY_MS, DEAD_GOAL_MS, DEAD_TABS, RETURN_GOAL_MS, RETURNS, type PayerReturnsResult } from './payer-returns.js';
 import { PARTS, STALL_GOAL_MS } from './receipts.js';
 import { BOOKS_INVOICES, FOUND_GOAL_MS, type BooksResult } from './books.js';
-import { IDLE_STREAMS, READ_GOAL_RATIO, WEBHOOK_P99_GOAL_MS, WEBHOOKS, type GatewayResult } from './gateway.js';
+import { DURABLE_READ_GOAL_RATIO, IDLE_STREAMS, READ_GOAL_RATIO, WEBHOOK_P99_GOAL_MS, WEBHOOKS, type GatewayResult } from './gateway.js';
 import {
   TRACING_EPOCHS,
   TRACING_GOAL_RATIO,
@@ -19,9 +19,10 @@ import {
   type TracingSetup,
 } from './tracing.js';
 import { INSTRUCTION_SETUPS, type InstructionsResult } from './instructions.js';
+import { CHAOS_INVOICES, type ChaosResult, type ChaosRun } from './chaos.js';
 
 export type BenchName =
-  'bundle' | 'ttr' | 'proxy' | 'leaks' | 'slow' | 'events' | 'returns' | 'books' | 'gateway' | 'tracing' | 'instructions';
+  'bundle' | 'ttr' | 'proxy' | 'leaks' | 'slow' | 'events' | 'returns' | 'books' | 'gateway' | 'tracing' | 'instructions' | 'chaos';
 
 export type Outcome<T> =
   | { ok: true; value: T; seconds: number; loadBefore: number; loadAfter: number }
@@ -39,6 +40,7 @@ export interface Results {
   gateway?: Outcome<GatewayResult> | undefined;
   tracing?: Outcome<TracingResult> | undefined;
   instructions?: Outcome<InstructionsResult> | undefined;
+  chaos?: Outcome<ChaosResult> | undefined;
 }
 
 /**
@@ -297,8 +299,38 @@ const goals = (results: Results): Goal[] => {
     goal: `≤ ${STALL_GOAL_MS} ms`,
     met: returns ? returns.receipts.manyParts.maxReadMs <= STALL_GOAL_MS : undefined,
   });
-  list.push(...booksGoals(results.books), ...gatewayGoals(results.gateway), ...tracingGoals(results.tracing));
+  list.push(...booksGoals(results.books), ...gatewayGoals(results.gateway), ...tracingGoals(results.tracing), ...chaosGoals(results.chaos));
   return list;
+};
+
+/** Nothing lost when the gateway dies (issue 37): the durable stores lose no payment and keep one id per change. */
+const chaosGoals = (outcome: Outcome<ChaosResult> | undefined): Goal[] =>
+  (['sqlite', 'redis'] as const).map((store) => {
+    const run = outcome?.ok ? outcome.value.runs.find((each) => each.store === store) : undefined;
+    return {
+      what: `Gateways killed among ${CHAOS_INVOICES} paid invoices, ${store === 'sqlite' ? 'one on its default store (SQLite)' : 'three on a durable Redis, Redis killed too'}: payments lost, changes under two ids`,
+      figure: run ? `${run.lost} / ${run.changesWithTwoIds} (${run.kills} kills, ${run.redeliveries} redeliveries)` : 'not measured',
+      goal: '0 / 0',
+      met: run ? run.lost === 0 && run.changesWithTwoIds === 0 : undefined,
+    };
+  });
+
+/** Section 12: the gateway killed while money moves. */
+export const chaosSection = (outcome: Outcome<ChaosResult> | undefined): string => {
+  if (!outcome?.ok) return failure(outcome);
+  const cell = (run: ChaosRun) =>
+    `| ${run.store} | ${run.kills} | ${run.lost} of ${run.invoices} | ${run.redeliveries} | ${run.changesWithTwoIds} | ${run.refused} of ${run.attempts} | ${run.paidWhileDown} | ${Number.isFinite(run.restartToDelivery.median) ? `${int(run.restartToDelivery.median)} / ${int(run.restartToDelivery.max)} ms` : '—'} |`;
+  return [
+    `\`bench/chaos.ts\`: the world of test/e2e/chaos.test.ts counted instead of asserted. ${CHAOS_INVOICES} invoices created through the built gateway (\`POST /v1/invoices\`, the shop retrying while no gateway answers) and paid at the mock one after another, about a quarter during a notification outage (the mock tries three times, 300 ms apart); the shop's endpoint refuses 30 % of webhook attempts with a 503 (retries 0.1–1 s apart, \`SHOP_WEBHOOK_RETRY_DELAYS_MS\`); the reconciler reads open invoices every second (\`GATEWAY_RECONCILE_INTERVAL_MS=1000\`). \`sqlite\`: one gateway on its default store, SIGKILLed every 0.3–1.5 s and restarted 0–0.4 s later. \`redis\`: three gateways on one Redis (\`appendonly yes\`, \`appendfsync always\`), one gateway SIGKILLed, then Redis SIGKILLed and restarted. \`memory\`: the \`sqlite\` run on \`GATEWAY_DATA_DIR=:memory:\`, what the durable default saves. Lost: a paid invoice whose \`invoice.paid\` webhook the shop had not taken 60 s after the last payment. A redelivery: the shop took one change twice (at least once: the same \`webhook-id\`).`,
+    '',
+    '| store | kills | payments lost | redeliveries | changes under two ids | webhook attempts refused by the shop | paid while down | restart → delivery, median / max |',
+    '|---|---|---|---|---|---|---|---|',
+    ...outcome.value.runs.map(cell),
+    '',
+    goalTable(chaosGoals(outcome)),
+    '',
+    loadLine(outcome),
+  ].join('\n');
 };
 
 /** The merchant's books (issue 24): what the shop's ledger got against what the service did. */
@@ -345,7 +377,13 @@ const gatewayGoals = (outcome: Outcome<GatewayResult> | undefined): Goal[] => {
       met: g ? g.reads.ratio >= READ_GOAL_RATIO && g.reads.gatewayErrors === 0 : undefined,
     },
     {
-      what: `A notification to the shop's signed webhook on loopback, p99 of ${WEBHOOKS}`,
+      what: 'Gateway checkout reads on its durable default (SQLite) against the same on memory (median req/s)',
+      figure: g ? `${int(g.reads.gatewayMedian)} / ${int(g.reads.memoryMedian)} req/s (${fixed(g.reads.durableRatio, 2)}×)` : none,
+      goal: `≥ ${DURABLE_READ_GOAL_RATIO}×`,
+      met: g ? g.reads.durableRatio >= DURABLE_READ_GOAL_RATIO && g.reads.gatewayErrors === 0 : undefined,
+    },
+    {
+      what: `A notification to the shop's signed webhook on loopback, on the durable default, p99 of ${WEBHOOKS}`,
       figure: g ? `${fixed(g.webhook.p99, 1)} ms (median ${fixed(g.webhook.p50, 1)} ms)` : none,
       goal: `< ${WEBHOOK_P99_GOAL_MS} ms`,
       met: g ? g.webhook.p99 < WEBHOOK_P99_GOAL_MS && g.webhook.samples === WEBHOOKS : undefined,
@@ -488,13 +526,15 @@ export const gatewaySection = (outcome: Outcome<GatewayResult> | undefined): str
   if (!outcome?.ok) return failure(outcome);
   const g = outcome.value;
   return [
-    '`bench/gateway.ts`: the built bin (`dist/node/cli.js serve`, logging a JSON line per request as a shop runs it) in its own process in front of the mock on a port; the in-process kit is `createCheckoutServer` as the README runs it (memory store, reconciler, notifications; `authorize` a set of ids) on `createNodeServer(kit.fetch)`, bundled as it ships (bench/proxy-servers.ts `kit`). Reads: `GET /checkout-api/invoices/{id}`, 10 connections over 10 invoices, each with its checkout token at the gateway; both warmed up for 2 s, then alternated.',
+    '`bench/gateway.ts`: the built bin (`dist/node/cli.js serve`, logging a JSON line per request as a shop runs it) in its own process in front of the mock on a port, on its default store (SQLite in a data folder: WAL, a full sync per commit) and, side by side, on `:memory:`; the in-process kit is `createCheckoutServer` as the README runs it (memory store, reconciler, notifications; `authorize` a set of ids) on `createNodeServer(kit.fetch)`, bundled as it ships (bench/proxy-servers.ts `kit`). Reads: `GET /checkout-api/invoices/{id}`, 10 connections over 10 invoices, each with its checkout token at the gateway; both warmed up for 2 s, then alternated.',
     '',
     '| figure | this run |',
     '|---|---|',
     `| reads, req/s, each round: in-process kit | ${g.reads.kit.map(int).join(', ')} |`,
-    `| reads, req/s, each round: gateway (errors: ${g.reads.gatewayErrors}) | ${g.reads.gateway.map(int).join(', ')} |`,
-    `| the mock paid → the signed webhook at the shop (verified with the service first), ${g.webhook.samples} one at a time: p50 / p99 / max | ${fixed(g.webhook.p50, 1)} / ${fixed(g.webhook.p99, 1)} / ${fixed(g.webhook.max, 1)} ms |`,
+    `| reads, req/s, each round: gateway on its default store, SQLite (errors of both gateways: ${g.reads.gatewayErrors}) | ${g.reads.gateway.map(int).join(', ')} |`,
+    `| reads, req/s, each round: gateway on \`GATEWAY_DATA_DIR=:memory:\` | ${g.reads.memory.map(int).join(', ')} |`,
+    `| the mock paid → the signed webhook at the shop (verified with the service first, the change on disk), ${g.webhook.samples} one at a time: p50 / p99 / max | ${fixed(g.webhook.p50, 1)} / ${fixed(g.webhook.p99, 1)} / ${fixed(g.webhook.max, 1)} ms |`,
+    `| the same through the memory gateway, alternated with it (${g.webhookMemory.samples}): p50 / p99 / max | ${fixed(g.webhookMemory.p50, 1)} / ${fixed(g.webhookMemory.p99, 1)} / ${fixed(g.webhookMemory.max, 1)} ms |`,
     `| idle streams held, RSS before → after | ${int(g.idle.opened)}, ${fixed(g.idle.rssBefore / 1e6, 1)} → ${fixed(g.idle.rssAfter / 1e6, 1)} MB |`,
     '',
     goalTable(gatewayGoals(outcome)),
@@ -841,6 +881,12 @@ ${tracingSection(results.tracing)}
 <!-- bench:instructions -->
 ${instructionsSection(results.instructions)}
 <!-- /bench:instructions -->
+
+## 12. Nothing lost when the gateway dies
+
+<!-- bench:chaos -->
+${chaosSection(results.chaos)}
+<!-- /bench:chaos -->
 
 ## Changes made for these figures
 

@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: builds, runs the eleven benchmarks (bundle, time to requisites, proxy, leaks, slow clients, event streams, the payer's returns,
- * the merchant's books, the gateway, what tracing costs, the same counted in instructions) and rewrites BENCHMARKS.md with the figures, their goals and the machine they came from.
+ * `npm run bench`: builds, runs the twelve benchmarks (bundle, time to requisites, proxy, leaks, slow clients, event streams, the payer's returns,
+ * the merchant's books, the gateway, what tracing costs, the same counted in instructions, the gateway killed among payments) and rewrites BENCHMARKS.md with the figures, their goals and the machine they came from.
  *
  *   npm run bench                       everything, then BENCHMARKS.md
  *   npm run bench -- --only proxy,ttr   some of them, printed only (BENCHMARKS.md untouched)
@@ -24,6 +24,7 @@
  *   node --import tsx bench/tracing.ts                           the kit with an OpenTelemetry SDK against none (about 9 min)
  *   BENCH_TRACING_NODE='<binary>[ <flag>…][, …]' npm run bench -- --only tracing   … on this Node, then on each of those
  *   node --import tsx bench/instructions.ts                      the same, counted in instructions under valgrind (about 35 min)
+ *   node --import tsx bench/chaos.ts                             gateways SIGKILLed among paid invoices, on each store (about 4 min)
  *
  * Each benchmark bounds its own time; on 2 cores the parts' times above add up to well over an
  * hour, most of it the books and the instruction count (the event streams about three minutes:
@@ -43,6 +44,7 @@ import { BOOKS_INVOICES, runBooks } from './books.js';
 import { runGateway } from './gateway.js';
 import { otherNodes, runTracing, type TracingResult } from './tracing.js';
 import { runInstructions } from './instructions.js';
+import { runChaos } from './chaos.js';
 import { startCheckoutServer } from './checkout-server.js';
 import { load, log, machine, waitForQuiet, withinTime } from './lib.js';
 import { runProxy } from './proxy.js';
@@ -51,7 +53,20 @@ import { replaceSections } from './sections.js';
 import { renderReport, type BenchName, type Outcome, type ReportInput, type Results } from './report.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const NAMES: BenchName[] = ['bundle', 'ttr', 'proxy', 'leaks', 'slow', 'events', 'returns', 'books', 'gateway', 'tracing', 'instructions'];
+const NAMES: BenchName[] = [
+  'bundle',
+  'ttr',
+  'proxy',
+  'leaks',
+  'slow',
+  'events',
+  'returns',
+  'books',
+  'gateway',
+  'tracing',
+  'instructions',
+  'chaos',
+];
 
 const argument = (name: string): string | undefined => {
   const index = process.argv.indexOf(name);
@@ -132,6 +147,7 @@ results.tracing = await run('tracing', 900_000 * (1 + otherNodes(process.env.BEN
   return others.length > 0 ? { ...result, others } : result;
 });
 results.instructions = await run('instructions', 3_600_000, runInstructions);
+results.chaos = await run('chaos', 600_000, runChaos);
 
 if (wanted.includes('ttr') || wanted.includes('leaks')) {
   const server = await startCheckoutServer(process.env.BENCH_TTR_ROOT || undefined);

@@ -99,6 +99,24 @@ const failed = (error: unknown): Response => {
   throw error;
 };
 
+/** Whether the store records now (a write, where the store can prove one), within a second; logged when not. */
+const storeReady = async (store: CheckoutStore, log: GatewayLog): Promise<{ ok: true } | { ok: false; reason: string }> => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([
+      store.check ? store.check() : store.trackedCount(),
+      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the store did not answer within 1 s')), 1000))),
+    ]);
+    return { ok: true };
+  } catch (error) {
+    const reason = `store: ${error instanceof Error ? error.message : String(error)}`;
+    log('error', 'not ready', { reason });
+    return { ok: false, reason };
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
 /**
  * The reconciler's timing from `GATEWAY_RECONCILE_INTERVAL_MS`: it looks for due invoices at
  * least twice per interval, and an invoice a stopped instance had claimed is free again after
@@ -212,24 +230,7 @@ export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway
     return (await webhooks.redeliver(c.req.param('id') ?? '')) ? json(202, { ok: true }) : refused(404, 'not_found', 'no such webhook');
   });
 
-  /** Whether the gateway can take work now: not stopping, and its store records (a write, where the store can prove one). */
-  const ready = async (): Promise<{ ok: true } | { ok: false; reason: string }> => {
-    if (draining) return { ok: false, reason: 'stopping' };
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      await Promise.race([
-        store.check ? store.check() : store.trackedCount(),
-        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the store did not answer within 1 s')), 1000))),
-      ]);
-      return { ok: true };
-    } catch (error) {
-      const reason = `store: ${error instanceof Error ? error.message : String(error)}`;
-      log('error', 'not ready', { reason });
-      return { ok: false, reason };
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+  const ready = () => (draining ? Promise.resolve({ ok: false as const, reason: 'stopping' }) : storeReady(store, log));
 
   const app = new Hono();
   app.get('/healthz', () => json(200, { ok: true }));

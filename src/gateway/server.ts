@@ -138,9 +138,32 @@ const elementFile = async (request: Request, path: string): Promise<Response | u
   });
 };
 
+/** How far the wall clock may move against the monotonic one between two looks before it is logged, in ms. */
+const CLOCK_JUMP_MS = 5_000;
+
+/**
+ * Logs a jump of the wall clock (NTP stepping it, a VM resumed): the reconciler's and the
+ * webhooks' schedules are wall-clock times kept in the store, so a jump back delays them by as
+ * much, a jump forward makes them due early. Claims held in memory use a monotonic clock.
+ */
+export const watchClock = (log: GatewayLog, everyMs = 5_000): { stop(): void } => {
+  let wall = Date.now();
+  let steady = performance.now();
+  const timer = setInterval(() => {
+    const [nextWall, nextSteady] = [Date.now(), performance.now()];
+    const jumpMs = nextWall - wall - (nextSteady - steady);
+    if (Math.abs(jumpMs) > CLOCK_JUMP_MS)
+      log('warn', 'the clock jumped', { byMs: Math.round(jumpMs), effect: 'scheduled reads and webhook retries move by as much' });
+    [wall, steady] = [nextWall, nextSteady];
+  }, everyMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+};
+
 export const startGateway = async (config: GatewayConfig, log: GatewayLog): Promise<RunningGateway> => {
   const store = storeFor(config, log);
   const exposition = prometheus();
+  const clock = watchClock(log);
   const gateway = createGateway(config, { clients: clientsFor(config), store, log, metricsText: exposition.text });
   const handler = async (request: Request): Promise<Response> => {
     const started = performance.now();
@@ -196,6 +219,7 @@ export const startGateway = async (config: GatewayConfig, log: GatewayLog): Prom
       await gateway.close();
       await store.close();
       await exposition.stop();
+      clock.stop();
       log('info', 'stopped');
     })());
   return { url, gateway, server, store, stop, inFlight: underWay };

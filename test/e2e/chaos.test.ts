@@ -12,13 +12,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import type { MockServer } from '../../src/mock/index.js';
 import { startRedis, type RedisProcess } from '../support/redis-server.js';
 import {
   GatewayProcess,
-  createThroughGateway,
+  createAndPay,
   freePort,
   gatewayEnv,
+  idsByChange,
+  paidDelivered,
   seeded,
   sleep,
   startService,
@@ -31,28 +32,11 @@ after(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-/**
- * The shop's side of a run: `count` invoices created through the gateways and paid at the
- * service, one after another with a short random pause; about one in four paid during a
- * notification outage, so every notification of it is lost. Answers the paid invoices' ids.
- */
-const createAndPay = async (service: MockServer, gateways: GatewayProcess[], count: number, random: () => number) => {
-  const paid: string[] = [];
-  for (let index = 0; index < count; index++) {
-    const id = await createThroughGateway(gateways, `chaos-order-${index}-${crypto.randomUUID()}`, random);
-    if (random() < 0.25) service.service.notificationOutage(1000);
-    service.service.markPaid(id);
-    paid.push(id);
-    await sleep(50 + random() * 150);
-  }
-  return paid;
-};
-
 /** Waits until every paid invoice's `invoice.paid` webhook was taken by the shop. */
 const everyPaidDelivered = async (paid: readonly string[], deliveries: readonly Delivery[], timeoutMs: number) => {
   const end = Date.now() + timeoutMs;
   for (;;) {
-    const delivered = new Set(deliveries.filter((each) => each.type === 'invoice.paid').map((each) => each.invoiceId));
+    const delivered = paidDelivered(deliveries);
     const missing = paid.filter((id) => !delivered.has(id));
     if (missing.length === 0) return;
     if (Date.now() > end)
@@ -68,12 +52,7 @@ const assertOneIdPerChange = (paid: readonly string[], deliveries: readonly Deli
     assert.equal(delivery.webhookId, delivery.changeId, 'the webhook id is the change id');
     assert.ok(paidSet.has(delivery.invoiceId) || delivery.type !== 'invoice.paid', `a paid webhook for ${delivery.invoiceId}, never paid`);
   }
-  const idsByChange = new Map<string, Set<string>>();
-  for (const delivery of deliveries) {
-    const key = `${delivery.invoiceId} ${delivery.type}`;
-    idsByChange.set(key, (idsByChange.get(key) ?? new Set()).add(delivery.webhookId));
-  }
-  for (const [change, ids] of idsByChange) assert.equal(ids.size, 1, `${change} came under ${[...ids].join(', ')}`);
+  for (const [change, ids] of idsByChange(deliveries)) assert.equal(ids.size, 1, `${change} came under ${[...ids].join(', ')}`);
 };
 
 describe('chaos: the gateway killed while money moves', () => {
@@ -100,7 +79,7 @@ describe('chaos: the gateway killed while money moves', () => {
         await gateway.start();
       }
     })();
-    const paid = await createAndPay(service, [gateway], 50, random);
+    const paid = (await createAndPay(service, [gateway], 50, random)).map(({ id }) => id);
     done = true;
     await killer;
     assert.ok(kills >= 5, `killed ${kills} times`);
@@ -140,7 +119,7 @@ describe('chaos: the gateway killed while money moves', () => {
       await sleep(500);
       await gateways[0]!.start();
     })();
-    const paid = await createAndPay(service, gateways, 50, random);
+    const paid = (await createAndPay(service, gateways, 50, random)).map(({ id }) => id);
     await chaos;
     await everyPaidDelivered(paid, shop.deliveries, 60_000);
     assertOneIdPerChange(paid, shop.deliveries);

@@ -97,7 +97,7 @@ let merchant: ServerEntry.MerchantClient;
 let receiver: Server;
 let notificationUrl: string;
 const servers: Server[] = [];
-const ENV = ['PAYMENT_API_URL', 'PAYMENT_API_KEY', 'PAYMENT_SECRET_KEY', 'PAYMENT_NOTIFICATION_TOKEN', 'PORT'] as const;
+const ENV = ['PAYMENT_API_URL', 'PAYMENT_API_KEY', 'PAYMENT_SECRET_KEY', 'PAYMENT_NOTIFICATION_TOKEN', 'PORT', 'CHECKOUT_DB'] as const;
 const envBefore = Object.fromEntries(ENV.map((name) => [name, process.env[name]]));
 
 /** This repository's TypeScript over a project of the scratch app, which resolves from the app's node_modules. */
@@ -147,6 +147,8 @@ before(async () => {
     PAYMENT_API_KEY: MERCHANT.apiKey,
     PAYMENT_SECRET_KEY: MERCHANT.secretKey,
     PAYMENT_NOTIFICATION_TOKEN: NOTIFICATION_TOKEN,
+    // The kit's SQLite file, in the scratch app (removed with it).
+    CHECKOUT_DB: join(app, 'data', 'checkout.db'),
   });
   // Every invoice of this file notifies the kit of the node:http example, as a shop's invoices would.
   notificationUrl = `${await startExample('node-http')}/payments/notify`;

@@ -133,7 +133,9 @@ const EXPECTED_FILES = `
   dist/esm/schemas/service.js
   dist/esm/schemas/withdrawal.js
   dist/node/chunks/invoice.js
+  dist/node/chunks/memory.js
   dist/node/chunks/operations.js
+  dist/node/chunks/remember.js
   dist/node/chunks/server.js
   dist/node/chunks/types.js
   dist/node/cli.js
@@ -141,6 +143,7 @@ const EXPECTED_FILES = `
   dist/node/mock.js
   dist/node/redis.js
   dist/node/server.js
+  dist/node/sqlite.js
   dist/types/cli/args.d.ts
   dist/types/cli/bin.d.ts
   dist/types/cli/doctor.d.ts
@@ -301,6 +304,7 @@ const EXPECTED_FILES = `
   dist/types/server/node/adapter.d.ts
   dist/types/server/node/fetch.d.ts
   dist/types/server/node/request.d.ts
+  dist/types/server/node/sqlite.d.ts
   dist/types/server/node/stream.d.ts
   dist/types/server/notifications/raw-notification.d.ts
   dist/types/server/notifications/receiver.d.ts
@@ -330,12 +334,14 @@ const EXPECTED_FILES = `
   dist/types/server/remember.d.ts
   dist/types/server/runtime-seam.d.ts
   dist/types/server/single-flight.d.ts
+  dist/types/server/sqlite.d.ts
   dist/types/server/store/index.d.ts
   dist/types/server/store/memory.d.ts
   dist/types/server/store/redis-client.d.ts
   dist/types/server/store/redis-queues.d.ts
   dist/types/server/store/redis-scripts.d.ts
   dist/types/server/store/redis.d.ts
+  dist/types/server/store/sqlite.d.ts
   dist/types/server/store/types.d.ts
   dist/types/server/telemetry.d.ts
   dist/types/types/attributes.d.ts

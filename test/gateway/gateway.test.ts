@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/main.js';
 import { pathOf } from '../../src/gateway/app.js';
-import { jsonLog, startGateway, type RunningGateway } from '../../src/gateway/server.js';
+import { databaseFile, jsonLog, startGateway, watchClock, type RunningGateway } from '../../src/gateway/server.js';
 import { readConfig, settingsSource } from '../../src/gateway/settings.js';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
 import { signCheckoutToken } from '../../src/server/index.js';
@@ -89,17 +89,24 @@ const env = (extra: Record<string, string> = {}) => ({
 });
 
 /** A gateway whose invoices notify it (GATEWAY_PUBLIC_URL is itself): started on a port known first. */
-const startSelf = async () => {
+/** The data folder a started gateway keeps its store in (its GATEWAY_DATA_DIR). */
+const dataDirOf = (gateway: RunningGateway): string => dataDirs.get(gateway)!;
+const dataDirs = new Map<RunningGateway, string>();
+
+const startSelf = async (extra: Record<string, string> = {}) => {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const port = (probe.address() as AddressInfo).port;
   await new Promise((resolve) => probe.close(resolve));
-  const config = readConfig(settingsSource(env({ PORT: String(port), GATEWAY_PUBLIC_URL: `http://127.0.0.1:${port}` }), undefined));
+  const config = readConfig(
+    settingsSource(env({ PORT: String(port), GATEWAY_PUBLIC_URL: `http://127.0.0.1:${port}`, ...extra }), undefined),
+  );
   const running = await startGateway(
     config,
     jsonLog('debug', (line) => void logLines.push(line)),
   );
   gateways.push(running);
+  dataDirs.set(running, config.dataDir);
   return running;
 };
 
@@ -254,6 +261,54 @@ describe('merchant-checkout serve: the gateway', () => {
     assert.match(((await invalid.json()) as { error: { message: string } }).error.message, /amount/);
     assert.equal((await fetch(`${gateway.url}/healthz`)).status, 200);
     assert.equal((await fetch(`${gateway.url}/readyz`)).status, 200);
+  });
+
+  test('its store on disk cannot write (the file locked): /readyz says why, a notification is not acknowledged, pages still read; then it carries on', async () => {
+    const gateway = await startSelf({ GATEWAY_RECONCILE_INTERVAL_MS: '500' });
+    const created = await createInvoice(gateway.url);
+    const { default: Database } = await import('better-sqlite3');
+    const holder = new Database(databaseFile(readConfig(settingsSource(env({ GATEWAY_DATA_DIR: dataDirOf(gateway) }), undefined))));
+    holder.exec('BEGIN EXCLUSIVE');
+    try {
+      const ready = await fetch(`${gateway.url}/readyz`);
+      assert.equal(ready.status, 503);
+      assert.match(((await ready.json()) as { reason: string }).reason, /^store: .*locked/);
+      mock.service.markPaid(created.invoice.id);
+      await mock.service.notificationsIdle();
+      const attempt = mock.service.notifications.find((each) => each.invoiceId === created.invoice.id);
+      assert.notEqual(attempt?.state, 'delivered', 'nothing acknowledged that was not recorded');
+      const read = await fetch(`${gateway.url}/checkout-api/invoices/${created.invoice.id}`, {
+        headers: { 'x-checkout-token': created.checkoutToken },
+      });
+      assert.equal(read.status, 200, 'a page still reads its invoice');
+      assert.ok(
+        logLines.some((line) => line.includes('"not ready"') && line.includes('locked')),
+        'the log says why',
+      );
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    assert.equal((await fetch(`${gateway.url}/readyz`)).status, 200);
+    // Every notification was refused while it was locked: the reconciler finds the payment.
+    await waitFor('the paid webhook', () =>
+      received.find((each) => each.body.includes(created.invoice.id) && each.body.includes('invoice.paid')),
+    );
+  });
+
+  test('a wall clock set back an hour is logged with the size of the jump', async (t) => {
+    const lines: string[] = [];
+    const watch = watchClock(
+      jsonLog('debug', (line) => void lines.push(line)),
+      20,
+    );
+    const real = Date.now.bind(Date);
+    t.mock.method(Date, 'now', () => real() - 60 * 60 * 1000);
+    await waitFor('the warning', () => lines.find((line) => line.includes('the clock jumped')));
+    watch.stop();
+    const logged = JSON.parse(lines.find((line) => line.includes('the clock jumped'))!.trim()) as { level: string; byMs: number };
+    assert.equal(logged.level, 'warn');
+    assert.ok(logged.byMs < -3_590_000 && logged.byMs > -3_610_000, String(logged.byMs));
   });
 
   test('the log is JSON lines without a secret, a token or requisites', async () => {

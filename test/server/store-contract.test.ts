@@ -103,6 +103,21 @@ for (const [name, make] of STORES) {
       await store.close();
     });
 
+    test('a wall clock set back an hour holds no claim longer than it was taken for', async (t) => {
+      const store = await make();
+      const id = crypto.randomUUID();
+      const real = Date.now.bind(Date);
+      const first = await store.claimBooks(id, 30);
+      assert.equal(first.state, 'claimed');
+      assert.ok(await store.claimDispute(id, 30));
+      t.mock.method(Date, 'now', () => real() - 60 * 60 * 1000);
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      assert.equal((await store.claimBooks(id, 5000)).state, 'claimed', 'the books claim lapsed after its 30 ms');
+      assert.ok(await store.claimDispute(id, 5000), 'the dispute claim lapsed too');
+      t.mock.restoreAll();
+      await store.close();
+    });
+
     test('tracked invoices: due ones are claimed once per lease, rescheduled, untracked', async () => {
       const store = await make();
       const [a, b, c] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];

@@ -54,6 +54,20 @@ describe('the SQLite store keeps what it acknowledged', () => {
     await again.close();
   });
 
+  test('the file is in WAL with a full sync per commit, leases aside', async () => {
+    const { default: Database } = await import('better-sqlite3');
+    const database = new Database(file());
+    const store = createSqliteStore({ database });
+    assert.equal(database.pragma('journal_mode', { simple: true }), 'wal');
+    await store.outboxAdd({ id: 'one', body: '{}', createdAt: 1 }, 1);
+    await store.outboxClaim(2, 10, 1000);
+    await store.track('a', undefined, 1);
+    await store.claimDue(2, 10, 1000);
+    // 2 is FULL: a lease's lighter write (NORMAL) is set back at once.
+    assert.equal(database.pragma('synchronous', { simple: true }), 2);
+    await store.close();
+  });
+
   test('a process SIGKILLed while it writes loses nothing it was told was written', async () => {
     const path = file();
     // A child adds outbox messages one after another and prints each id once its promise resolved.

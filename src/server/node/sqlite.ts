@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import type { SqliteDatabase } from '../store/sqlite.js';
+import { BUSY_TIMEOUT_MS, type SqliteDatabase } from '../store/sqlite.js';
 
 type BetterSqlite3 = new (path: string, options?: { timeout?: number }) => SqliteDatabase;
 
@@ -26,7 +26,7 @@ export const openSqliteFile = (path: string): SqliteDatabase => {
   const Database = load();
   try {
     mkdirSync(dirname(path), { recursive: true });
-    return new Database(path, { timeout: 2000 });
+    return new Database(path, { timeout: BUSY_TIMEOUT_MS });
   } catch (error) {
     throw new Error(`cannot open the SQLite store at ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }

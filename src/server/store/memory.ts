@@ -61,6 +61,12 @@ const warnOnce = (warn: MemoryStoreOptions['warn']) => {
   console.warn(MEMORY_STORE_WARNING);
 };
 
+/**
+ * The clock of claims and turns held in memory: monotonic, so a wall clock set back (NTP, a VM
+ * resumed) cannot keep a claim held, or a turn taken, for as long as it jumped.
+ */
+export const heldClock = (): number => performance.now();
+
 /** How many invoices' last states the memory store remembers by default (the oldest go first). */
 export const DEFAULT_MEMORY_STORE_ENTRIES = 1000;
 /** How many settled invoices' books the memory store remembers by default. */
@@ -139,7 +145,7 @@ const memoryBooks = (maxBooks: number) => {
   };
 
   const claimBooks = (id: string, holdMs: number): Promise<BooksClaim> => {
-    const now = Date.now();
+    const now = heldClock();
     const held = booksHeld.get(id);
     if (held && held.until > now) return Promise.resolve({ state: 'busy' });
     const token = Symbol(id);
@@ -153,7 +159,7 @@ const memoryBooks = (maxBooks: number) => {
       commit: (entry) => {
         const holder = booksHeld.get(id);
         // Lapsed and claimed by another caller since: that one decides now.
-        if (holder !== undefined && holder.token !== token && holder.until > Date.now()) return Promise.resolve(false);
+        if (holder !== undefined && holder.token !== token && holder.until > heldClock()) return Promise.resolve(false);
         books.delete(id);
         books.set(id, entry);
         release();
@@ -218,9 +224,9 @@ export const createMemoryStore = (options: MemoryStoreOptions = {}): CheckoutSto
 
   const claimDispute = (id: string, holdMs: number): Promise<DisputeClaim | undefined> => {
     const current = disputes.get(id);
-    if (current && (current.state === 'kept' || current.until > Date.now())) return Promise.resolve(undefined);
+    if (current && (current.state === 'kept' || current.until > heldClock())) return Promise.resolve(undefined);
     const token = Symbol(id);
-    remember(disputes, id, { state: 'held', until: Date.now() + holdMs, token }, limit);
+    remember(disputes, id, { state: 'held', until: heldClock() + holdMs, token }, limit);
     return Promise.resolve({
       settle: (outcome) => {
         const now = disputes.get(id);
@@ -266,7 +272,7 @@ export const createMemoryStore = (options: MemoryStoreOptions = {}): CheckoutSto
       });
     },
     claimRefresh: (id, intervalMs) => {
-      const now = Date.now();
+      const now = heldClock();
       if ((refreshes.get(id) ?? 0) > now) return Promise.resolve(false);
       remember(refreshes, id, now + intervalMs, limit);
       return Promise.resolve(true);

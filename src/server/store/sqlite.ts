@@ -1,6 +1,6 @@
 /**
- * The store in an embedded SQLite database: one process, durable (docs/ARCHITECTURE.md, "The
- * store"). What must outlive the process is a table, each change one transaction committed
+ * The store in an embedded SQLite database: one process, durable
+ * (docs/ARCHITECTURE.md, "The store"). What must outlive the process is a table, each change one transaction committed
  * before the method's promise resolves (WAL, `synchronous = FULL`: on disk, not only in the
  * operating system's cache, so a power cut keeps it too):
  *
@@ -16,7 +16,7 @@
  * The database is any synchronous SQLite binding with `prepare` and `exec` (better-sqlite3,
  * `node:sqlite`, `bun:sqlite`): the entry that opens it chooses (src/server/sqlite.ts).
  */
-import { createMemoryStore } from './memory.js';
+import { createMemoryStore, heldClock } from './memory.js';
 import type { BooksClaim, BooksEntry, CheckoutStore, DisputeClaim, OutboxMessage, TrackedInvoice } from './types.js';
 
 /** One prepared statement of a synchronous SQLite binding. */
@@ -52,6 +52,8 @@ export interface SqliteStoreLimits {
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How often, at most, settled books and delivered ids past their time are removed (on a write). */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/** How long a write waits for another connection's lock before it fails, in ms. */
+export const BUSY_TIMEOUT_MS = 250;
 /** The schema's version, kept in `PRAGMA user_version`: a newer file is refused, not misread. */
 const SCHEMA_VERSION = 1;
 
@@ -83,8 +85,9 @@ const positive = (value: number | undefined, fallback: number, name: string): nu
 const prepareDatabase = (db: SqliteDatabase): void => {
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = FULL');
-  // Another connection's write (a second process on the same file) is waited for, not failed at once.
-  db.exec('PRAGMA busy_timeout = 2000');
+  // Another connection's write (a backup, a second process on the file) is waited for briefly, not
+  // failed at once; briefly, because the binding waits synchronously and every request waits with it.
+  db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   const { user_version: version } = db.prepare('PRAGMA user_version').get() as { user_version: number };
   if (version > SCHEMA_VERSION) {
     throw new Error(`the database was written by a newer merchant-checkout (schema ${version}, this one reads ${SCHEMA_VERSION})`);
@@ -111,6 +114,93 @@ const messageOf = (row: OutboxRow): OutboxMessage => ({
 });
 
 /**
+ * Runs `work` in one write transaction of `db`: all of it is on disk when this returns, or none
+ * of it. A `lease` (who may read or send something for the next seconds) is written without the
+ * sync: a crash of the process keeps it (WAL), a power cut may lose it, and a lost lease only
+ * makes a read or a delivery come sooner (at least once). One sync less on a webhook's way.
+ */
+const inTransaction = <T>(db: SqliteDatabase, work: () => T, kind: 'durable' | 'lease' = 'durable'): T => {
+  if (kind === 'lease') db.exec('PRAGMA synchronous = NORMAL');
+  try {
+    return inSyncedTransaction(db, work);
+  } finally {
+    if (kind === 'lease') db.exec('PRAGMA synchronous = FULL');
+  }
+};
+
+const inSyncedTransaction = <T>(db: SqliteDatabase, work: () => T): T => {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = work();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    try {
+      db.exec('ROLLBACK');
+    } catch {
+      // SQLite may have rolled back itself (a full disk, an I/O error).
+    }
+    throw error;
+  }
+};
+
+/** A synchronous step as the store's promise: a failure (a full disk, a locked file) rejects. */
+const step = <T>(work: () => T): Promise<T> => {
+  try {
+    return Promise.resolve(work());
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+};
+
+const changed = (result: unknown): number => Number((result as { changes: number | bigint }).changes);
+
+/** The outbox of the shop's webhooks, as the store's methods (`prune` runs now and then on a write). */
+const sqliteOutbox = (db: SqliteDatabase, prune: (now: number) => void) => {
+  const statements = {
+    add: db.prepare(
+      "INSERT INTO outbox (id, body, created_at, attempts, at, state) VALUES (?, ?, ?, 0, ?, 'pending') ON CONFLICT (id) DO NOTHING",
+    ),
+    due: db.prepare("SELECT * FROM outbox WHERE state = 'pending' AND at <= ? ORDER BY at LIMIT ?"),
+    at: db.prepare('UPDATE outbox SET at = ? WHERE id = ?'),
+    delivered: db.prepare("UPDATE outbox SET state = 'delivered', attempts = attempts + 1, at = ? WHERE id = ? AND state != 'delivered'"),
+    retry: db.prepare("UPDATE outbox SET state = ?, attempts = attempts + 1, last_error = ?, at = ? WHERE id = ? AND state != 'delivered'"),
+    list: db.prepare('SELECT * FROM outbox WHERE state = ? ORDER BY created_at LIMIT ?'),
+    redeliver: db.prepare("UPDATE outbox SET state = 'pending', at = ? WHERE id = ? AND state != 'delivered'"),
+  };
+  const transaction = <T>(work: () => T): T => inTransaction(db, work);
+  return {
+    outboxAdd: (message, dueAt) =>
+      step(() => {
+        prune(Date.now());
+        return changed(transaction(() => statements.add.run(message.id, message.body, message.createdAt, Math.floor(dueAt)))) === 1;
+      }),
+    outboxClaim: (now, count, leaseMs) =>
+      step(() =>
+        inTransaction(
+          db,
+          () => {
+            const rows = statements.due.all(Math.floor(now), Math.max(0, Math.floor(count))) as OutboxRow[];
+            for (const row of rows) statements.at.run(Math.floor(now + leaseMs), row.id);
+            return rows.map(messageOf);
+          },
+          'lease',
+        ),
+      ),
+    outboxSettle: (id, outcome, now) =>
+      step(() => {
+        transaction(() => {
+          if (outcome.delivered) statements.delivered.run(Math.floor(now), id);
+          else if (outcome.nextAt === undefined) statements.retry.run('failed', outcome.error, Math.floor(now), id);
+          else statements.retry.run('pending', outcome.error, Math.floor(outcome.nextAt), id);
+        });
+      }),
+    outboxList: (state, count) => step(() => (statements.list.all(state, Math.max(0, Math.floor(count))) as OutboxRow[]).map(messageOf)),
+    outboxRedeliver: (id, now) => step(() => changed(transaction(() => statements.redeliver.run(Math.floor(now), id))) === 1),
+  } satisfies Partial<CheckoutStore>;
+};
+
+/**
  * The store over an open SQLite database (see the module's header). The caller owns nothing
  * more: `close()` closes the database.
  */
@@ -132,19 +222,6 @@ export const sqliteStore = (db: SqliteDatabase, limits: SqliteStoreLimits = {}):
     untrack: db.prepare('DELETE FROM tracked WHERE id = ?'),
     due: db.prepare('SELECT id, terminal FROM tracked WHERE due_at <= ? ORDER BY due_at LIMIT ?'),
     trackedCount: db.prepare('SELECT count(*) AS n FROM tracked'),
-    outboxAdd: db.prepare(
-      "INSERT INTO outbox (id, body, created_at, attempts, at, state) VALUES (?, ?, ?, 0, ?, 'pending') ON CONFLICT (id) DO NOTHING",
-    ),
-    outboxDue: db.prepare("SELECT * FROM outbox WHERE state = 'pending' AND at <= ? ORDER BY at LIMIT ?"),
-    outboxAt: db.prepare('UPDATE outbox SET at = ? WHERE id = ?'),
-    outboxDelivered: db.prepare(
-      "UPDATE outbox SET state = 'delivered', attempts = attempts + 1, at = ? WHERE id = ? AND state != 'delivered'",
-    ),
-    outboxRetry: db.prepare(
-      "UPDATE outbox SET state = ?, attempts = attempts + 1, last_error = ?, at = ? WHERE id = ? AND state != 'delivered'",
-    ),
-    outboxList: db.prepare('SELECT * FROM outbox WHERE state = ? ORDER BY created_at LIMIT ?'),
-    outboxRedeliver: db.prepare("UPDATE outbox SET state = 'pending', at = ? WHERE id = ? AND state != 'delivered'"),
     probe: db.prepare('INSERT INTO probe (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at'),
     disputeKept: db.prepare('SELECT 1 AS kept FROM disputes WHERE id = ?'),
     keepDispute: db.prepare('INSERT INTO disputes (id, kept_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING'),
@@ -153,31 +230,7 @@ export const sqliteStore = (db: SqliteDatabase, limits: SqliteStoreLimits = {}):
     pruneDisputes: db.prepare('DELETE FROM disputes WHERE kept_at < ?'),
   };
 
-  /** Runs `work` in one write transaction: all of it is on disk when this returns, or none of it. */
-  const transaction = <T>(work: () => T): T => {
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      const result = work();
-      db.exec('COMMIT');
-      return result;
-    } catch (error) {
-      try {
-        db.exec('ROLLBACK');
-      } catch {
-        // SQLite may have rolled back itself (a full disk, an I/O error).
-      }
-      throw error;
-    }
-  };
-
-  /** A synchronous step as the store's promise: a failure (a full disk, a locked file) rejects. */
-  const step = <T>(work: () => T): Promise<T> => {
-    try {
-      return Promise.resolve(work());
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
-  };
+  const transaction = <T>(work: () => T): T => inTransaction(db, work);
 
   let prunedAt = 0;
   const pruneNowAndThen = (now: number) => {
@@ -194,7 +247,7 @@ export const sqliteStore = (db: SqliteDatabase, limits: SqliteStoreLimits = {}):
   const booksHeld = new Map<string, { token: symbol; until: number }>();
   const claimBooks = (id: string, holdMs: number): Promise<BooksClaim> =>
     step(() => {
-      const now = Date.now();
+      const now = heldClock();
       const held = booksHeld.get(id);
       if (held && held.until > now) return { state: 'busy' } as const;
       const row = statements.book.get(id) as { entry: string } | undefined;
@@ -210,7 +263,7 @@ export const sqliteStore = (db: SqliteDatabase, limits: SqliteStoreLimits = {}):
           step(() => {
             const holder = booksHeld.get(id);
             // Lapsed and claimed by another caller since: that one decides now.
-            if (holder !== undefined && holder.token !== token && holder.until > Date.now()) return false;
+            if (holder !== undefined && holder.token !== token && holder.until > heldClock()) return false;
             transaction(() => statements.writeBook.run(id, JSON.stringify(entry), Date.now()));
             release();
             return true;
@@ -239,7 +292,7 @@ export const sqliteStore = (db: SqliteDatabase, limits: SqliteStoreLimits = {}):
     claimDispute,
     claimBooks,
     track: (id, terminal, dueAt) => step(() => void transaction(() => statements.track.run(id, terminal ?? null, Math.floor(dueAt)))),
-    reschedule: (id, dueAt) => step(() => void transaction(() => statements.reschedule.run(Math.floor(dueAt), id))),
+    reschedule: (id, dueAt) => step(() => void inTransaction(db, () => statements.reschedule.run(Math.floor(dueAt), id), 'lease')),
     untrack: (id) =>
       step(() => {
         transaction(() => statements.untrack.run(id));
@@ -247,42 +300,18 @@ export const sqliteStore = (db: SqliteDatabase, limits: SqliteStoreLimits = {}):
       }),
     claimDue: (now, count, leaseMs) =>
       step(() =>
-        transaction(() => {
-          const rows = statements.due.all(Math.floor(now), Math.max(0, Math.floor(count))) as { id: string; terminal: string | null }[];
-          for (const row of rows) statements.reschedule.run(Math.floor(now + leaseMs), row.id);
-          return rows.map((row): TrackedInvoice => ({ id: row.id, terminal: row.terminal ?? undefined }));
-        }),
+        inTransaction(
+          db,
+          () => {
+            const rows = statements.due.all(Math.floor(now), Math.max(0, Math.floor(count))) as { id: string; terminal: string | null }[];
+            for (const row of rows) statements.reschedule.run(Math.floor(now + leaseMs), row.id);
+            return rows.map((row): TrackedInvoice => ({ id: row.id, terminal: row.terminal ?? undefined }));
+          },
+          'lease',
+        ),
       ),
     trackedCount: () => step(() => Number((statements.trackedCount.get() as { n: number }).n)),
-    outboxAdd: (message, dueAt) =>
-      step(() => {
-        pruneNowAndThen(Date.now());
-        const result = transaction(() => statements.outboxAdd.run(message.id, message.body, message.createdAt, Math.floor(dueAt)));
-        return Number((result as { changes: number | bigint }).changes) === 1;
-      }),
-    outboxClaim: (now, count, leaseMs) =>
-      step(() =>
-        transaction(() => {
-          const rows = statements.outboxDue.all(Math.floor(now), Math.max(0, Math.floor(count))) as OutboxRow[];
-          for (const row of rows) statements.outboxAt.run(Math.floor(now + leaseMs), row.id);
-          return rows.map(messageOf);
-        }),
-      ),
-    outboxSettle: (id, outcome, now) =>
-      step(() => {
-        transaction(() => {
-          if (outcome.delivered) statements.outboxDelivered.run(Math.floor(now), id);
-          else if (outcome.nextAt === undefined) statements.outboxRetry.run('failed', outcome.error, Math.floor(now), id);
-          else statements.outboxRetry.run('pending', outcome.error, Math.floor(outcome.nextAt), id);
-        });
-      }),
-    outboxList: (state, count) =>
-      step(() => (statements.outboxList.all(state, Math.max(0, Math.floor(count))) as OutboxRow[]).map(messageOf)),
-    outboxRedeliver: (id, now) =>
-      step(
-        () =>
-          Number((transaction(() => statements.outboxRedeliver.run(Math.floor(now), id)) as { changes: number | bigint }).changes) === 1,
-      ),
+    ...sqliteOutbox(db, pruneNowAndThen),
     check: () => step(() => void transaction(() => statements.probe.run(Date.now()))),
     close: async () => {
       await volatile.close();

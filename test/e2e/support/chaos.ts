@@ -187,3 +187,34 @@ export const createThroughGateway = async (gateways: readonly GatewayProcess[], 
 };
 
 export { freePort };
+
+/**
+ * The shop's side of a run: `count` invoices created through the gateways and paid at the
+ * service, one after another with a short random pause; about one in four paid during a
+ * notification outage, so every notification of it is lost. Answers each paid invoice and when.
+ */
+export const createAndPay = async (service: MockServer, gateways: readonly GatewayProcess[], count: number, random: () => number) => {
+  const paid: { id: string; at: number }[] = [];
+  for (let index = 0; index < count; index++) {
+    const id = await createThroughGateway(gateways, `chaos-order-${index}-${crypto.randomUUID()}`, random);
+    if (random() < 0.25) service.service.notificationOutage(1000);
+    service.service.markPaid(id);
+    paid.push({ id, at: Date.now() });
+    await sleep(50 + random() * 150);
+  }
+  return paid;
+};
+
+/** The invoices whose `invoice.paid` webhook the shop took. */
+export const paidDelivered = (deliveries: readonly Delivery[]): Set<string> =>
+  new Set(deliveries.filter((each) => each.type === 'invoice.paid').map((each) => each.invoiceId));
+
+/** The webhook ids each change (an invoice's kind of change) came under: one each, at least once. */
+export const idsByChange = (deliveries: readonly Delivery[]): Map<string, Set<string>> => {
+  const ids = new Map<string, Set<string>>();
+  for (const delivery of deliveries) {
+    const key = `${delivery.invoiceId} ${delivery.type}`;
+    ids.set(key, (ids.get(key) ?? new Set()).add(delivery.webhookId));
+  }
+  return ids;
+};

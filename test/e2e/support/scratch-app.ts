@@ -22,7 +22,11 @@ export interface ScratchApp {
   app: string;
   tarball: string;
   /** What the packed package.json declares. */
-  packed: { dependencies: Record<string, string>; peerDependencies?: Record<string, string> };
+  packed: {
+    dependencies: Record<string, string>;
+    optionalDependencies?: Record<string, string>;
+    peerDependencies?: Record<string, string>;
+  };
   /** Removes the temporary directory. */
   remove(): void;
 }
@@ -36,7 +40,8 @@ export const linkPackage = (app: string, name: string): void => {
 };
 
 /**
- * A scratch app with the packed package installed, its declared `dependencies` linked and
+ * A scratch app with the packed package installed, its declared `dependencies` and
+ * `optionalDependencies` linked and
  * `extra` packages linked too; `tarball` reuses one packed before.
  */
 export const scratchApp = (prefix: string, extra: readonly string[], tarball?: string): ScratchApp => {
@@ -48,7 +53,9 @@ export const scratchApp = (prefix: string, extra: readonly string[], tarball?: s
   const untar = spawnSync('tar', ['-xzf', packedTarball, '-C', unpacked, '--strip-components=1'], { encoding: 'utf8' });
   assert.equal(untar.status, 0, `tar: ${untar.stderr}`);
   const packed = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8')) as ScratchApp['packed'];
-  for (const name of new Set([...Object.keys(packed.dependencies), ...extra])) linkPackage(app, name);
+  // npm installs optional dependencies too (better-sqlite3, the durable store's binding) when they build.
+  const installed = [...Object.keys(packed.dependencies), ...Object.keys(packed.optionalDependencies ?? {})];
+  for (const name of new Set([...installed, ...extra])) linkPackage(app, name);
   writeFileSync(
     join(app, 'package.json'),
     `${JSON.stringify({ name: `scratch-${prefix}`, private: true, type: 'module', dependencies: { 'merchant-checkout': `file:${packedTarball}` } }, null, 2)}\n`,

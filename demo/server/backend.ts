@@ -243,7 +243,12 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
     return new Response(JSON.stringify(data), { status: response.status, headers: { 'content-type': 'application/json' } });
   };
 
-  const client = new MerchantClient({ baseUrl: serviceUrl, ...DEMO_MERCHANT, fetch: serviceFetch });
+  const client = new MerchantClient({
+    baseUrl: serviceUrl,
+    apiKey: DEMO_MERCHANT.apiKey,
+    secretKey: DEMO_MERCHANT.secretKey,
+    fetch: serviceFetch,
+  });
 
   /**
    * The kit: one store for the proxy, the receiver and the reconciler, so the payer's event

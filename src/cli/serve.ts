@@ -31,6 +31,9 @@ Usage: merchant-checkout serve [--config FILE] [--check]
 Settings (environment, or keys of the config file):
 ${settingsHelp()}
 
+A key of the config file that is not one of these, or a GATEWAY_*, PAYMENT_* or SHOP_*
+variable (or a near miss of REDIS_URL, REDIS_PREFIX) that is not, is refused (exit 2).
+
 Exit status: 0 stopped, 1 a check failed, 2 a setting is missing or malformed (named).
 `;
 

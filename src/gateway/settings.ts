@@ -2,12 +2,15 @@
  * The gateway's settings, declared once (`SETTINGS`): each an environment variable (or the same
  * key in the optional JSON config file; the environment wins), with its default and how it is
  * read. `--help`, docs/gateway.md and the start-up errors come from this table; a missing or
- * malformed setting is an error naming the variable.
+ * malformed setting is an error naming the variable, and so is one that is not a setting (a key
+ * of the config file, or a variable of the environment named as the gateway's own: see
+ * {@link unknownSettings}).
  */
 import { readFileSync } from 'node:fs';
-import { SettingError, terminalsFrom, type TerminalSetting } from '../cli/env.js';
+import { ENV_HELP, SettingError, terminalsFrom, type TerminalSetting } from '../cli/env.js';
 import { DEFAULT_OPEN_INTERVAL_MS } from '../server/books/schedule.js';
 import { WEBHOOK_RETRY_DELAYS_MS } from '../server/notifications/webhooks.js';
+import { closestName, editDistance } from '../server/options-check.js';
 
 type Reader<T> = (text: string, name: string) => T;
 
@@ -198,12 +201,75 @@ export type GatewayConfig = {
   secrets: string[];
 };
 
-/** The settings from a JSON config file (keys as the environment variables) under the environment. */
+/** Every name the gateway reads: its settings and the terminals' variables (cli/env.ts). */
+const SETTING_NAMES: readonly string[] = [
+  ...new Set([
+    ...Object.values(SETTINGS as Record<string, Setting<unknown>>).map((setting) => setting.name),
+    ...ENV_HELP.map(([name]) => name),
+  ]),
+];
+
+/** Prefixes that mark an environment variable as the gateway's own: one of these that is not a setting is a mistake. */
+const OWN_PREFIXES = ['GATEWAY_', 'PAYMENT_', 'SHOP_'] as const;
+
+/**
+ * Variables with the gateway's prefixes that are not its settings and are no mistake: the
+ * shops of examples/php and examples/python read `GATEWAY_URL` (where the gateway is) and the
+ * PHP one `SHOP_BOOKS` (its books file), and a shop may keep one environment for itself and
+ * the gateway.
+ */
+const NOT_SETTINGS: ReadonlySet<string> = new Set(['GATEWAY_URL', 'SHOP_BOOKS']);
+
+/**
+ * Whether an environment variable's name says it is meant for the gateway: a prefix of its
+ * own, or two letters or fewer off its `REDIS_` settings (`REDIS_URI`, `REDIS_PREFX`). Other
+ * `REDIS_` variables (`REDIS_HOST`, `REDIS_PORT`, `REDIS_PASSWORD`; the test suite's
+ * `REDIS_SERVER`, the binary it starts) belong to other programs.
+ */
+const meantForGateway = (name: string): boolean =>
+  OWN_PREFIXES.some((prefix) => name.startsWith(prefix)) ||
+  (name.startsWith('REDIS_') && ['REDIS_URL', 'REDIS_PREFIX'].some((setting) => editDistance(name, setting) <= 2));
+
+/** "X is not a setting; did you mean Y?", or where the settings are listed when none is near. */
+const notASetting = (name: string, where: string): string => {
+  const near = closestName(name, SETTING_NAMES);
+  return `${name} (${where}) is not a setting of the gateway; ${near === undefined ? 'merchant-checkout serve --help lists them' : `did you mean ${near}?`}`;
+};
+
+/**
+ * What is not a setting, one sentence each: every key of the config file that is not one, and
+ * every variable of the environment {@link meantForGateway} that is not one (an empty one is as
+ * good as unset). The environment carries other programs' variables; only those named as the
+ * gateway's are judged.
+ */
+export const unknownSettings = (
+  env: Readonly<Record<string, string | undefined>>,
+  file?: { name: string; keys: readonly string[] },
+): string[] => [
+  ...(file?.keys ?? []).filter((key) => !SETTING_NAMES.includes(key)).map((key) => notASetting(key, `a key of --config ${file!.name}`)),
+  ...Object.entries(env)
+    .filter(([name, value]) => value !== undefined && value !== '' && meantForGateway(name))
+    .filter(([name]) => !SETTING_NAMES.includes(name) && !NOT_SETTINGS.has(name))
+    .map(([name]) => notASetting(name, 'in the environment')),
+];
+
+const refuseUnknown = (problems: readonly string[]) => {
+  if (problems.length > 0) throw new SettingError(problems.join('; '));
+};
+
+/**
+ * The settings from a JSON config file (keys as the environment variables) under the
+ * environment; a key of the file, or a variable of the environment named as the gateway's own,
+ * that is not a setting is a {@link SettingError} naming the nearest one.
+ */
 export const settingsSource = (
   env: Readonly<Record<string, string | undefined>>,
   configFile: string | undefined,
 ): Record<string, string | undefined> => {
-  if (!configFile) return { ...env };
+  if (!configFile) {
+    refuseUnknown(unknownSettings(env));
+    return { ...env };
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(configFile, 'utf8'));
@@ -212,6 +278,7 @@ export const settingsSource = (
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new SettingError(`--config ${configFile}: must be a JSON object of settings`);
+  refuseUnknown(unknownSettings(env, { name: configFile, keys: Object.keys(parsed) }));
   const fromFile = Object.fromEntries(
     Object.entries(parsed).map(([key, value]) => {
       if (typeof value === 'string') return [key, value];

@@ -7,8 +7,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { DEFAULTS } from './options.js';
+import { checkOptions, type OptionShapeOf } from '../server/options-check.js';
 import type { MockServiceOptions } from './options.js';
-import { createMockService, type MockService } from './service.js';
+import { MOCK_SERVICE_OPTIONS, createMockService, type MockService } from './service.js';
 
 const HEADERS_TIMEOUT_MS = 10_000;
 
@@ -21,6 +22,9 @@ export interface MockServerOptions extends Omit<MockServiceOptions, 'publicBaseU
   /** Interface to listen on (default `127.0.0.1`). */
   host?: string;
 }
+
+/** The keys `startMockServer` takes (options-check.ts). */
+const MOCK_SERVER_OPTIONS = { ...MOCK_SERVICE_OPTIONS, port: true, host: true } as const satisfies OptionShapeOf<MockServerOptions>;
 
 /** A mock service listening on a port. */
 export interface MockServer {
@@ -44,6 +48,7 @@ export interface MockServer {
  * ```
  */
 export const startMockServer = async (options: MockServerOptions): Promise<MockServer> => {
+  checkOptions('startMockServer', options, MOCK_SERVER_OPTIONS);
   const { port = 0, host = '127.0.0.1', publicBaseUrl, ...serviceOptions } = options;
   let service: MockService | undefined;
   // The service needs the port for its base URL, so it exists only once the server listens.

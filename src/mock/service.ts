@@ -18,7 +18,16 @@ import { dumpState, loadFixtures, type MockFixtures } from './fixtures.js';
 import { merchantRecords } from './merchants.js';
 import { moneyControls, type MockDisputeOpening } from './money-controls.js';
 import { Notifier, type NotificationRecord } from './notifier.js';
-import { DEFAULTS, isLoopbackUrl, type MockServiceOptions } from './options.js';
+import {
+  DEFAULTS,
+  isLoopbackUrl,
+  type MockClockOptions,
+  type MockMerchant,
+  type MockRefusal,
+  type MockServiceOptions,
+  type NotificationRetryOptions,
+} from './options.js';
+import { checkOptions, type OptionShapeOf } from '../server/options-check.js';
 import { MERCHANT_PREFIX, type MockRequestRecord } from './pipeline.js';
 import { createQuirks, plainRender, type Quirks } from './quirks.js';
 import { hash32, seededRandom, uuidFrom } from './random.js';
@@ -199,7 +208,67 @@ const faultControls = (faults: Faults): Pick<MockService, 'setLatency' | 'failNe
   reset: () => faults.reset(),
 });
 
+/** The keys of a `merchants` entry (options-check.ts). */
+const MOCK_MERCHANT_OPTIONS = {
+  apiKey: true,
+  secretKey: true,
+  storeId: true,
+  storeName: true,
+  accountId: true,
+  successUrl: true,
+  cancelUrl: true,
+  payIn: true,
+  payOut: true,
+  twoFactorEnabled: true,
+  balance: true,
+} as const satisfies OptionShapeOf<MockMerchant>;
+
+/**
+ * The keys `createMockService` takes (options-check.ts). `amountLimits` and `rates` are keyed
+ * by currency, so their keys are not checked.
+ */
+export const MOCK_SERVICE_OPTIONS = {
+  merchants: [MOCK_MERCHANT_OPTIONS],
+  publicBaseUrl: true,
+  invoicePageUrl: true,
+  controls: true,
+  now: true,
+  clock: { start: true, frozen: true } satisfies OptionShapeOf<MockClockOptions>,
+  seed: true,
+  random: true,
+  quirks: true,
+  fixtures: true,
+  invoiceTtlMs: true,
+  dealTtlMs: { min: true, max: true } satisfies OptionShapeOf<NonNullable<MockServiceOptions['dealTtlMs']>>,
+  amountLimits: true,
+  cancelWithoutDeal: { status: true, message: true } satisfies OptionShapeOf<MockRefusal>,
+  noRequisites: true,
+  paymentMethodName: true,
+  dealIdIsInvoiceId: true,
+  hostedPageRoutes: true,
+  notificationFormat: true,
+  errorFormat: true,
+  notificationRetry: {
+    attempts: true,
+    intervalMs: true,
+    baseDelayMs: true,
+    maxDelayMs: true,
+    timeoutMs: true,
+  } satisfies OptionShapeOf<NotificationRetryOptions>,
+  notificationFetch: true,
+  notificationAllowed: true,
+  utcOffsetMinutes: true,
+  withdrawalTxDelayMs: true,
+  maxBodyBytes: true,
+  maxUploadBytes: true,
+  bodyTimeoutMs: true,
+  code2FA: true,
+  serviceFeePercent: true,
+  rates: true,
+} as const satisfies OptionShapeOf<MockServiceOptions>;
+
 export const createMockService = (options: MockServiceOptions): MockService => {
+  checkOptions('createMockService', options, MOCK_SERVICE_OPTIONS);
   const publicBaseUrl = normaliseBase(options.publicBaseUrl, 'publicBaseUrl');
   const invoicePageUrl = options.invoicePageUrl ? normaliseBase(options.invoicePageUrl, 'invoicePageUrl') : `${publicBaseUrl}/invoice`;
   const seed = options.seed;

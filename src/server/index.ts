@@ -100,6 +100,7 @@ export {
   signCheckoutToken,
   verifyCheckoutToken,
   checkoutTokenAuthorizer,
+  type CheckoutTokenAuthorizerOptions,
   type CheckoutTokenRefusal,
 } from './proxy/checkout-token.js';
 export {

@@ -8,11 +8,18 @@
  */
 import type { MerchantClient } from './client/merchant-client.js';
 import { createProxy, validateCheckoutOptions, type CheckoutHandlerOptions } from './proxy/handler.js';
+import { CHECKOUT_HANDLER_OPTIONS } from './proxy/options.js';
 import { createCore } from './books/core.js';
 import type { InvoiceChange } from './books/ledger.js';
-import { createReconciler, type Reconciler, type ReconcilerOptions } from './books/reconciler.js';
-import type { ReconcileSchedule } from './books/schedule.js';
-import { createReceiver, DEFAULT_NOTIFICATION_HANDLER_TIMEOUT_MS, type NotificationReceiverOptions } from './notifications/receiver.js';
+import { RECONCILER_OPTIONS, createReconciler, type Reconciler, type ReconcilerOptions } from './books/reconciler.js';
+import { RECONCILE_SCHEDULE_OPTIONS, type ReconcileSchedule } from './books/schedule.js';
+import {
+  NOTIFICATION_RECEIVER_OPTIONS,
+  createReceiver,
+  DEFAULT_NOTIFICATION_HANDLER_TIMEOUT_MS,
+  type NotificationReceiverOptions,
+} from './notifications/receiver.js';
+import { checkOptions, type OptionShapeOf } from './options-check.js';
 import { errorAnswer } from './proxy/http.js';
 import { createMemoryStore } from './store/memory.js';
 import type { CheckoutStore } from './store/types.js';
@@ -57,6 +64,22 @@ export interface CheckoutServerOptions extends Omit<CheckoutHandlerOptions, 'sto
   now?: () => number;
 }
 
+/** The keys of the kit's `notifications` (options-check.ts). */
+const KIT_NOTIFICATION_OPTIONS = { ...NOTIFICATION_RECEIVER_OPTIONS, path: true } as const satisfies OptionShapeOf<KitNotificationOptions>;
+
+/**
+ * The keys `createCheckoutServer` takes (options-check.ts): a key of `notifications` or
+ * `reconcile` given at the top level is told where it belongs from these shapes.
+ */
+const CHECKOUT_SERVER_OPTIONS = {
+  ...CHECKOUT_HANDLER_OPTIONS,
+  onChange: true,
+  handlerTimeoutMs: true,
+  notifications: KIT_NOTIFICATION_OPTIONS,
+  reconcile: { ...RECONCILER_OPTIONS, ...RECONCILE_SCHEDULE_OPTIONS },
+  now: true,
+} as const satisfies OptionShapeOf<CheckoutServerOptions>;
+
 /** A handler the kit hands out: a Web `Request` in, a `Response` out. */
 export type KitHandler = (request: Request) => Promise<Response>;
 
@@ -94,6 +117,7 @@ export const DEFAULT_NOTIFICATIONS_PATH = '/merchant-checkout/notifications';
  * ```
  */
 export const createCheckoutServer = (options: CheckoutServerOptions): CheckoutServer => {
+  checkOptions('createCheckoutServer', options, CHECKOUT_SERVER_OPTIONS);
   validateCheckoutOptions(options, 'createCheckoutServer');
   const { onChange, onError } = options;
   if (onChange !== undefined && typeof onChange !== 'function') throw new TypeError('createCheckoutServer: onChange must be a function');

@@ -15,6 +15,7 @@
  * @module sqlite
  */
 import { openSqliteFile } from './node/sqlite.js';
+import { checkOptions, type OptionShapeOf } from './options-check.js';
 import { sqliteStore, type SqliteDatabase, type SqliteStoreLimits } from './store/sqlite.js';
 import type { CheckoutStore } from './store/types.js';
 
@@ -31,13 +32,22 @@ export interface SqliteStoreOptions extends SqliteStoreLimits {
   database?: SqliteDatabase;
 }
 
+/** The keys `createSqliteStore` takes (options-check.ts). */
+const SQLITE_STORE_OPTIONS = {
+  path: true,
+  database: true,
+  booksTtlMs: true,
+  deliveredTtlMs: true,
+  maxEntries: true,
+} as const satisfies OptionShapeOf<SqliteStoreOptions>;
+
 /**
  * The store in a SQLite file (WAL, every change committed with a full sync before it is
  * acknowledged). Throws at once when the file cannot be opened, is not a database, or was
  * written by a newer version.
  */
 export const createSqliteStore = (options: SqliteStoreOptions): CheckoutStore => {
-  if (typeof options !== 'object' || options === null) throw new TypeError('createSqliteStore: give { path } or { database }');
+  checkOptions('createSqliteStore', options, SQLITE_STORE_OPTIONS);
   const { path, database, ...limits } = options;
   if ((path === undefined) === (database === undefined)) throw new TypeError('createSqliteStore: give exactly one of path and database');
   if (path !== undefined && (typeof path !== 'string' || path === '')) throw new TypeError('createSqliteStore: path must be a file path');

@@ -309,6 +309,7 @@ const EXPECTED_FILES = `
   dist/types/server/notifications/raw-notification.d.ts
   dist/types/server/notifications/receiver.d.ts
   dist/types/server/notifications/webhooks.d.ts
+  dist/types/server/options-check.d.ts
   dist/types/server/proxy/bank-names.d.ts
   dist/types/server/proxy/checkout-token.d.ts
   dist/types/server/proxy/context.d.ts

@@ -225,7 +225,12 @@ describe('signatures against publicBaseUrl', () => {
       const url = new URL(request.url);
       return service.fetch(new Request(`http://mock.internal:8080/internal${url.pathname.replace('/gateway', '')}${url.search}`, request));
     };
-    const client = new MerchantClient({ baseUrl: 'https://pay.example.com/gateway', ...MERCHANT, fetch: rewrite });
+    const client = new MerchantClient({
+      baseUrl: 'https://pay.example.com/gateway',
+      apiKey: MERCHANT.apiKey,
+      secretKey: MERCHANT.secretKey,
+      fetch: rewrite,
+    });
     const invoice = await client.createInvoice({ ...createInvoiceBody(), type: 'in', startDeal: true });
     assert.equal(invoice.status, 'new');
     assert.equal(invoice.invoiceUrl, `https://pay.example.com/gateway/invoice?id=${invoice.id}`);

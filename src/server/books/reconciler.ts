@@ -13,6 +13,7 @@ import type { KitCore } from './core.js';
 import type { ApplyOutcome, InvoiceChange } from './ledger.js';
 import type { Context as TraceContext } from '@opentelemetry/api';
 import { reconcilePass } from '../telemetry.js';
+import type { OptionShapeOf } from '../options-check.js';
 
 /**
  * What a read found: `paid_never_notified` (the books learn of the payment from this read),
@@ -78,6 +79,15 @@ export interface ReconcilerOptions {
   /** Told of every scheduled pass that found something (not of passes where everything was unchanged). */
   onReport?: (report: ReconcileReport) => void;
 }
+
+/** The keys of the reconciler's own options, in the kit's `reconcile` (options-check.ts). */
+export const RECONCILER_OPTIONS = {
+  tickMs: true,
+  batch: true,
+  concurrency: true,
+  leaseMs: true,
+  onReport: true,
+} as const satisfies OptionShapeOf<ReconcilerOptions>;
 
 /** The kit's reconciler: a timer of scheduled passes, and reads on demand. */
 export interface Reconciler {

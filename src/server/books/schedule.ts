@@ -8,6 +8,7 @@
  */
 import { TERMINAL_INVOICE_STATUSES } from '../../schemas/index.js';
 import { instant } from '../fingerprint.js';
+import type { OptionShapeOf } from '../options-check.js';
 import type { InvoiceSnapshot } from './snapshot.js';
 
 /** The reconciler's timing. */
@@ -23,6 +24,13 @@ export interface ReconcileSchedule {
    */
   settleAfterMs?: number;
 }
+
+/** The keys of the schedule, in the kit's `reconcile` (options-check.ts). */
+export const RECONCILE_SCHEDULE_OPTIONS = {
+  openIntervalMs: true,
+  finalFirstMs: true,
+  settleAfterMs: true,
+} as const satisfies OptionShapeOf<ReconcileSchedule>;
 
 /** How often an open invoice is read again, by default (ms). */
 export const DEFAULT_OPEN_INTERVAL_MS = 60_000;

@@ -25,9 +25,11 @@ import {
   MerchantValidationError,
 } from './errors.js';
 import { fingerprint } from '../fingerprint.js';
+import { checkOptions } from '../options-check.js';
 import {
   DEFAULT_TIMEOUT_MS,
   DEFAULT_MAX_RESPONSE_BYTES,
+  MERCHANT_CLIENT_OPTIONS,
   type MerchantClientOptions,
   type OpenDisputeRequest,
   type RawRequestBody,
@@ -88,7 +90,8 @@ export class MerchantClient {
   readonly #observers = new Set<InvoiceObserver>();
 
   constructor(options: MerchantClientOptions) {
-    const { baseUrl, apiKey, secretKey } = options ?? ({} as MerchantClientOptions);
+    checkOptions('MerchantClient', options, MERCHANT_CLIENT_OPTIONS);
+    const { baseUrl, apiKey, secretKey } = options;
     let base: URL;
     try {
       base = new URL(String(baseUrl));

@@ -4,6 +4,7 @@
  */
 import type { Context } from '@opentelemetry/api';
 import type { DisputeReason } from '../../schemas/index.js';
+import { madeBy, type OptionShapeOf } from '../options-check.js';
 
 /** The client's default `timeoutMs`: a request that has not fully answered in 10 s is aborted. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -28,6 +29,19 @@ export interface MerchantClientOptions {
   /** Refuse answers larger than this many bytes (default 1 MiB). */
   maxResponseBytes?: number;
 }
+
+/** The keys `new MerchantClient` takes (options-check.ts). */
+export const MERCHANT_CLIENT_OPTIONS = {
+  baseUrl: true,
+  apiKey: true,
+  secretKey: true,
+  fetch: true,
+  timeoutMs: true,
+  maxResponseBytes: true,
+} as const satisfies OptionShapeOf<MerchantClientOptions>;
+
+/** A factory's `client`: its own options given to that factory are told they belong in `client: new MerchantClient({ … })`. */
+export const CLIENT_OPTION = madeBy('new MerchantClient', MERCHANT_CLIENT_OPTIONS);
 
 /** Per-call options of every `MerchantClient` method. */
 export interface RequestOptions {

@@ -29,6 +29,7 @@ import type { Invoice } from '../../schemas/index.js';
 import type { MerchantClient } from '../client/merchant-client.js';
 import { projectInvoice } from '../proxy/projection.js';
 import { jsonText } from '../immutable.js';
+import type { OptionShapeOf } from '../options-check.js';
 import { baseHeaders } from '../proxy/http.js';
 import {
   fingerprint,
@@ -61,6 +62,13 @@ export interface CheckoutEventsOptions {
   /** The `retry:` advice: how long a browser waits before reconnecting, in ms. Default 3 000. */
   retryMs?: number;
 }
+
+/** The keys `events` takes (options-check.ts). */
+export const CHECKOUT_EVENTS_OPTIONS = {
+  heartbeatMs: true,
+  refreshIntervalMs: true,
+  retryMs: true,
+} as const satisfies OptionShapeOf<CheckoutEventsOptions>;
 
 /** How often a comment line keeps an idle stream open, by default (ms). */
 export const DEFAULT_HEARTBEAT_MS = 15_000;

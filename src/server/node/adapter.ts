@@ -10,6 +10,7 @@ import { BODY_LIMITS } from '../body.js';
 import { BodyGate, PayloadTooLargeError } from './body-gate.js';
 import { NodeRequest, NodeTextResponse, toHeaders } from './request.js';
 import type { FetchHandler } from '../handler.js';
+import { checkOptions, type OptionShapeOf } from '../options-check.js';
 
 export type { FetchHandler };
 
@@ -42,6 +43,14 @@ export interface NodeHandlerOptions {
    */
   trustProxy?: boolean;
 }
+
+/** The keys `toNodeHandler` takes (options-check.ts). */
+const NODE_HANDLER_OPTIONS = {
+  maxBodyBytes: true,
+  bodyTimeoutMs: true,
+  basePath: true,
+  trustProxy: true,
+} as const satisfies OptionShapeOf<NodeHandlerOptions>;
 
 type NextFunction = (error?: unknown) => void;
 type ExpressRequest = IncomingMessage & { originalUrl?: string };
@@ -270,6 +279,7 @@ const answer = (
  * answered `500 {"error":{"code":"internal_error"}}` otherwise; its message is not sent.
  */
 export const toNodeHandler = (handler: FetchHandler, options: NodeHandlerOptions = {}) => {
+  checkOptions('toNodeHandler', options, NODE_HANDLER_OPTIONS);
   const hard = options.maxBodyBytes !== undefined;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_NODE_BODY_TIMEOUT_MS;
@@ -368,6 +378,14 @@ export interface NodeServerOptions extends NodeHandlerOptions {
   keepAliveTimeoutMs?: number;
 }
 
+/** The keys `createNodeServer` takes (options-check.ts). */
+const NODE_SERVER_OPTIONS = {
+  ...NODE_HANDLER_OPTIONS,
+  headersTimeoutMs: true,
+  requestTimeoutMs: true,
+  keepAliveTimeoutMs: true,
+} as const satisfies OptionShapeOf<NodeServerOptions>;
+
 /**
  * A `node:http` server for a Fetch handler (through {@link toNodeHandler}) with deadlines a
  * public server needs: headers within 10 s, each body within the deadline of the route that
@@ -382,18 +400,20 @@ export interface NodeServerOptions extends NodeHandlerOptions {
  * ```
  */
 export const createNodeServer = (handler: FetchHandler, options: NodeServerOptions = {}): Server => {
+  checkOptions('createNodeServer', options, NODE_SERVER_OPTIONS);
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, ...handlerOptions } = options;
   const http = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:http') as
     typeof Http | undefined;
   if (!http) throw new TypeError('createNodeServer needs Node ≥ 20.16 (process.getBuiltinModule)');
   const server = http.createServer(
     {
-      headersTimeout: options.headersTimeoutMs ?? 10_000,
+      headersTimeout: headersTimeoutMs ?? 10_000,
       // The bodies' deadlines are the routes' (toNodeHandler): one of the server's own would cut a route's longer one.
-      requestTimeout: options.requestTimeoutMs ?? 0,
+      requestTimeout: requestTimeoutMs ?? 0,
       connectionsCheckingInterval: 1000,
     },
-    toNodeHandler(handler, options),
+    toNodeHandler(handler, handlerOptions),
   );
-  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5000;
+  server.keepAliveTimeout = keepAliveTimeoutMs ?? 5000;
   return server;
 };

@@ -12,6 +12,7 @@
 import type * as Http from 'node:http';
 import type * as Https from 'node:https';
 import { BodyTooLargeError } from '../body.js';
+import { checkOptions, type OptionShapeOf } from '../options-check.js';
 import { UpstreamDeadlineError, type TextAnswer, type TextCall, type TextFetch } from '../runtime-seam.js';
 import { nodeStream } from './stream.js';
 
@@ -30,6 +31,9 @@ export interface NodeFetchOptions {
   /** How long an idle connection is kept, in ms (default 4000: below common servers' 5 s idle timeout). */
   keepAliveMsecs?: number;
 }
+
+/** The keys `createNodeFetch` takes (options-check.ts). */
+const NODE_FETCH_OPTIONS = { maxSockets: true, keepAliveMsecs: true } as const satisfies OptionShapeOf<NodeFetchOptions>;
 
 /** The answer's body as a web stream; a reader that cancels ends the answer's connection. */
 const bodyStream = (answer: IncomingMessage): ReadableStream<Uint8Array> =>
@@ -65,6 +69,7 @@ const headerObject = (headers: Headers): Record<string, string> => {
  * `fetch` does not promise. `MerchantClient` uses one by default on Node.
  */
 export const createNodeFetch = (options: NodeFetchOptions = {}): TextFetch => {
+  checkOptions('createNodeFetch', options, NODE_FETCH_OPTIONS);
   const http = builtin<typeof Http>('node:http');
   const https = builtin<typeof Https>('node:https');
   const agentOptions = {

@@ -31,7 +31,9 @@ import { MerchantApiError, MerchantTimeoutError } from '../client/errors.js';
 import { createCore, type KitCore } from '../books/core.js';
 import { contradictions, snapshotOf, type FieldChange, type InvoiceSnapshot, type SnapshotClaim } from '../books/snapshot.js';
 import type { ApplyOutcome, InvoiceChange } from '../books/ledger.js';
-import { createMemoryStore } from '../store/memory.js';
+import { STORE_OPTION, createMemoryStore } from '../store/memory.js';
+import { CLIENT_OPTION } from '../client/options.js';
+import { checkOptions, type OptionShapeOf } from '../options-check.js';
 import type { CheckoutStore } from '../store/types.js';
 import {
   CheckoutHttpError,
@@ -124,6 +126,19 @@ export interface NotificationReceiverOptions {
   bodyTimeoutMs?: number;
 }
 
+/**
+ * The keys of the receiver's options (options-check.ts). `tokenFrom` is one of `{ header }`,
+ * `{ query }`, `{ field }` or a function: its keys are checked as one object.
+ */
+export const NOTIFICATION_RECEIVER_OPTIONS = {
+  token: true,
+  tokenFrom: { header: true, query: true, field: true },
+  verify: true,
+  onUnconfirmed: true,
+  maxBodyBytes: true,
+  bodyTimeoutMs: true,
+} as const satisfies OptionShapeOf<NotificationReceiverOptions>;
+
 /** What `createNotificationHandler` is given: the receiver's options, and what the kit would otherwise own. */
 export interface NotificationHandlerOptions extends NotificationReceiverOptions {
   /**
@@ -151,6 +166,17 @@ export interface NotificationHandlerOptions extends NotificationReceiverOptions 
   /** Told about every failure of `onChange` and of `token` (the service only sees a 500). */
   onError?: (error: unknown, request: Request) => void;
 }
+
+/** The keys `createNotificationHandler` takes (options-check.ts). */
+export const NOTIFICATION_HANDLER_OPTIONS = {
+  ...NOTIFICATION_RECEIVER_OPTIONS,
+  client: CLIENT_OPTION,
+  onChange: true,
+  onNotification: true,
+  store: STORE_OPTION,
+  handlerTimeoutMs: true,
+  onError: true,
+} as const satisfies OptionShapeOf<NotificationHandlerOptions>;
 
 /** How long `onChange` (and the older `onNotification`) may take, by default (ms). */
 export const DEFAULT_NOTIFICATION_HANDLER_TIMEOUT_MS = 10_000;
@@ -389,7 +415,8 @@ export const createReceiver = (
  * ```
  */
 export const createNotificationHandler = (options: NotificationHandlerOptions): ((request: Request) => Promise<Response>) => {
-  const { client, onChange, onNotification, onError } = options ?? ({} as NotificationHandlerOptions);
+  checkOptions('createNotificationHandler', options, NOTIFICATION_HANDLER_OPTIONS);
+  const { client, onChange, onNotification, onError } = options;
   const clients: readonly MerchantClient[] = client === undefined ? [] : Array.isArray(client) ? client : [client as MerchantClient];
   if (onChange !== undefined && typeof onChange !== 'function')
     throw new TypeError('createNotificationHandler: onChange must be a function');

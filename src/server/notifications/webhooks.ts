@@ -10,6 +10,7 @@
 import type { InvoiceChange } from '../books/ledger.js';
 import type { CheckoutStore, OutboxMessage } from '../store/types.js';
 import { withoutSecrets } from '../store/types.js';
+import { checkOptions, type OptionShapeOf } from '../options-check.js';
 
 /** Delays between attempts, in ms: about 32 hours in all before a change is given up. */
 export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
@@ -45,6 +46,20 @@ export interface WebhookSenderOptions {
   /** Told of a failure nobody waits for (the store away during a pass). */
   report?: (error: unknown) => void;
 }
+
+/** The keys `createWebhookSender` takes (options-check.ts). */
+const WEBHOOK_SENDER_OPTIONS = {
+  store: true,
+  url: true,
+  secret: true,
+  fetch: true,
+  timeoutMs: true,
+  retryDelaysMs: true,
+  tickMs: true,
+  now: true,
+  onAttempt: true,
+  report: true,
+} as const satisfies OptionShapeOf<WebhookSenderOptions>;
 
 /** The body posted for a change (`data` is the change without the notification's request). */
 export interface WebhookPayload {
@@ -104,6 +119,7 @@ export const webhookBody = (change: InvoiceChange, now: number): string => {
 
 /** A sender of the shop's webhooks over the store's outbox (the gateway's; a Node shop may use it too, from `onChange`). */
 export const createWebhookSender = (options: WebhookSenderOptions): WebhookSender => {
+  checkOptions('createWebhookSender', options, WEBHOOK_SENDER_OPTIONS);
   const { store, url } = options;
   decodeSecret(options.secret);
   try {

@@ -12,6 +12,7 @@
 
 import { CHECKOUT_TOKEN_HEADER } from '../../schemas/headers.js';
 import { nodeCrypto } from '../client/signing.js';
+import { checkOptions, type OptionShapeOf } from '../options-check.js';
 
 export { CHECKOUT_TOKEN_HEADER };
 
@@ -93,6 +94,17 @@ export const verifyCheckoutToken = async (
   return true;
 };
 
+/** Options of {@link checkoutTokenAuthorizer}. */
+export interface CheckoutTokenAuthorizerOptions {
+  /** The clock, in ms since the epoch (default `Date.now`). */
+  now?: () => number;
+  /** Hears why a token was refused, and for which invoice (never the token). */
+  onRefused?: (reason: CheckoutTokenRefusal, invoiceId: string) => void;
+}
+
+/** The keys `checkoutTokenAuthorizer` takes (options-check.ts). */
+const CHECKOUT_TOKEN_AUTHORIZER_OPTIONS = { now: true, onRefused: true } as const satisfies OptionShapeOf<CheckoutTokenAuthorizerOptions>;
+
 /** How many verified tokens an authorizer remembers (a page reads its invoice every few seconds with the same one). */
 const VERIFIED_TOKENS = 4_096;
 
@@ -105,8 +117,9 @@ const VERIFIED_TOKENS = 4_096;
  */
 export const checkoutTokenAuthorizer = (
   secrets: string | readonly string[],
-  options: { now?: () => number; onRefused?: (reason: CheckoutTokenRefusal, invoiceId: string) => void } = {},
+  options: CheckoutTokenAuthorizerOptions = {},
 ): ((invoiceId: string, request: Request) => Promise<boolean>) => {
+  checkOptions('checkoutTokenAuthorizer', options, CHECKOUT_TOKEN_AUTHORIZER_OPTIONS);
   for (const secret of typeof secrets === 'string' ? [secrets] : secrets) checkSecret(secret);
   /** Verified tokens: the invoice each is for and when it expires (epoch ms). */
   const verified = new Map<string, { id: string; expiresAt: number }>();

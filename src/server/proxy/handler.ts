@@ -12,7 +12,8 @@ import { createInvoiceReader, type InvoiceReader } from '../client/invoice-reade
 import { createMemoryStore } from '../store/memory.js';
 import type { CheckoutStore } from '../store/types.js';
 import { ProxyContext, type ProxyOptions } from './context.js';
-import { validateOptions, type CheckoutHandlerOptions } from './options.js';
+import { checkOptions } from '../options-check.js';
+import { CHECKOUT_HANDLER_OPTIONS, validateOptions, type CheckoutHandlerOptions } from './options.js';
 import { createRouter } from './router.js';
 
 export {
@@ -42,6 +43,7 @@ export {
  * | `GET /banks?currency=` | none (public); the first client's `listPaymentMethods`, cached an hour | `[{code, name}]` |
  */
 export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((request: Request) => Promise<Response>) => {
+  checkOptions('createCheckoutHandler', options, CHECKOUT_HANDLER_OPTIONS);
   validateOptions(options);
   const clients: readonly MerchantClient[] = Array.isArray(options.client) ? options.client : [options.client as MerchantClient];
   return createProxy({ reader: createInvoiceReader(clients), store: options.store ?? createMemoryStore() }, options);

@@ -4,7 +4,10 @@
  */
 import { RECEIPTS_POLICIES, type CheckoutReceiptsPolicy, type Deal, type DisputeReason, type Invoice } from '../../schemas/index.js';
 import type { MerchantClient } from '../client/merchant-client.js';
-import { validateEventsOptions, type CheckoutEventsOptions } from '../events/invoice-events.js';
+import { CLIENT_OPTION } from '../client/options.js';
+import { CHECKOUT_EVENTS_OPTIONS, validateEventsOptions, type CheckoutEventsOptions } from '../events/invoice-events.js';
+import type { OptionShapeOf } from '../options-check.js';
+import { STORE_OPTION } from '../store/memory.js';
 import type { CheckoutStore } from '../store/types.js';
 // Named by the hooks' documentation ({@link}), which the API docs resolve.
 // eslint-disable-next-line @typescript-eslint/no-unused-vars
@@ -170,6 +173,36 @@ export interface CheckoutHandlerOptions {
   onError?: (error: unknown, request: Request) => void;
 }
 
+/** The keys `cors` takes (options-check.ts). */
+export const CHECKOUT_CORS_OPTIONS = {
+  origins: true,
+  credentials: true,
+  maxAgeSeconds: true,
+  allowHeaders: true,
+} as const satisfies OptionShapeOf<CheckoutCorsOptions>;
+
+/** The keys `createCheckoutHandler` takes (options-check.ts). */
+export const CHECKOUT_HANDLER_OPTIONS = {
+  client: CLIENT_OPTION,
+  clientFor: true,
+  authorize: true,
+  resolveInternalId: true,
+  basePath: true,
+  startDeal: true,
+  bankNames: true,
+  receipts: true,
+  dispute: true,
+  timeoutMs: true,
+  bodyTimeoutMs: true,
+  maxBodyBytes: true,
+  maxUploadBytes: true,
+  uploadTimeoutMs: true,
+  cors: CHECKOUT_CORS_OPTIONS,
+  events: CHECKOUT_EVENTS_OPTIONS,
+  store: STORE_OPTION,
+  onError: true,
+} as const satisfies OptionShapeOf<CheckoutHandlerOptions>;
+
 const CLIENT_METHODS = ['getInvoice', 'listPaymentVariants', 'cancelInvoice', 'startDeal'] as const;
 export const isClient = (value: unknown): value is MerchantClient =>
   typeof value === 'object' &&
@@ -201,7 +234,7 @@ export const validateOptions = (options: CheckoutHandlerOptions) => {
     dispute,
     maxUploadBytes,
     uploadTimeoutMs,
-  } = options ?? ({} as CheckoutHandlerOptions);
+  } = options;
   const clients = Array.isArray(client) ? client : [client];
   if (clients.length === 0 || !clients.every(isClient)) {
     throw new TypeError('createCheckoutHandler: client must be a MerchantClient or a non-empty array of them');

@@ -20,6 +20,7 @@ import {
   type TrackedInvoice,
 } from './types.js';
 import { remember } from '../remember.js';
+import { checkOptions, madeBy, type OptionShapeOf } from '../options-check.js';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -41,6 +42,11 @@ export interface MemoryStoreOptions {
    */
   warn?: ((message: string) => void) | false;
 }
+
+/** The keys `createMemoryStore` takes (options-check.ts). */
+export const MEMORY_STORE_OPTIONS = { maxEntries: true, maxBooks: true, warn: true } as const satisfies OptionShapeOf<MemoryStoreOptions>;
+/** A factory's `store`: the memory store's options given to that factory are told they belong in `store: createMemoryStore({ … })`. */
+export const STORE_OPTION = madeBy('createMemoryStore', MEMORY_STORE_OPTIONS);
 
 /** What the memory store says when it is made. */
 export const MEMORY_STORE_WARNING =
@@ -204,6 +210,7 @@ const memoryBooks = (maxBooks: number) => {
  * claims, in memory.
  */
 export const createMemoryStore = (options: MemoryStoreOptions = {}): CheckoutStore => {
+  checkOptions('createMemoryStore', options, MEMORY_STORE_OPTIONS);
   const limit = positiveInteger(options.maxEntries ?? DEFAULT_MEMORY_STORE_ENTRIES, 'maxEntries');
   const maxBooks = positiveInteger(options.maxBooks ?? DEFAULT_MEMORY_STORE_BOOKS, 'maxBooks');
   if (options.warn !== undefined && options.warn !== false && typeof options.warn !== 'function')

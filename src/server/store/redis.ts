@@ -36,6 +36,7 @@ import { commandWith, shut, type RedisClientLike } from './redis-client.js';
 import { redisBooks, redisOutbox } from './redis-queues.js';
 import { RECORD_SCRIPT, RELEASE_SCRIPT } from './redis-scripts.js';
 import { readRedisSettings, type RedisSettingWarning } from './redis-settings.js';
+import { checkOptions, type OptionShapeOf } from '../options-check.js';
 
 /** Options of `createRedisStore`: where Redis is, and the keys' prefix and expiry. */
 export interface RedisStoreOptions {
@@ -77,6 +78,18 @@ export interface RedisStore extends CheckoutStore {
    */
   checkSettings(): Promise<RedisSettingWarning[]>;
 }
+
+/** The keys `createRedisStore` takes (options-check.ts). */
+const REDIS_STORE_OPTIONS = {
+  url: true,
+  client: true,
+  prefix: true,
+  booksTtlMs: true,
+  stateTtlMs: true,
+  disputeTtlMs: true,
+  commandTimeoutMs: true,
+  onError: true,
+} as const satisfies OptionShapeOf<RedisStoreOptions>;
 
 /** The prefix of every key and channel the Redis store uses, by default. */
 export const DEFAULT_REDIS_PREFIX = 'merchant-checkout:';
@@ -165,6 +178,7 @@ const connect = async (
  * remade after a failure (the first commands fail until it is up).
  */
 export const createRedisStore = (options: RedisStoreOptions = {}): RedisStore => {
+  checkOptions('createRedisStore', options, REDIS_STORE_OPTIONS);
   if (options.client === undefined && typeof options.url !== 'string') throw new TypeError('createRedisStore: give url or client');
   const prefix = options.prefix ?? DEFAULT_REDIS_PREFIX;
   if (typeof prefix !== 'string') throw new TypeError('createRedisStore: prefix must be a string');

@@ -253,7 +253,7 @@ describe('the other factories', () => {
     );
     assert.equal(
       refusal(() => toNodeHandler(handler, untyped({ headersTimeoutMs: 1 }))),
-      '`headersTimeoutMs` is not an option of toNodeHandler; its options are maxBodyBytes, basePath, trustProxy',
+      '`headersTimeoutMs` is not an option of toNodeHandler; its options are maxBodyBytes, bodyTimeoutMs, basePath, trustProxy',
     );
     assert.equal(
       refusal(() => createNodeServer(handler, untyped({ keepAliveTimeout: 1 }))),
@@ -261,7 +261,7 @@ describe('the other factories', () => {
     );
     assert.match(
       refusal(() => createNodeServer(handler, untyped({ port: 3000 }))),
-      /^`port` is not an option of createNodeServer; its options are maxBodyBytes, basePath, trustProxy, headersTimeoutMs/,
+      /^`port` is not an option of createNodeServer; its options are maxBodyBytes, bodyTimeoutMs, basePath, trustProxy, headersTimeoutMs/,
     );
     assert.equal(
       refusal(() => createNodeFetch(untyped({ maxSocket: 8 }))),
@@ -376,7 +376,10 @@ const ENTRIES: Record<string, { module: Record<string, unknown>; functions: Reco
   },
   'merchant-checkout/redis': {
     module: redisEntry,
-    functions: { createRedisStore: (extra) => createRedisStore(untyped({ url: redis.url, prefix: 'options-check:', ...extra })) },
+    functions: {
+      createRedisStore: (extra) => createRedisStore(untyped({ url: redis.url, prefix: 'options-check:', ...extra })),
+      RedisSettingWarning: 'an error class (a setting of Redis that can lose data)',
+    },
   },
   'merchant-checkout/sqlite': {
     module: sqliteEntry,

@@ -80,8 +80,10 @@ export {
   type CheckoutServer,
   type CheckoutServerOptions,
   type KitNotificationOptions,
+  type KitReconcileOptions,
   type KitHandler,
 } from './kit.js';
+export { DEFAULT_CRON_BUDGET_MS, DEFAULT_CRON_PATH, MIN_CRON_SECRET_LENGTH, type KitCronOptions } from './books/cron.js';
 export { ChangeHandlerTimeoutError, BooksBusyError, type InvoiceChange, type ChangeSource, type ApplyOutcome } from './books/ledger.js';
 export type { ChangeKind, FieldChange, InvoiceSnapshot, DealSnapshot, SnapshotClaim } from './books/snapshot.js';
 export {
@@ -92,6 +94,8 @@ export {
   type ReconcileFinding,
   type ReconcileFindingKind,
   type ReconcileRequest,
+  type DrainOptions,
+  type DrainReport,
 } from './books/reconciler.js';
 export { DEFAULT_OPEN_INTERVAL_MS, DEFAULT_FINAL_FIRST_MS, DEFAULT_SETTLE_AFTER_MS, type ReconcileSchedule } from './books/schedule.js';
 export { createInvoiceReader, type InvoiceReader, type InvoiceReadOptions, type ReadInvoice } from './client/invoice-reader.js';

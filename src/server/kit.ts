@@ -2,7 +2,8 @@
  * `createCheckoutServer`: the kit as one object (docs/ARCHITECTURE.md, "The server kit"). It
  * owns one store and one set of reads, and hands out everything that must share them: the
  * checkout proxy the element talks to, the receiver of the service's notifications, the
- * reconciler, and one `fetch` that serves both routes for runtimes that mount one handler.
+ * reconciler and the handler a scheduler calls to run it (`cron`), and one `fetch` that serves
+ * every route for runtimes that mount one handler.
  * A shop wires it once and cannot split what must stay together (a receiver with its own
  * store would leave the payers' event streams deaf).
  */
@@ -13,6 +14,7 @@ import { createCore } from './books/core.js';
 import type { InvoiceChange } from './books/ledger.js';
 import { RECONCILER_OPTIONS, createReconciler, type Reconciler, type ReconcilerOptions } from './books/reconciler.js';
 import { RECONCILE_SCHEDULE_OPTIONS, type ReconcileSchedule } from './books/schedule.js';
+import { KIT_CRON_OPTIONS, createCronHandler, cronOptionsOf, type KitCronOptions } from './books/cron.js';
 import {
   NOTIFICATION_RECEIVER_OPTIONS,
   createReceiver,
@@ -32,6 +34,16 @@ export interface KitNotificationOptions extends NotificationReceiverOptions {
    * itself answers on any path.
    */
   path?: string;
+}
+
+/** The kit's reconciler: its timing, its passes, and whether the kit runs them on a timer. */
+export interface KitReconcileOptions extends ReconcilerOptions, ReconcileSchedule {
+  /**
+   * Whether the kit runs a pass every `tickMs` itself (default true). `false` on a host whose
+   * instances sleep between requests: a scheduler calls the `cron` handler instead, and the
+   * schedule and passes keep these options.
+   */
+  timer?: boolean;
 }
 
 /** What `createCheckoutServer` is given. */
@@ -56,10 +68,16 @@ export interface CheckoutServerOptions extends Omit<CheckoutHandlerOptions, 'sto
   notifications?: KitNotificationOptions;
   /**
    * The reconciler: every invoice met (created through the kit's clients, read for a payer, or
-   * notified) is read again until it is settled. `false` turns the schedule off (`reconcile`
-   * still works on demand).
+   * notified) is read again until it is settled. `false` (or `{ timer: false }`) turns the
+   * kit's timer off: passes then run only when asked (the `cron` handler, `reconciler.pass()`),
+   * and `reconcile` still works on demand.
    */
-  reconcile?: false | (ReconcilerOptions & ReconcileSchedule);
+  reconcile?: false | KitReconcileOptions;
+  /**
+   * The handler a scheduler calls to reconcile (`secret` at least): on a serverless host, where
+   * an instance's timer runs only while it is awake. Without it `cron` answers 404.
+   */
+  cron?: KitCronOptions;
   /** The clock of the reconciler's schedule, in ms since the epoch (a test's or the mock's). Default `Date.now`. */
   now?: () => number;
 }
@@ -76,7 +94,8 @@ const CHECKOUT_SERVER_OPTIONS = {
   onChange: true,
   handlerTimeoutMs: true,
   notifications: KIT_NOTIFICATION_OPTIONS,
-  reconcile: { ...RECONCILER_OPTIONS, ...RECONCILE_SCHEDULE_OPTIONS },
+  reconcile: { ...RECONCILER_OPTIONS, ...RECONCILE_SCHEDULE_OPTIONS, timer: true },
+  cron: KIT_CRON_OPTIONS,
   now: true,
 } as const satisfies OptionShapeOf<CheckoutServerOptions>;
 
@@ -89,7 +108,14 @@ export interface CheckoutServer {
   checkout: KitHandler;
   /** The receiver of the service's notifications (any path). */
   notifications: KitHandler;
-  /** Both: the receiver at `notifications.path`, everything else the proxy. */
+  /**
+   * The handler a scheduler calls (`GET` or `POST`, any path, `Authorization: Bearer
+   * <cron.secret>`): reconciliation passes until nothing is due or `cron.budgetMs` is spent,
+   * answered as JSON (`passes`, `checked`, `changes`, `errors`, `stillDue`, `stopped`,
+   * `findings`). 404 without the `cron` option.
+   */
+  cron: KitHandler;
+  /** All of them: the receiver at `notifications.path`, the scheduler's handler at `cron.path`, everything else the proxy. */
   fetch: KitHandler;
   /** The reconciler: `reconcile({ ids, internalIds })` on demand, `pass()` for one scheduled pass. */
   reconciler: Reconciler;
@@ -135,7 +161,9 @@ export const createCheckoutServer = (options: CheckoutServerOptions): CheckoutSe
       // A failing logger must not change anything.
     }
   };
-  const reconcileOptions = options.reconcile === false ? {} : (options.reconcile ?? {});
+  const { timer = true, ...reconcileOptions } = options.reconcile === false ? { timer: false } : (options.reconcile ?? {});
+  if (typeof timer !== 'boolean') throw new TypeError('createCheckoutServer: reconcile.timer must be true or false');
+  const cronOptions = options.cron === undefined ? undefined : cronOptionsOf(options.cron);
   const core = createCore({
     clients,
     store,
@@ -151,14 +179,22 @@ export const createCheckoutServer = (options: CheckoutServerOptions): CheckoutSe
     : () => Promise.resolve(errorAnswer('not_found', 'this kit has no notification receiver (give notifications.token)'));
   const notificationsPath = options.notifications?.path ?? DEFAULT_NOTIFICATIONS_PATH;
   const reconciler = createReconciler(core, reconcileOptions);
+  const cron: KitHandler = cronOptions
+    ? createCronHandler(reconciler, cronOptions, report)
+    : () => Promise.resolve(errorAnswer('not_found', 'this kit has no handler for a scheduler (give cron.secret)'));
   const stopObserving = core.observe();
-  if (options.reconcile !== false) reconciler.start();
+  if (timer) reconciler.start();
 
   return {
     checkout,
     notifications,
-    fetch: (request: Request) =>
-      options.notifications && new URL(request.url).pathname === notificationsPath ? notifications(request) : checkout(request),
+    cron,
+    fetch: (request: Request) => {
+      const pathname = options.notifications || cronOptions ? new URL(request.url).pathname : undefined;
+      if (options.notifications && pathname === notificationsPath) return notifications(request);
+      if (cronOptions && pathname === cronOptions.path) return cron(request);
+      return checkout(request);
+    },
     reconciler,
     store,
     close: async () => {

@@ -129,7 +129,7 @@ describe('createCheckoutServer', () => {
     const message = refusal(() => kit({ shopName: 'Tea', notifications: { token: 't', colour: 'red' } }));
     assert.match(
       message,
-      /^`shopName` is not an option of createCheckoutServer; its options are client, clientFor, authorize, .*notifications, reconcile, now$/m,
+      /^`shopName` is not an option of createCheckoutServer; its options are client, clientFor, authorize, .*notifications, reconcile, cron, now$/m,
     );
     assert.match(
       message,

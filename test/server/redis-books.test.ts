@@ -18,7 +18,7 @@ import {
 import { createRedisStore } from '../../src/server/redis.js';
 import { documentedPaidNotification } from '../fixtures/documented.js';
 import { createScriptedService, type ScriptedService } from '../support/scripted-service.js';
-import { startRedis, type RedisProcess } from '../support/redis-server.js';
+import { startRedis, storeConnected as connected, type RedisProcess } from '../support/redis-server.js';
 
 let redis: RedisProcess;
 let service: ScriptedService;
@@ -65,20 +65,6 @@ const instance = () => {
   });
   opened.push({ kit, store });
   return { kit, store };
-};
-
-/** Waits until the store answers (it connects in the background). */
-const connected = async (store: CheckoutStore) => {
-  const end = Date.now() + 10_000;
-  for (;;) {
-    try {
-      await store.trackedCount();
-      return;
-    } catch (error) {
-      if (Date.now() > end) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 };
 
 const paidInvoice = (id: string, amount = '3650.00') => {

@@ -127,3 +127,17 @@ export const startRedis = async (options: RedisOptions = {}): Promise<RedisProce
     },
   };
 };
+
+/** Waits until a store on Redis answers (it connects in the background; commands fail meanwhile), at most 10 s. */
+export const storeConnected = async (store: { trackedCount(): Promise<number> }): Promise<void> => {
+  const end = Date.now() + 10_000;
+  for (;;) {
+    try {
+      await store.trackedCount();
+      return;
+    } catch (error) {
+      if (Date.now() > end) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+};

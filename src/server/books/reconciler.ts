@@ -3,7 +3,9 @@
  * notification after two minutes and can change a final invoice later, so every invoice the
  * kit has met and that is not settled is read again on the schedule of `schedule.ts`, by one
  * instance at a time (the store's `claimDue`), and what it finds takes the books' one path
- * to the shop. A shop may also reconcile given invoices at once (`reconcile`), e.g. from cron.
+ * to the shop. A shop may also reconcile given invoices at once (`reconcile`), e.g. from cron,
+ * and a host whose instances sleep between requests runs passes from a scheduler's call within
+ * a time budget (`drain`, which the kit's `cron` handler serves: books/cron.ts).
  */
 import type { Invoice } from '../../schemas/index.js';
 import type { MerchantClient } from '../client/merchant-client.js';
@@ -66,6 +68,37 @@ export interface ReconcileRequest {
   internalIds?: readonly string[];
 }
 
+/** What {@link Reconciler.drain} is given. */
+export interface DrainOptions {
+  /** How long it may read, in ms: no read starts after it, and a read still waiting for the service is aborted at it. */
+  budgetMs: number;
+  /** The caller's signal (a request's): its abort cuts the reads as the budget's end does. */
+  signal?: AbortSignal | undefined;
+}
+
+/** What {@link Reconciler.drain} did. */
+export interface DrainReport {
+  /** When it started (epoch ms of the reconciler's clock). */
+  startedAt: number;
+  /** Passes made: claims of the invoices due. */
+  passes: number;
+  /** Invoices read. */
+  checked: number;
+  /** Changes handed to `onChange`. */
+  changes: number;
+  /** Reads that failed (the service or the shop's handler): each is tried again 30 s later. */
+  errors: number;
+  /** What the reads found, but `unchanged`. */
+  findings: ReconcileFinding[];
+  /**
+   * Why it stopped: `nothing_due` (a pass found fewer invoices due than `batch`), `budget` (its
+   * time was spent) or `aborted` (the caller left). Invoices claimed and not read are due again at once.
+   */
+  stopped: 'nothing_due' | 'budget' | 'aborted';
+  /** Whether invoices may still be due: it stopped before a pass found fewer than `batch`, or left claimed ones unread. */
+  stillDue: boolean;
+}
+
 /** The reconciler's options (besides the schedule, which the kit's core holds). */
 export interface ReconcilerOptions {
   /** How often to look for invoices due, in ms (default 5 000). */
@@ -99,6 +132,14 @@ export interface Reconciler {
   pass(): Promise<ReconcileReport>;
   /** Reads the given invoices now, whether tracked or not, and reports what each was found in. */
   reconcile(request: ReconcileRequest): Promise<ReconcileReport>;
+  /**
+   * Passes, one after another, until nothing is due or `budgetMs` is spent (or `signal`
+   * aborts): a scheduler's call on a host whose instances sleep between requests (the kit's
+   * `cron` handler). Safe to run at once on one instance or several: each due invoice is
+   * claimed by one caller (`claimDue`). A change already being handed to `onChange` is waited
+   * for (at most `handlerTimeoutMs`).
+   */
+  drain(options: DrainOptions): Promise<DrainReport>;
 }
 
 /** How often the reconciler looks for due invoices, by default (ms). */
@@ -144,6 +185,96 @@ const pool = async <T>(items: readonly T[], limit: number, work: (item: T) => Pr
   await Promise.all(lanes);
 };
 
+/** An invoice by the shop's own id, from the first terminal that knows it. */
+const byInternalId = async (
+  reader: KitCore['reader'],
+  internalId: string,
+  traceContext: TraceContext | undefined,
+): Promise<{ invoice: Invoice; client: MerchantClient } | undefined> => {
+  for (const client of reader.clients) {
+    try {
+      return { invoice: await client.getInvoiceByInternalId(internalId, { traceContext }), client };
+    } catch (error) {
+      if (!(error instanceof MerchantApiError && error.status === 404)) throw error;
+    }
+  }
+  return undefined;
+};
+
+/** Reads the invoices asked for now, tracked or not, `concurrency` at a time; `check` takes each to the books. */
+const reconcileGiven = async (
+  core: KitCore,
+  check: (found: { invoice: Invoice; client: MerchantClient }) => Promise<ReconcileFinding>,
+  concurrency: number,
+  request: ReconcileRequest,
+  traceContext: TraceContext | undefined,
+): Promise<ReconcileReport> => {
+  const startedAt = core.now();
+  const asked: ({ id: string; internalId: null } | { id: null; internalId: string })[] = [
+    ...(request.ids ?? []).map((id) => ({ id, internalId: null }) as const),
+    ...(request.internalIds ?? []).map((internalId) => ({ id: null, internalId }) as const),
+  ];
+  const findings: ReconcileFinding[] = [];
+  await pool(asked, concurrency, async ({ id, internalId }) => {
+    try {
+      const found = id !== null ? await core.reader.read(id, { traceContext }) : await byInternalId(core.reader, internalId, traceContext);
+      findings.push(
+        found
+          ? await check(found)
+          : { invoiceId: id, internalId, finding: 'not_found', status: null, error: 'no terminal knows this invoice' },
+      );
+    } catch (error) {
+      findings.push({ invoiceId: id, internalId, finding: 'error', status: null, error: message(error) });
+    }
+  });
+  return { startedAt, checked: asked.length, findings };
+};
+
+/** One scheduled pass's report, with how many invoices it claimed and how many of those it left unread. */
+type PassResult = ReconcileReport & { claimed: number; cut: number };
+
+/**
+ * Passes one after another until one claims fewer than `batch` (nothing more was due) or `cut`
+ * aborts, which the budget's end and the caller's `signal` do.
+ */
+const drainPasses = async (
+  pass: (signal: AbortSignal) => Promise<PassResult>,
+  batch: number,
+  startedAt: number,
+  { budgetMs, signal }: DrainOptions,
+  cut: AbortController,
+): Promise<DrainReport> => {
+  const budget = setTimeout(() => cut.abort(), budgetMs);
+  const leave = () => cut.abort();
+  signal?.addEventListener('abort', leave, { once: true });
+  if (signal?.aborted) leave();
+  const result: DrainReport = { startedAt, passes: 0, checked: 0, changes: 0, errors: 0, findings: [], stopped: 'budget', stillDue: true };
+  try {
+    while (!cut.signal.aborted) {
+      const one = await pass(cut.signal);
+      result.passes++;
+      result.checked += one.checked;
+      for (const finding of one.findings) {
+        if (finding.change) result.changes++;
+        if (finding.finding === 'error') result.errors++;
+        if (finding.finding !== 'unchanged') result.findings.push(finding);
+      }
+      if (cut.signal.aborted) {
+        result.stillDue = one.cut > 0 || one.claimed >= batch;
+      } else if (one.claimed < batch) {
+        result.stopped = 'nothing_due';
+        result.stillDue = false;
+        return result;
+      }
+    }
+    if (signal?.aborted) result.stopped = 'aborted';
+    return result;
+  } finally {
+    clearTimeout(budget);
+    signal?.removeEventListener('abort', leave);
+  }
+};
+
 export const createReconciler = (core: KitCore, options: ReconcilerOptions = {}): Reconciler => {
   const tickMs = options.tickMs ?? DEFAULT_RECONCILE_TICK_MS;
   const batch = options.batch ?? DEFAULT_BATCH;
@@ -170,9 +301,14 @@ export const createReconciler = (core: KitCore, options: ReconcilerOptions = {})
     return finding;
   };
 
-  const checkTracked = async (item: TrackedInvoice, traceContext: TraceContext | undefined): Promise<ReconcileFinding> => {
+  /** Reads one tracked invoice; undefined when `signal` cut the read (the caller puts it back). */
+  const checkTracked = async (
+    item: TrackedInvoice,
+    traceContext: TraceContext | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<ReconcileFinding | undefined> => {
     try {
-      const found = await reader.read(item.id, { terminal: item.terminal, traceContext });
+      const found = await reader.read(item.id, { terminal: item.terminal, traceContext, signal });
       if (!found) {
         const count = (misses.get(item.id) ?? 0) + 1;
         if (count >= MAX_MISSES) {
@@ -187,32 +323,54 @@ export const createReconciler = (core: KitCore, options: ReconcilerOptions = {})
       misses.delete(item.id);
       return await check(found);
     } catch (error) {
+      if (signal?.aborted) return undefined;
       await store.reschedule(item.id, now() + RETRY_MS).catch(report);
       return { invoiceId: item.id, internalId: null, finding: 'error', status: null, error: message(error) };
     }
   };
 
+  /**
+   * One claim of the invoices due, read `concurrency` at a time. Once `signal` aborts no read
+   * starts and a read waiting for the service is cut; what was claimed and not read is due again
+   * at once, not when its lease lapses.
+   */
+  const passOnce = (signal?: AbortSignal): Promise<PassResult> =>
+    reconcilePass('scheduled', async (traceContext) => {
+      const startedAt = now();
+      const due = await store.claimDue(startedAt, batch, leaseMs);
+      const findings: ReconcileFinding[] = [];
+      const unread: TrackedInvoice[] = [];
+      await pool(due, concurrency, async (item) => {
+        const finding = signal?.aborted ? undefined : await checkTracked(item, traceContext, signal);
+        if (finding) findings.push(finding);
+        else unread.push(item);
+      });
+      await Promise.all(unread.map((item) => store.reschedule(item.id, now()))).catch(report);
+      return { startedAt, checked: findings.length, findings, claimed: due.length, cut: unread.length };
+    });
+
+  /** Tells `onReport` of a scheduled pass that found something. */
+  const tell = (result: ReconcileReport) => {
+    const notable = result.findings.filter((finding) => finding.finding !== 'unchanged');
+    if (notable.length > 0) options.onReport?.({ startedAt: result.startedAt, checked: result.checked, findings: notable });
+  };
+
   let running: Promise<ReconcileReport> | undefined;
   const pass = (): Promise<ReconcileReport> =>
-    (running ??= reconcilePass('scheduled', async (traceContext) => {
-      const startedAt = now();
-      const findings: ReconcileFinding[] = [];
+    (running ??= (async () => {
       try {
-        const due = await store.claimDue(startedAt, batch, leaseMs);
-        await pool(due, concurrency, async (item) => void findings.push(await checkTracked(item, traceContext)));
-        return { startedAt, checked: due.length, findings };
+        const { startedAt, checked, findings } = await passOnce();
+        return { startedAt, checked, findings };
       } finally {
         running = undefined;
       }
-    }));
+    })());
 
   let timer: ReturnType<typeof setTimeout> | undefined;
   let started = false;
   const tick = async () => {
     try {
-      const result = await pass();
-      const notable = result.findings.filter((finding) => finding.finding !== 'unchanged');
-      if (notable.length > 0) options.onReport?.({ ...result, findings: notable });
+      tell(await pass());
     } catch (error) {
       // The store is away: the next tick tries again.
       report(error);
@@ -223,45 +381,27 @@ export const createReconciler = (core: KitCore, options: ReconcilerOptions = {})
     }
   };
 
-  /** An invoice by the shop's own id, from the first terminal that knows it. */
-  const byInternalId = async (
-    internalId: string,
-    traceContext: TraceContext | undefined,
-  ): Promise<{ invoice: Invoice; client: MerchantClient } | undefined> => {
-    for (const client of reader.clients) {
-      try {
-        return { invoice: await client.getInvoiceByInternalId(internalId, { traceContext }), client };
-      } catch (error) {
-        if (!(error instanceof MerchantApiError && error.status === 404)) throw error;
-      }
+  /** The drains under way, each with its way to be cut when the reconciler stops. */
+  const draining = new Map<Promise<DrainReport>, AbortController>();
+
+  const drain = ({ budgetMs, signal }: DrainOptions): Promise<DrainReport> => {
+    if (!(typeof budgetMs === 'number' && budgetMs > 0 && Number.isFinite(budgetMs))) {
+      return Promise.reject(new TypeError('drain: budgetMs must be a positive number of milliseconds'));
     }
-    return undefined;
+    const cut = new AbortController();
+    const passTold = async (passSignal: AbortSignal) => {
+      const one = await passOnce(passSignal);
+      tell(one);
+      return one;
+    };
+    const work = drainPasses(passTold, batch, now(), { budgetMs, signal }, cut);
+    draining.set(work, cut);
+    void work.catch(() => undefined).finally(() => draining.delete(work));
+    return work;
   };
 
   const reconcile = (request: ReconcileRequest): Promise<ReconcileReport> =>
-    reconcilePass('asked', (traceContext) => reconcileNow(request, traceContext));
-
-  const reconcileNow = async (request: ReconcileRequest, traceContext: TraceContext | undefined): Promise<ReconcileReport> => {
-    const startedAt = now();
-    const asked: ({ id: string; internalId: null } | { id: null; internalId: string })[] = [
-      ...(request.ids ?? []).map((id) => ({ id, internalId: null }) as const),
-      ...(request.internalIds ?? []).map((internalId) => ({ id: null, internalId }) as const),
-    ];
-    const findings: ReconcileFinding[] = [];
-    await pool(asked, concurrency, async ({ id, internalId }) => {
-      try {
-        const found = id !== null ? await reader.read(id, { traceContext }) : await byInternalId(internalId, traceContext);
-        findings.push(
-          found
-            ? await check(found)
-            : { invoiceId: id, internalId, finding: 'not_found', status: null, error: 'no terminal knows this invoice' },
-        );
-      } catch (error) {
-        findings.push({ invoiceId: id, internalId, finding: 'error', status: null, error: message(error) });
-      }
-    });
-    return { startedAt, checked: asked.length, findings };
-  };
+    reconcilePass('asked', (traceContext) => reconcileGiven(core, check, concurrency, request, traceContext));
 
   return {
     start: () => {
@@ -273,9 +413,12 @@ export const createReconciler = (core: KitCore, options: ReconcilerOptions = {})
     stop: async () => {
       started = false;
       clearTimeout(timer);
-      await running?.catch(() => undefined);
+      for (const cut of draining.values()) cut.abort();
+      const under = running ? [running, ...draining.keys()] : [...draining.keys()];
+      await Promise.all(under.map((work) => work.catch(() => undefined)));
     },
     pass,
     reconcile,
+    drain,
   };
 };

@@ -124,6 +124,21 @@ describe('the books and the reconciler on Redis', () => {
     );
   });
 
+  test("a store just made: its first command waits for the connection (a serverless instance's first request), within commandTimeoutMs", async () => {
+    const id = crypto.randomUUID();
+    await instance().store.track(id, undefined, now);
+    const fresh = instance();
+    assert.equal(await fresh.store.trackedCount(), 1, 'the first command of a store just made is answered');
+    assert.deepEqual(await fresh.store.claimDue(now, 10, 1000), [{ id, terminal: undefined }]);
+
+    // Redis not there when the store is made: a command waits for it within its deadline, then fails.
+    await redis.kill();
+    const early = instance();
+    await assert.rejects(early.store.trackedCount(), /no answer within 500 ms/);
+    await redis.restart();
+    await connected(early.store);
+  });
+
   test('Redis killed during reconciliation: the pass fails, nothing is lost; after the restart the invoice is found', async () => {
     const { kit, store } = instance();
     await connected(store);

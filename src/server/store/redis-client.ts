@@ -24,23 +24,27 @@ export interface RedisClientLike {
 /** Runs one command on the store's command connection. */
 export type Command = <T>(run: (client: RedisClientLike) => Promise<T>) => Promise<T>;
 
-/** One command on the connection `connected` makes, failing after `commandTimeoutMs`. */
+/**
+ * One command on the connection `connected` makes, failing after `commandTimeoutMs`; until the
+ * connection is first ready (`firstReady`) the command waits for it within that time.
+ */
 export const commandWith =
-  (connected: Promise<{ client: RedisClientLike }>, commandTimeoutMs: number): Command =>
+  (connected: Promise<{ client: RedisClientLike; firstReady?: Promise<void> }>, commandTimeoutMs: number): Command =>
   async <T>(run: (client: RedisClientLike) => Promise<T>): Promise<T> => {
-    const { client } = await connected;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const work = run(client);
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`redis: no answer within ${commandTimeoutMs} ms`)), commandTimeoutMs);
+    });
+    let work: Promise<T> | undefined;
     try {
-      return await Promise.race([
-        work,
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`redis: no answer within ${commandTimeoutMs} ms`)), commandTimeoutMs);
-        }),
-      ]);
+      const { client, firstReady } = await connected;
+      if (firstReady && !client.isReady) await Promise.race([firstReady, deadline]);
+      work = run(client);
+      return await Promise.race([work, deadline]);
     } finally {
       clearTimeout(timer);
-      work.catch(() => undefined);
+      deadline.catch(() => undefined);
+      work?.catch(() => undefined);
     }
   };
 

@@ -154,7 +154,10 @@ const connect = async (
     }
     for (const listener of listeners) listener.resumed?.();
   });
-  // In the background: until Redis answers, commands fail and the handlers degrade.
+  // The first connection is awaited by the commands (within their deadline), so the first
+  // request of a process just started (a serverless instance woken) finds the store; after it,
+  // while Redis is away, commands fail at once and the handlers degrade.
+  const firstReady = client.isReady ? Promise.resolve() : new Promise<void>((resolve) => client.on('ready', () => resolve()));
   if (!client.isOpen) client.connect().catch(report);
   const subscribed = subscriber
     .connect()
@@ -162,7 +165,7 @@ const connect = async (
     .catch((error: unknown) => {
       if (!isClosed()) report(error);
     });
-  return { client, subscriber, ownClient, subscribed };
+  return { client, subscriber, ownClient, subscribed, firstReady };
 };
 
 /**
@@ -175,7 +178,8 @@ const connect = async (
  * ```
  *
  * The `redis` package is loaded on first use; the connection is made in the background and
- * remade after a failure (the first commands fail until it is up).
+ * remade after a failure (the first commands wait for it, within `commandTimeoutMs`; after a
+ * failure, commands fail at once until it is back).
  */
 export const createRedisStore = (options: RedisStoreOptions = {}): RedisStore => {
   checkOptions('createRedisStore', options, REDIS_STORE_OPTIONS);

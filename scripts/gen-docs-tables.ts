@@ -3,6 +3,7 @@
  * `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`, written from the code itself:
  *
  *   docs/server.md  kit-options            `CheckoutServerOptions` (its own members), from their JSDoc
+ *                   cron-options           `KitCronOptions`, from their JSDoc
  *                   proxy-options          `CheckoutHandlerOptions`, from their JSDoc
  *                   cli-commands           `COMMANDS` of src/cli/main.ts
  *   docs/mock.md    mock-options           `MockServiceOptions` from their JSDoc, each default
@@ -112,6 +113,7 @@ const TABLES: Record<string, Record<string, () => string[]>> = {
   'docs/server.md': {
     'kit-options': () => optionRows(membersOf('src/server/index.ts', 'CheckoutServerOptions')),
     'proxy-options': () => optionRows(membersOf('src/server/index.ts', 'CheckoutHandlerOptions')),
+    'cron-options': () => optionRows(membersOf('src/server/index.ts', 'KitCronOptions')),
     'cli-commands': () => [
       '| command | what it does |',
       '|---|---|',

@@ -24,7 +24,7 @@ import { DisputeReasonSchema, attachmentFile } from './service.js';
  */
 export const CHECKOUT_ERROR_STATUS = {
   bad_request: 400,
-  /** A notification without the right token (the notification receiver's answer). */
+  /** A notification without the right token, or a scheduler's call without the right secret (the notification receiver's and the kit's `cron` answer). */
   unauthorized: 401,
   /** A state-changing request a browser marked as cross-site, from an origin not allowed. */
   forbidden: 403,

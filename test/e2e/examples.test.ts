@@ -54,6 +54,9 @@ const SHOWN_IN: Readonly<Record<string, string>> = {
   'nextjs/lib/kit.ts': 'docs/server.md',
   'nextjs/app/checkout-api/[...path]/route.ts': 'docs/server.md',
   'nextjs/app/payments/notify/route.ts': 'docs/server.md',
+  'nextjs/lib/store.ts': 'docs/server.md',
+  'nextjs/app/api/cron/reconcile/route.ts': 'docs/server.md',
+  'nextjs/vercel.json': 'docs/server.md',
 };
 /** What the examples import besides merchant-checkout, linked into the scratch app as well. */
 const EXAMPLE_DEPENDENCIES = ['express', 'hono', '@hono/node-server', '@types/express', '@types/node'];
@@ -97,7 +100,16 @@ let merchant: ServerEntry.MerchantClient;
 let receiver: Server;
 let notificationUrl: string;
 const servers: Server[] = [];
-const ENV = ['PAYMENT_API_URL', 'PAYMENT_API_KEY', 'PAYMENT_SECRET_KEY', 'PAYMENT_NOTIFICATION_TOKEN', 'PORT', 'CHECKOUT_DB'] as const;
+const ENV = [
+  'PAYMENT_API_URL',
+  'PAYMENT_API_KEY',
+  'PAYMENT_SECRET_KEY',
+  'PAYMENT_NOTIFICATION_TOKEN',
+  'PORT',
+  'CHECKOUT_DB',
+  'REDIS_URL',
+  'CRON_SECRET',
+] as const;
 const envBefore = Object.fromEntries(ENV.map((name) => [name, process.env[name]]));
 
 /** This repository's TypeScript over a project of the scratch app, which resolves from the app's node_modules. */
@@ -150,6 +162,9 @@ before(async () => {
     // The kit's SQLite file, in the scratch app (removed with it).
     CHECKOUT_DB: join(app, 'data', 'checkout.db'),
   });
+  // The Next.js kit in this process: its default store and its own timer (test/e2e/serverless.test.ts runs it on Redis, with a cron).
+  delete process.env.REDIS_URL;
+  delete process.env.CRON_SECRET;
   // Every invoice of this file notifies the kit of the node:http example, as a shop's invoices would.
   notificationUrl = `${await startExample('node-http')}/payments/notify`;
   receiver = servers[0]!;
@@ -334,6 +349,17 @@ test('examples/nextjs/…/payments/notify/route.ts: the Next.js kit reads a noti
   mock.service.markPaid(invoice.id);
   assert.equal((await post(claimPaid(invoice.id))).status, 200);
   assert.equal((await shop.orders.findByInvoice(invoice.id))?.paymentStatus, 'paid');
+});
+
+test('examples/nextjs/…/api/cron/reconcile/route.ts: without CRON_SECRET the route is off (404)', async () => {
+  const examples = join(app, 'examples', 'nextjs');
+  const cron = await importFrom<{ GET: (request: Request) => Promise<Response>; POST: (request: Request) => Promise<Response> }>(
+    join(examples, 'app', 'api', 'cron', 'reconcile', 'route.ts'),
+  );
+  const request = () =>
+    new Request('https://shop.example/api/cron/reconcile', { headers: { authorization: 'Bearer any-secret-of-sixteen-characters' } });
+  assert.equal((await cron.GET(request())).status, 404);
+  assert.equal((await cron.POST(request())).status, 404);
 });
 
 /** Answers with a file of the installed dist/cdn/, or 404. */

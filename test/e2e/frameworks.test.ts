@@ -3,95 +3,39 @@
  * `redis` nor any optional peer it does not use (test/e2e/support/scratch-app.ts):
  *
  * - `next build` (Next.js 16, Turbopack) of an app-router app whose route handlers import the
- *   kit from `merchant-checkout/server` (the Next.js files of docs/server.md) and whose client page
- *   renders the element through `merchant-checkout/react`;
- * - the same build failing, with Next's own message, when a route imports
- *   `merchant-checkout/redis` without `redis` installed: the check above can fail;
+ *   kit from `merchant-checkout/server` (the Next.js files of docs/server.md, with the example's
+ *   lib/store.ts replaced by the default store) and whose client page renders the element
+ *   through `merchant-checkout/react` (test/e2e/support/next-app.ts);
+ * - the example as it is, whose lib/store.ts imports `merchant-checkout/redis`, failing to build
+ *   with Next's own message without `redis` installed: the check above can fail;
  * - a Vite build of a React page with the element.
+ *
+ * test/e2e/serverless.test.ts builds the example as it is, with `redis`, and runs it.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type * as Vite from 'vite';
+import { NEXT_APP, nextApp, nextBuild, write } from './support/next-app.js';
 import { scratchApp, type ScratchApp } from './support/scratch-app.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-/** What a Next.js app and a Vite React app take from npm besides merchant-checkout (linked from this repository). */
-const NEXT_APP = ['next', 'react', 'react-dom', '@lit/react', 'typescript', '@types/react', '@types/react-dom', '@types/node'];
+/** What a Vite React app takes from npm besides merchant-checkout. */
 const VITE_APP = ['vite', 'react', 'react-dom', '@lit/react'];
 
 let next: ScratchApp;
 let broken: ScratchApp;
 let vite: ScratchApp;
 
-/** The deepest directory holding both paths. */
-const commonRoot = (a: string, b: string): string => {
-  const [left, right] = [a.split(sep), b.split(sep)];
-  let index = 0;
-  while (index < left.length && left[index] === right[index]) index++;
-  return left.slice(0, index).join(sep) || sep;
-};
-
-const write = (path: string, text: string) => {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-};
-
-/** An app-router app: the Next.js kit and routes of docs/server.md, and a client page with the element. */
-const nextApp = (app: string) => {
-  cpSync(join(root, 'examples/nextjs/lib'), join(app, 'lib'), { recursive: true });
-  cpSync(join(root, 'examples/nextjs/app'), join(app, 'app'), { recursive: true });
+/**
+ * The example without Redis: its lib/store.ts (the one file that imports `merchant-checkout/redis`)
+ * replaced by the kit's default store, as in a shop that keeps the default.
+ */
+const withoutRedis = (app: string) =>
   write(
-    join(app, 'app/layout.tsx'),
-    `export default function RootLayout({ children }: { children: React.ReactNode }) {\n  return (\n    <html lang="en">\n      <body>{children}</body>\n    </html>\n  );\n}\n`,
+    join(app, 'lib/store.ts'),
+    `import type { CheckoutStore } from 'merchant-checkout/server';\n\nexport const store = (): CheckoutStore | undefined => undefined;\n`,
   );
-  write(
-    join(app, 'app/pay/[invoiceId]/page.tsx'),
-    `'use client';\nimport { use } from 'react';\nimport { MerchantCheckout } from 'merchant-checkout/react';\n\nexport default function Pay({ params }: { params: Promise<{ invoiceId: string }> }) {\n  const { invoiceId } = use(params);\n  return <MerchantCheckout invoiceId={invoiceId} endpoint="/checkout-api" onCheckoutStatus={(event) => console.log(event.detail.status)} />;\n}\n`,
-  );
-  write(
-    join(app, 'tsconfig.json'),
-    `${JSON.stringify(
-      {
-        compilerOptions: {
-          target: 'ES2022',
-          lib: ['DOM', 'DOM.Iterable', 'ESNext'],
-          module: 'ESNext',
-          moduleResolution: 'Bundler',
-          jsx: 'react-jsx',
-          strict: true,
-          isolatedModules: true,
-          skipLibCheck: true,
-          noEmit: true,
-          allowJs: false,
-          incremental: false,
-          esModuleInterop: true,
-          resolveJsonModule: true,
-          plugins: [{ name: 'next' }],
-        },
-        include: ['**/*.ts', '**/*.tsx', 'next-env.d.ts'],
-        exclude: ['node_modules'],
-      },
-      null,
-      2,
-    )}\n`,
-  );
-  // Turbopack compiles nothing outside its root, and the app's packages are links into this
-  // repository's node_modules: the root is their common ancestor. Resolution still starts from
-  // each file's real place, so the scratch app's missing \`redis\` stays missing.
-  write(join(app, 'next.config.mjs'), `export default { turbopack: { root: ${JSON.stringify(commonRoot(app, root))} } };\n`);
-};
-
-const nextBuild = (app: string) =>
-  spawnSync(process.execPath, [join(app, 'node_modules/next/dist/bin/next'), 'build'], {
-    cwd: app,
-    encoding: 'utf8',
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', CI: '1' },
-    timeout: 240_000,
-  });
 
 before(() => {
   next = scratchApp('next', NEXT_APP);
@@ -122,30 +66,25 @@ test('the packed package declares redis as an optional peer, and the server entr
 test(
   "next build of an app-router app: the kit's route handlers and a client page with the element, without redis installed",
   { timeout: 300_000 },
-  () => {
+  async () => {
     nextApp(next.app);
-    const build = nextBuild(next.app);
-    const output = `${build.stdout}${build.stderr}`;
-    assert.equal(build.status, 0, output.slice(-4000));
-    for (const route of ['/checkout-api/[...path]', '/payments/notify', '/pay/[invoiceId]'])
-      assert.ok(output.includes(route), `${route} in:\n${output.slice(-2000)}`);
-    assert.doesNotMatch(output, /Can't resolve 'redis'/);
+    withoutRedis(next.app);
+    const build = await nextBuild(next.app);
+    assert.equal(build.status, 0, build.output.slice(-4000));
+    for (const route of ['/checkout-api/[...path]', '/payments/notify', '/api/cron/reconcile', '/pay/[invoiceId]'])
+      assert.ok(build.output.includes(route), `${route} in:\n${build.output.slice(-2000)}`);
+    assert.doesNotMatch(build.output, /Can't resolve 'redis'/);
   },
 );
 
 test(
-  "the same build fails with Next's own message when a route takes the Redis store without redis installed",
+  "the example as it is takes the Redis store: its build fails with Next's own message without redis installed",
   { timeout: 300_000 },
-  () => {
+  async () => {
     nextApp(broken.app);
-    write(
-      join(broken.app, 'app/with-redis/route.ts'),
-      `import { createRedisStore } from 'merchant-checkout/redis';\n\nexport const GET = async () => {\n  await createRedisStore({ url: 'redis://127.0.0.1:6379' }).close();\n  return new Response('ok');\n};\n`,
-    );
-    const build = nextBuild(broken.app);
-    const output = `${build.stdout}${build.stderr}`;
+    const build = await nextBuild(broken.app);
     assert.notEqual(build.status, 0);
-    assert.match(output, /Can't resolve 'redis'/);
+    assert.match(build.output, /Can't resolve 'redis'/);
   },
 );
 

@@ -1,5 +1,6 @@
 import { MerchantClient, createCheckoutServer, type CheckoutServer } from 'merchant-checkout/server';
 import { orders, sessionOf } from './shop';
+import { store } from './store';
 
 let made: CheckoutServer | undefined;
 
@@ -17,8 +18,14 @@ export const kit = (): CheckoutServer =>
       const order = await orders.findByInvoice(invoiceId);
       return order !== undefined && order.sessionId === sessionOf(visitor);
     },
+    store: store(),
     notifications: { token: process.env.PAYMENT_NOTIFICATION_TOKEN!, path: '/payments/notify' },
+    // A serverless instance sleeps between requests, and a timer with it: with CRON_SECRET set the
+    // platform's cron calls app/api/cron/reconcile instead; without it the kit's own timer runs.
+    reconcile: { timer: !process.env.CRON_SECRET },
+    cron: process.env.CRON_SECRET ? { secret: process.env.CRON_SECRET, path: '/api/cron/reconcile' } : undefined,
     onChange: async (change) => {
       await orders.record(change.id, change.invoiceId, change.invoice.status);
+      console.info(`order change ${change.id}: invoice ${change.invoiceId} ${change.kind}, now ${change.invoice.status}`);
     },
   }));

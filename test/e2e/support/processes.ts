@@ -19,10 +19,16 @@ export const freePort = () =>
     });
   });
 
-/** Spawns `command` and resolves once `url` answers (or fails with what the process printed). */
-export const startProcess = async (command: string, args: string[], env: Record<string, string>, url: string): Promise<ChildProcess> => {
+/** Spawns `command` (in this repository, or `cwd`) and resolves once `url` answers (or fails with what the process printed). */
+export const startProcess = async (
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  url: string,
+  cwd = root,
+): Promise<ChildProcess> => {
   // Its own process group: `php -S` with workers forks, and every one of them must end with it.
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let printed = '';
   child.stdout.on('data', (chunk: Buffer) => void (printed += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => void (printed += chunk.toString('utf8')));

@@ -266,3 +266,9 @@ export class StreamingFetch {
 /** The element on `client`, for the invoice of the fixtures, in `lang`. */
 export const mount = (client: FakeClient, lang = 'en') =>
   fixture<MerchantCheckoutElement>(html`<merchant-checkout lang=${lang} invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`);
+
+/**
+ * The space bar for `sendKeys({ press })`, named by the character it types: puppeteer's
+ * keyboard over CDP knows the name `Space`, over WebDriver BiDi (Firefox) it does not.
+ */
+export const SPACE = ' ';

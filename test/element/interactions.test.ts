@@ -16,6 +16,7 @@ import {
   untilScreen,
   waitingInvoice,
   nextEvent,
+  SPACE,
 } from './helpers.js';
 
 const mount = async (client: FakeClient, attributes: { hideCancel?: boolean } = {}) => {
@@ -36,21 +37,28 @@ const stubClipboard = (writeText: (value: string) => Promise<void>) => {
   return () => Reflect.deleteProperty(navigator.clipboard, 'writeText');
 };
 
-/** The shadow root's selection (Chromium keeps one per shadow root). */
-const selectionIn = (el: MerchantCheckoutElement) =>
-  (el.shadowRoot as ShadowRoot & { getSelection(): Selection | null }).getSelection()?.toString() ?? '';
+/**
+ * The text the payer has selected, read as every engine can: the document's selection reaches
+ * into the shadow root in Chromium, Firefox and WebKit alike.
+ */
+const selectionIn = () => document.getSelection()?.toString() ?? '';
 
 describe('<merchant-checkout> interactions', () => {
   describe('copy', () => {
     let restore: () => void = () => undefined;
     afterEach(() => restore());
-
-    it('copies the exact amount, says so visibly and aloud, and fires checkout-copy', async () => {
+    /** A clipboard that accepts every write and keeps it. */
+    const recordClipboard = () => {
       const written: string[] = [];
       restore = stubClipboard((value) => {
         written.push(value);
         return Promise.resolve();
       });
+      return written;
+    };
+
+    it('copies the exact amount, says so visibly and aloud, and fires checkout-copy', async () => {
+      const written = recordClipboard();
       const el = await mount(readyClient(waitingInvoice({ sum: { amount: '1500.50', currency: 'RUB', subunit: 2 } })));
       await untilScreen(el, 'waiting');
       const button = part(el, 'amount')!.querySelector<HTMLButtonElement>('[part~="copy-button"]')!;
@@ -66,12 +74,17 @@ describe('<merchant-checkout> interactions', () => {
       await expect(el).to.be.accessible();
     });
 
+    it('writes to the clipboard within the click itself, before anything is awaited', async () => {
+      const written = recordClipboard();
+      const el = await mount(readyClient());
+      await untilScreen(el, 'waiting');
+      part(el, 'requisites')!.querySelector<HTMLButtonElement>('[part~="copy-button"]')!.click();
+      // Synchronously after the click: a write after an `await` loses the click's activation in WebKit.
+      assert.deepEqual(written, ['2202206712345678']);
+    });
+
     it('copies the raw card number, not the grouped one', async () => {
-      const written: string[] = [];
-      restore = stubClipboard((value) => {
-        written.push(value);
-        return Promise.resolve();
-      });
+      const written = recordClipboard();
       const el = await mount(readyClient());
       await untilScreen(el, 'waiting');
       const copied = nextEvent(el, 'checkout-copy');
@@ -90,7 +103,7 @@ describe('<merchant-checkout> interactions', () => {
       el.addEventListener('checkout-copy', () => events++);
       part(el, 'requisites')!.querySelector<HTMLButtonElement>('[part~="copy-button"]')!.click();
       await waitUntil(() => part(el, 'requisites')!.querySelector('[part~="notice"]'), 'a copy-by-hand note');
-      assert.equal(selectionIn(el), '2202 2067 1234 5678');
+      assert.equal(selectionIn(), '2202 2067 1234 5678');
       assert.include(text(part(el, 'requisites')!.querySelector('[part~="notice"]')), 'copy it with your device');
       assert.equal(events, 0, 'nothing was copied, so no checkout-copy');
       await expect(el).to.be.accessible();
@@ -102,7 +115,7 @@ describe('<merchant-checkout> interactions', () => {
       await untilScreen(el, 'waiting');
       part(el, 'amount')!.querySelector<HTMLButtonElement>('[part~="copy-button"]')!.click();
       await waitUntil(() => part(el, 'amount')!.querySelector('[part~="notice"]'));
-      assert.match(selectionIn(el), /^₽1,500\.00$/);
+      assert.match(selectionIn(), /^₽1,500\.00$/);
     });
   });
 
@@ -310,7 +323,7 @@ describe('<merchant-checkout> interactions', () => {
         await waitUntil(() => copies === 1, 'Enter copies');
         await sendKeys({ press: 'Tab' });
         assert.equal(focused(), part(el, 'requisites')!.querySelector('button'));
-        await sendKeys({ press: 'Space' });
+        await sendKeys({ press: SPACE });
         await waitUntil(() => copies === 2, 'Space copies');
         await sendKeys({ press: 'Tab' });
         assert.equal(focused(), part(el, 'paid-button'), '"I have paid" after the details');
@@ -327,7 +340,7 @@ describe('<merchant-checkout> interactions', () => {
         await sendKeys({ press: 'Escape' });
         await el.updateComplete;
         assert.equal(focused(), part(el, 'cancel-button'));
-        await sendKeys({ press: 'Space' });
+        await sendKeys({ press: SPACE });
         await el.updateComplete;
         await sendKeys({ down: 'Shift' });
         await sendKeys({ press: 'Tab' });

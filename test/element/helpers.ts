@@ -272,3 +272,19 @@ export const mount = (client: FakeClient, lang = 'en') =>
  * keyboard over CDP knows the name `Space`, over WebDriver BiDi (Firefox) it does not.
  */
 export const SPACE = ' ';
+
+/** Replaces `navigator.clipboard.writeText` until the returned function is called. */
+export const stubClipboard = (writeText: ((value: string) => Promise<void>) | undefined): (() => void) => {
+  Object.defineProperty(navigator.clipboard, 'writeText', { value: writeText, configurable: true });
+  return () => Reflect.deleteProperty(navigator.clipboard, 'writeText');
+};
+
+/** A clipboard that accepts every write and keeps it in `written`, until `restore()`. */
+export const recordingClipboard = (): { written: string[]; restore: () => void } => {
+  const written: string[] = [];
+  const restore = stubClipboard((value) => {
+    written.push(value);
+    return Promise.resolve();
+  });
+  return { written, restore };
+};

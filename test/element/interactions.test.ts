@@ -17,6 +17,8 @@ import {
   waitingInvoice,
   nextEvent,
   SPACE,
+  recordingClipboard,
+  stubClipboard,
 } from './helpers.js';
 
 const mount = async (client: FakeClient, attributes: { hideCancel?: boolean } = {}) => {
@@ -31,12 +33,6 @@ const mount = async (client: FakeClient, attributes: { hideCancel?: boolean } = 
   return el;
 };
 
-/** Replaces `navigator.clipboard.writeText` for one test. */
-const stubClipboard = (writeText: (value: string) => Promise<void>) => {
-  Object.defineProperty(navigator.clipboard, 'writeText', { value: writeText, configurable: true });
-  return () => Reflect.deleteProperty(navigator.clipboard, 'writeText');
-};
-
 /**
  * The text the payer has selected, read as every engine can: the document's selection reaches
  * into the shadow root in Chromium, Firefox and WebKit alike.
@@ -49,12 +45,9 @@ describe('<merchant-checkout> interactions', () => {
     afterEach(() => restore());
     /** A clipboard that accepts every write and keeps it. */
     const recordClipboard = () => {
-      const written: string[] = [];
-      restore = stubClipboard((value) => {
-        written.push(value);
-        return Promise.resolve();
-      });
-      return written;
+      const clipboard = recordingClipboard();
+      restore = clipboard.restore;
+      return clipboard.written;
     };
 
     it('copies the exact amount, says so visibly and aloud, and fires checkout-copy', async () => {
@@ -110,7 +103,7 @@ describe('<merchant-checkout> interactions', () => {
     });
 
     it('selects the text when there is no Clipboard API at all', async () => {
-      restore = stubClipboard(undefined as unknown as () => Promise<void>);
+      restore = stubClipboard(undefined);
       const el = await mount(readyClient());
       await untilScreen(el, 'waiting');
       part(el, 'amount')!.querySelector<HTMLButtonElement>('[part~="copy-button"]')!.click();

@@ -25,6 +25,7 @@ import {
   waitingInvoice,
   mount,
   SPACE,
+  recordingClipboard,
 } from './helpers.js';
 import { type Viewport, mountInViewport } from './viewport.js';
 
@@ -229,14 +230,7 @@ describe('<merchant-checkout> money safety: displayed text cannot lie or break t
   });
 
   it('copies the requisites without their controls', async () => {
-    const written: string[] = [];
-    Object.defineProperty(navigator.clipboard, 'writeText', {
-      value: (value: string) => {
-        written.push(value);
-        return Promise.resolve();
-      },
-      configurable: true,
-    });
+    const { written, restore } = recordingClipboard();
     try {
       const el = await mount(readyClient(waitingInvoice({ deals: [dealWith({ requisites: { requisites: HOSTILE_CARD, holder: 'A' } })] })));
       await untilScreen(el, 'waiting');
@@ -245,7 +239,7 @@ describe('<merchant-checkout> money safety: displayed text cannot lie or break t
       assert.equal((await copied).detail.value, '2202 2067 1234 5678');
       assert.deepEqual(written, ['2202 2067 1234 5678']);
     } finally {
-      Reflect.deleteProperty(navigator.clipboard, 'writeText');
+      restore();
     }
   });
 

@@ -12,6 +12,7 @@ const HEADINGS: Partial<Record<BenchName, string>> = {
   gateway: '## 9. The gateway for shops on any stack',
   tracing: '## 10. What tracing costs',
   instructions: '## 11. What tracing costs, counted in instructions',
+  phone: '## 12. The checkout on a mid-range phone',
 };
 
 const block = (name: string): RegExp => new RegExp(`<!-- bench:${name} -->\\n[\\s\\S]*?<!-- /bench:${name} -->`);

@@ -5,6 +5,7 @@
  * the network between the payer and the merchant's server.
  */
 import { readdir, readFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +22,15 @@ const BASE_URL = 'https://pay.mock.test';
 const PAGE_SCRIPT = fileURLToPath(new URL('./page/bench-page.js', import.meta.url));
 
 export const ENDPOINT = '/checkout-api';
+
+const EXAMPLE_PAGE = fileURLToPath(new URL('../examples/cdn.html', import.meta.url));
+
+/** The chunks every first screen in English needs (strings, templates, the QR encoder), preloaded beside the main file (docs/element.md, "Script tag"). */
+export const FIRST_SCREEN_CHUNKS = ['merchant-checkout-en.js', 'merchant-checkout-views.js', 'merchant-checkout-qr-matrix.js'];
+const PRELOAD_LINKS = (integrity: Record<string, string>) =>
+  FIRST_SCREEN_CHUNKS.map(
+    (name) => `    <link rel="modulepreload" href="/assets/${name}" integrity="${integrity[name] ?? ''}" crossorigin="anonymous" />\n`,
+  ).join('');
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -78,6 +88,28 @@ export const startCheckoutServer = async (root?: string): Promise<CheckoutServer
   for (const name of await readdir(cdnDir)) {
     if (/^merchant-checkout-[\w-]+\.js$/.test(name)) chunks.set(`/${name}`, await readFile(join(cdnDir, name)));
   }
+  // examples/cdn.html as a shop serves it (dist/cdn/ at /assets/, the real invoice and SRI
+  // hash), and the same page with the first screen's chunks preloaded (bench/phone.ts).
+  const integrity = JSON.parse(await readFile(join(cdnDir, 'integrity.json'), 'utf8')) as Record<string, string>;
+  const example = (await readFile(EXAMPLE_PAGE, 'utf8'))
+    .replace(/invoice-id="[^"]*"/, `invoice-id="${invoice.id}"`)
+    .replace('sha384-PASTE_FROM_INTEGRITY_JSON', integrity['merchant-checkout.js'] ?? '');
+  const preloaded = example.replace('  </head>', `${PRELOAD_LINKS(integrity)}  </head>`);
+  // … and with the element's two first reads preloaded too: the page knows the invoice id, so
+  // they need not wait for the element's module (its `fetch` then takes the preloaded answers).
+  const invoiceRead = [`${ENDPOINT}/invoices/${invoice.id}`, `${ENDPOINT}/invoices/${invoice.id}/available-payment-variants`]
+    .map((href) => `    <link rel="preload" as="fetch" href="${href}" crossorigin="anonymous" />\n`)
+    .join('');
+  const pages = new Map([
+    ['/cdn.html', example],
+    ['/cdn-preload.html', preloaded],
+    ['/cdn-preload-invoice.html', preloaded.replace('  </head>', `${invoiceRead}  </head>`)],
+  ]);
+  const compressed = new Map<string | Buffer, Buffer>();
+  const gzipped = (body: string | Buffer): Buffer => {
+    if (!compressed.has(body)) compressed.set(body, gzipSync(body, { level: 9 }));
+    return compressed.get(body)!;
+  };
   let latency = 0;
   let inFlight = 0;
   let received = 0;
@@ -92,22 +124,31 @@ export const startCheckoutServer = async (root?: string): Promise<CheckoutServer
       void (delay > 0 ? sleep(delay) : Promise.resolve()).then(() => checkout(request, response));
       return;
     }
+    const file = path.startsWith('/assets/') ? path.slice('/assets'.length) : path;
     const asset =
       path === '/'
         ? { type: 'text/html', body: PAGE }
-        : path === '/merchant-checkout.js'
-          ? { type: 'text/javascript', body: script }
-          : path === '/bench-page.js'
-            ? { type: 'text/javascript', body: pageScript }
-            : chunks.has(path)
-              ? { type: 'text/javascript', body: chunks.get(path)! }
-              : undefined;
+        : pages.has(path)
+          ? { type: 'text/html', body: pages.get(path)! }
+          : file === '/merchant-checkout.js'
+            ? { type: 'text/javascript', body: script }
+            : path === '/bench-page.js'
+              ? { type: 'text/javascript', body: pageScript }
+              : chunks.has(file)
+                ? { type: 'text/javascript', body: chunks.get(file)! }
+                : undefined;
     if (!asset) {
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { 'content-type': `${asset.type}; charset=utf-8`, 'cache-control': 'no-store' });
-    response.end(asset.body);
+    // Compressed as a CDN would, where the browser asks for it (Chromium over plain HTTP: gzip).
+    const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+    response.writeHead(200, {
+      'content-type': `${asset.type}; charset=utf-8`,
+      'cache-control': 'no-store',
+      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+    });
+    response.end(gzip ? gzipped(asset.body) : asset.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -8,6 +8,7 @@ import { IDLE_MEMORY_GOAL_BYTES, IDLE_STREAMS_GOAL, LATENCY_P99_GOAL_MS, UPSTREA
 import { AWAY_MS, DEAD_GOAL_MS, DEAD_TABS, RETURN_GOAL_MS, RETURNS, type PayerReturnsResult } from './payer-returns.js';
 import { PARTS, STALL_GOAL_MS } from './receipts.js';
 import { BOOKS_INVOICES, FOUND_GOAL_MS, type BooksResult } from './books.js';
+import { PHONE, PHONE_INP_GOAL_MS, PHONE_PAGES, PHONE_REQUISITES_GOAL_MS, type PhoneResult } from './phone.js';
 import { DURABLE_READ_GOAL_RATIO, IDLE_STREAMS, READ_GOAL_RATIO, WEBHOOK_P99_GOAL_MS, WEBHOOKS, type GatewayResult } from './gateway.js';
 import {
   TRACING_EPOCHS,
@@ -22,7 +23,19 @@ import { INSTRUCTION_SETUPS, type InstructionsResult } from './instructions.js';
 import { CHAOS_INVOICES, type ChaosResult, type ChaosRun } from './chaos.js';
 
 export type BenchName =
-  'bundle' | 'ttr' | 'proxy' | 'leaks' | 'slow' | 'events' | 'returns' | 'books' | 'gateway' | 'tracing' | 'instructions' | 'chaos';
+  | 'bundle'
+  | 'ttr'
+  | 'proxy'
+  | 'leaks'
+  | 'slow'
+  | 'events'
+  | 'returns'
+  | 'books'
+  | 'gateway'
+  | 'tracing'
+  | 'instructions'
+  | 'phone'
+  | 'chaos';
 
 export type Outcome<T> =
   | { ok: true; value: T; seconds: number; loadBefore: number; loadAfter: number }
@@ -40,6 +53,7 @@ export interface Results {
   gateway?: Outcome<GatewayResult> | undefined;
   tracing?: Outcome<TracingResult> | undefined;
   instructions?: Outcome<InstructionsResult> | undefined;
+  phone?: Outcome<PhoneResult> | undefined;
   chaos?: Outcome<ChaosResult> | undefined;
 }
 
@@ -299,8 +313,65 @@ const goals = (results: Results): Goal[] => {
     goal: `≤ ${STALL_GOAL_MS} ms`,
     met: returns ? returns.receipts.manyParts.maxReadMs <= STALL_GOAL_MS : undefined,
   });
-  list.push(...booksGoals(results.books), ...gatewayGoals(results.gateway), ...tracingGoals(results.tracing), ...chaosGoals(results.chaos));
+  list.push(
+    ...booksGoals(results.books),
+    ...gatewayGoals(results.gateway),
+    ...tracingGoals(results.tracing),
+    ...phoneGoals(results.phone),
+    ...chaosGoals(results.chaos),
+  );
   return list;
+};
+
+const PHONE_PAGE_LABELS = {
+  plain: 'examples/cdn.html',
+  preloaded: "examples/cdn.html with the first screen's chunks preloaded",
+  reads: 'the same with the invoice and variants reads preloaded too',
+} as const;
+
+/** The phone (issue 38): Lighthouse's mobile profile, cold. */
+const phoneGoals = (outcome: Outcome<PhoneResult> | undefined): Goal[] => {
+  const p = outcome?.ok ? outcome.value : undefined;
+  const none = 'not measured';
+  return [
+    ...(['plain', 'preloaded', 'reads'] as const).map((name) => {
+      const page = p?.pages.find((each) => each.page === name);
+      return {
+        what: `Phone (4× CPU, 150 ms, 1.6 Mbps), cold: navigation start → requisites on screen, ${PHONE_PAGE_LABELS[name]}, median of ${p?.pages[0]?.runs ?? 10} (the load's floor in brackets)`,
+        figure: page ? `${int(page.requisites)} ms (${int(page.floor)} ms)` : none,
+        goal: `≤ ${int(PHONE_REQUISITES_GOAL_MS)} ms`,
+        met: page ? page.requisites <= PHONE_REQUISITES_GOAL_MS : undefined,
+      };
+    }),
+    ...(['copy', 'paid'] as const).map((name) => ({
+      what: `Phone, 4× CPU: interaction to next paint of ${name === 'copy' ? '"Copy"' : '"I have paid"'}, median of ${p?.inp.runs ?? 10}`,
+      figure: p ? `${int(p.inp[name])} ms` : none,
+      goal: `≤ ${PHONE_INP_GOAL_MS} ms`,
+      met: p ? p.inp[name] <= PHONE_INP_GOAL_MS : undefined,
+    })),
+  ];
+};
+
+/** Section 12: the checkout on a mid-range phone. */
+export const phoneSection = (outcome: Outcome<PhoneResult> | undefined): string => {
+  if (!outcome?.ok) return failure(outcome);
+  const p = outcome.value;
+  return [
+    `\`bench/phone.ts\`: Debian's Chromium over CDP with Lighthouse's mobile profile (\`Emulation.setCPUThrottlingRate\` ${PHONE.cpuSlowdown}, \`Network.emulateNetworkConditions\` ${PHONE.latencyMs} ms, ${int(PHONE.downloadBytesPerSecond * 8)} bit/s down, ${int(PHONE.uploadBytesPerSecond * 8)} bit/s up), a new browser context per load (cold cache, new connections), a 412 px touch screen. The pages (bench/checkout-server.ts) are examples/cdn.html as a shop serves it (\`${PHONE_PAGES.plain}\`: dist/cdn/ at /assets/ with its SRI hash, gzip as Chromium asks over plain HTTP), the same page with \`<link rel="modulepreload">\` of the English strings, the screens' templates and the QR encoder (\`${PHONE_PAGES.preloaded}\`), and that page with \`<link rel="preload" as="fetch">\` of the element's two first reads, the invoice and its payment variants (\`${PHONE_PAGES.reads}\`), loads alternating; the proxy and the mock are real, on loopback. Requisites on screen: the frame after the formatted requisites are first in the shadow root. The floor: the longest chain of requests that each waited for the one before × ${PHONE.latencyMs} ms, plus the load's bytes on the wire ÷ 1.6 Mbps, from the load's own requests that ended before the requisites were on screen (CPU time not counted). Interaction to next paint: a click through CDP input on the loaded plain page, the Event Timing API's longest \`duration\` of that interaction.`,
+    '',
+    '| page | requisites on screen, median | p90 | floor | chain of requests | requests | bytes on the wire | above the floor |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...p.pages.map(
+      (page) =>
+        `| ${PHONE_PAGE_LABELS[page.page]} | ${int(page.requisites)} ms | ${int(page.requisitesP90)} ms | ${int(page.floor)} ms | ${fixed(page.chain, 1)} | ${fixed(page.requests, 1)} | ${int(page.bytes)} B | ${int(page.requisites - page.floor)} ms |`,
+    ),
+    '',
+    `Interaction to next paint at ${PHONE.cpuSlowdown}× CPU, medians of ${p.inp.runs}: "Copy" ${int(p.inp.copy)} ms, "I have paid" ${int(p.inp.paid)} ms (Event Timing reports only interactions of 16 ms or more; 16 is the least figure).`,
+    '',
+    goalTable(phoneGoals(outcome)),
+    '',
+    loadLine(outcome),
+  ].join('\n');
 };
 
 /** Nothing lost when the gateway dies (issue 37): the durable stores lose no payment and keep one id per change. */
@@ -315,7 +386,7 @@ const chaosGoals = (outcome: Outcome<ChaosResult> | undefined): Goal[] =>
     };
   });
 
-/** Section 12: the gateway killed while money moves. */
+/** Section 13: the gateway killed while money moves. */
 export const chaosSection = (outcome: Outcome<ChaosResult> | undefined): string => {
   if (!outcome?.ok) return failure(outcome);
   const cell = (run: ChaosRun) =>
@@ -882,7 +953,13 @@ ${tracingSection(results.tracing)}
 ${instructionsSection(results.instructions)}
 <!-- /bench:instructions -->
 
-## 12. Nothing lost when the gateway dies
+## 12. The checkout on a mid-range phone
+
+<!-- bench:phone -->
+${phoneSection(results.phone)}
+<!-- /bench:phone -->
+
+## 13. Nothing lost when the gateway dies
 
 <!-- bench:chaos -->
 ${chaosSection(results.chaos)}

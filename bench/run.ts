@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: builds, runs the twelve benchmarks (bundle, time to requisites, proxy, leaks, slow clients, event streams, the payer's returns,
- * the merchant's books, the gateway, what tracing costs, the same counted in instructions, the gateway killed among payments) and rewrites BENCHMARKS.md with the figures, their goals and the machine they came from.
+ * `npm run bench`: builds, runs the thirteen benchmarks (bundle, time to requisites, proxy, leaks, slow clients, event streams, the payer's returns,
+ * the merchant's books, the gateway, what tracing costs, the same counted in instructions, the checkout on a mid-range phone, the gateway killed among payments) and rewrites BENCHMARKS.md with the figures, their goals and the machine they came from.
  *
  *   npm run bench                       everything, then BENCHMARKS.md
  *   npm run bench -- --only proxy,ttr   some of them, printed only (BENCHMARKS.md untouched)
@@ -25,6 +25,7 @@
  *   BENCH_TRACING_NODE='<binary>[ <flag>…][, …]' npm run bench -- --only tracing   … on this Node, then on each of those
  *   node --import tsx bench/instructions.ts                      the same, counted in instructions under valgrind (about 35 min)
  *   node --import tsx bench/chaos.ts                             gateways SIGKILLed among paid invoices, on each store (about 4 min)
+ *   npm run bench -- --only phone --sections                     the checkout on a mid-range phone, cold (about 2 min)
  *
  * Each benchmark bounds its own time; on 2 cores the parts' times above add up to well over an
  * hour, most of it the books and the instruction count (the event streams about three minutes:
@@ -38,6 +39,7 @@ import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../test/e2e/support/browser.js';
 import { runLeaks, runTimeToRequisites } from './browser.js';
 import { runBundle } from './bundle.js';
+import { runPhone } from './phone.js';
 import { runEvents } from './events.js';
 import { runPayerReturns } from './payer-returns.js';
 import { BOOKS_INVOICES, runBooks } from './books.js';
@@ -66,6 +68,7 @@ const NAMES: BenchName[] = [
   'tracing',
   'instructions',
   'chaos',
+  'phone',
 ];
 
 const argument = (name: string): string | undefined => {
@@ -149,12 +152,13 @@ results.tracing = await run('tracing', 900_000 * (1 + otherNodes(process.env.BEN
 results.instructions = await run('instructions', 3_600_000, runInstructions);
 results.chaos = await run('chaos', 600_000, runChaos);
 
-if (wanted.includes('ttr') || wanted.includes('leaks')) {
+if (wanted.includes('ttr') || wanted.includes('leaks') || wanted.includes('phone')) {
   const server = await startCheckoutServer(process.env.BENCH_TTR_ROOT || undefined);
   const browser = await launchChromium();
   try {
     results.ttr = await run('ttr', 90_000, () => runTimeToRequisites(browser, server));
     results.leaks = await run('leaks', 90_000, () => runLeaks(browser, server));
+    results.phone = await run('phone', 300_000, () => runPhone(browser, server));
   } finally {
     await browser.close();
     await server.close();

@@ -12,7 +12,8 @@ const HEADINGS: Partial<Record<BenchName, string>> = {
   gateway: '## 9. The gateway for shops on any stack',
   tracing: '## 10. What tracing costs',
   instructions: '## 11. What tracing costs, counted in instructions',
-  chaos: '## 12. Nothing lost when the gateway dies',
+  phone: '## 12. The checkout on a mid-range phone',
+  chaos: '## 13. Nothing lost when the gateway dies',
 };
 
 const block = (name: string): RegExp => new RegExp(`<!-- bench:${name} -->\\n[\\s\\S]*?<!-- /bench:${name} -->`);

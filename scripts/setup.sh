@@ -9,11 +9,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
-# Debian's Chromium drives the browser and end-to-end suites; no npm package downloads one here.
+# Debian's browsers drive the browser and end-to-end suites; no npm package downloads one here.
 # Debian's redis-server backs the multi-instance tests (test/server/redis-cluster.test.ts).
 # Noto's fonts draw Bengali (core) and Korean (CJK): every screen is checked in every language.
 MISSING=""
 [ -x /usr/bin/chromium ] || MISSING="$MISSING chromium fonts-dejavu-core"
+# The browser suite runs in Firefox ESR (over WebDriver BiDi) and WebKit (WebKitGTK's MiniBrowser
+# under WebKitWebDriver, in an X server of its own) too: test/support/engines.js, webkit.js.
+[ -x /usr/bin/firefox-esr ] || MISSING="$MISSING firefox-esr"
+[ -x /usr/bin/WebKitWebDriver ] || MISSING="$MISSING webkit2gtk-driver"
+[ -x /usr/bin/Xvfb ] || MISSING="$MISSING xvfb"
 [ -x /usr/bin/redis-server ] || MISSING="$MISSING redis-server"
 # PHP, Python and Java run the any-stack examples and the gateway's token snippets (test/gateway).
 command -v php >/dev/null 2>&1 || MISSING="$MISSING php-cli"

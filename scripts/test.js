@@ -5,13 +5,15 @@
  *   1. build (`dist/`: the demo, the e2e tests and the type checks import the package by name)
  *   2. typecheck (tsc, with and without the DOM library) and lint (ESLint, lit-analyzer)
  *   3. the Node suite (node:test through tsx): schemas, server, mock
- *   4. the browser suite (web-test-runner in headless Chromium): the element, the React wrapper
+ *   4. the browser suite (web-test-runner): the element, the React wrapper, once in each engine
+ *      (Chromium, Firefox ESR, WebKit; web-test-runner.config.js), `--engine NAME` for fewer
  *   5. the end-to-end suite (node:test driving Chromium with playwright-core) against the build
  *   6. the proxy and end-to-end suites once more against the mock with `quirks` on
  *      (`MOCK_QUIRKS`, see test/support/quirks.ts): every answer shape the reference permits
  *
  * Each suite's own output streams through; the last line is `N passed, N failed` over the
- * whole run (a check counts as one test). The counts come from reporters that write JSON, not
+ * whole run (a check counts as one test); the line before it gives each part's counts and
+ * seconds. The counts come from reporters that write JSON, not
  * from the printed text: scripts/node-test-counts.js for `node:test`, the `summaryReporter` of
  * test/support/wtr-plugins.js for web-test-runner. Every `node:test` test has a timeout
  * (scripts/node-test-timeout.js; 60 s, 120 s end to end) and every test file a ceiling
@@ -22,10 +24,16 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { ENGINES } from '../test/support/engines.js';
 
 const root = new URL('..', import.meta.url).pathname;
-const only = process.argv.flatMap((arg, i, all) => (arg === '--only' ? [all[i + 1]] : []));
+const valuesOf = (flag) => process.argv.flatMap((arg, i, all) => (arg === flag ? [all[i + 1]] : []));
+const only = valuesOf('--only');
 const wanted = (name) => only.length === 0 || only.includes(name);
+const engines = valuesOf('--engine').length > 0 ? valuesOf('--engine') : ENGINES;
+for (const engine of engines) {
+  if (!ENGINES.includes(engine)) throw new TypeError(`--engine ${engine}: one of ${ENGINES.join(', ')}`);
+}
 
 const BROWSER_DIRS = ['test/element', 'test/react'];
 const E2E_DIR = 'test/e2e';
@@ -56,13 +64,15 @@ const run = (command, args, env = {}) =>
     child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0) }));
   });
 
+const secondsSince = (started) => Math.round((Date.now() - started) / 1000);
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const results = [];
 
 const check = async (name, command, args) => {
   console.log(`\n── ${name} ──`);
+  const started = Date.now();
   const { code } = await run(command, args);
-  results.push({ name, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 });
+  results.push({ name, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, seconds: secondsSince(started) });
 };
 
 /** A fresh file for a reporter to write, in a directory removed when the run ends. */
@@ -76,6 +86,13 @@ const readReport = (file) => {
   } catch {
     return undefined;
   }
+};
+
+/** A suite's result: a non-zero exit counts as a failure, and so does a run of no test at all. */
+const record = (name, { code, started, passed = 0, failed = 0, note }) => {
+  if (code !== 0 && failed === 0) failed = 1;
+  if (passed + failed === 0) failed = 1;
+  results.push({ name, passed, failed, seconds: secondsSince(started), note });
 };
 
 /** Per-test timeouts (scripts/node-test-timeout.js) and each file's ceiling (`--test-timeout`). */
@@ -95,6 +112,7 @@ const nodeSuite = async (name, files, { env = {}, timeouts = NODE_TIMEOUTS.node 
     return;
   }
   const counts = reportFile(name);
+  const started = Date.now();
   const { code } = await run(
     process.execPath,
     [
@@ -113,11 +131,13 @@ const nodeSuite = async (name, files, { env = {}, timeouts = NODE_TIMEOUTS.node 
     { NODE_TEST_TIMEOUT_MS: String(timeouts.test), ...env },
   );
   const report = readReport(counts);
-  const passed = report?.passed ?? 0;
-  let failed = (report?.failed ?? 0) + (report?.cancelled ?? 0);
-  if (code !== 0 && failed === 0) failed = 1;
-  if (passed + failed === 0) failed = 1;
-  results.push({ name, passed, failed, note: report ? undefined : 'no report from the test runner' });
+  record(name, {
+    code,
+    started,
+    passed: report?.passed,
+    failed: report && report.failed + report.cancelled,
+    note: report ? undefined : 'no report from the test runner',
+  });
 };
 
 if (wanted('checks') || wanted('e2e') || wanted('quirks')) await check('build', 'npm', ['run', '--silent', 'build']);
@@ -135,16 +155,23 @@ if (wanted('node')) {
 }
 
 if (wanted('browser')) {
-  console.log('\n── browser (web-test-runner, Chromium) ──');
-  // test/support/wtr-plugins.js `summaryReporter` writes `{ passed, failed, skipped }` here.
-  const summary = reportFile('browser');
-  const { code } = await run(bin('web-test-runner'), [], { WTR_SUMMARY_FILE: summary });
-  const report = readReport(summary);
-  const passed = report?.passed ?? 0;
-  let failed = (report?.failed ?? 0) + (report?.skipped ?? 0);
-  if (code !== 0 && failed === 0) failed = 1;
-  if (passed + failed === 0) failed = 1;
-  results.push({ name: 'browser', passed, failed, note: report ? undefined : 'no report from web-test-runner' });
+  for (const engine of engines) {
+    console.log(`\n── browser ${engine} (web-test-runner) ──`);
+    const name = `browser ${engine}`;
+    // test/support/wtr-plugins.js `summaryReporter` writes `{ passed, failed, skipped }` here.
+    const summary = reportFile(name.replace(' ', '-'));
+    const started = Date.now();
+    const { code } = await run(bin('web-test-runner'), [], { WTR_SUMMARY_FILE: summary, WTR_ENGINE: engine });
+    const report = readReport(summary);
+    // A skipped browser test counts as failed (no test is skipped in any engine).
+    record(name, {
+      code,
+      started,
+      passed: report?.passed,
+      failed: report && report.failed + report.skipped,
+      note: report ? undefined : 'no report from web-test-runner',
+    });
+  }
 }
 
 if (wanted('e2e') && built) await nodeSuite('e2e', findTests(E2E_DIR), { timeouts: NODE_TIMEOUTS.e2e });
@@ -156,7 +183,12 @@ if (wanted('quirks') && built) await nodeSuite('quirks', QUIRKS_FILES, { env: { 
 const passed = results.reduce((sum, result) => sum + result.passed, 0);
 const failed = results.reduce((sum, result) => sum + result.failed, 0);
 console.log(
-  `\n${results.map((result) => `${result.name}: ${result.passed} passed, ${result.failed} failed${result.note ? ` (${result.note})` : ''}`).join(' · ')}`,
+  `\n${results
+    .map((result) => {
+      const notes = [result.note, result.seconds === undefined ? undefined : `${result.seconds} s`].filter(Boolean);
+      return `${result.name}: ${result.passed} passed, ${result.failed} failed${notes.length ? ` (${notes.join(', ')})` : ''}`;
+    })
+    .join(' · ')}`,
 );
 console.log(`${passed} passed, ${failed} failed`);
 process.exitCode = failed > 0 ? 1 : 0;

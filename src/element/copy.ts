@@ -6,19 +6,24 @@
 
 export type CopyOutcome = 'copied' | 'selected' | 'failed';
 
-/** Selects the whole text of `node`, which may be inside a shadow root. */
+/**
+ * Selects the whole text of `node`, which may be inside a shadow root. The document's selection
+ * with `setBaseAndExtent` is the one way that works in all three engines: WebKit ignores a range
+ * added with `addRange` inside a shadow root (the selection stays empty), and only Chromium gives
+ * a shadow root a `getSelection()` of its own.
+ */
 export const selectText = (node: Node): boolean => {
-  const root = node.getRootNode() as (Document | ShadowRoot) & { getSelection?: () => Selection | null };
-  // Chromium gives a shadow root its own selection; elsewhere the document's reaches into it.
-  const selection = root.getSelection?.() ?? document.getSelection();
+  const selection = document.getSelection();
   if (!selection) return false;
-  const range = document.createRange();
-  range.selectNodeContents(node);
-  selection.removeAllRanges();
-  selection.addRange(range);
-  return true;
+  selection.setBaseAndExtent(node, 0, node, node.childNodes.length);
+  return selection.rangeCount > 0 && selection.toString() !== '';
 };
 
+/**
+ * Writes `value` to the clipboard, else selects `fallback`'s text. `writeText` is called in the
+ * same turn as the call (nothing is awaited before it), so a click's user activation still
+ * holds: WebKit refuses a write that comes after an `await` (adyen-web#3313, iOS 18.4).
+ */
 export const copyText = async (value: string, fallback: Node | null | undefined): Promise<CopyOutcome> => {
   try {
     if (typeof navigator.clipboard?.writeText === 'function') {

@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, LitElement, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { FocusController } from './controllers/focus-controller.js';
 import { LazyModule } from './controllers/lazy-module.js';
@@ -114,11 +114,18 @@ import type { BankPickerStrings } from './banks/picker-view.js';
  * @cssproperty --merchant-checkout-spacing - The base spacing unit.
  */
 export class MerchantCheckoutElement extends LitElement {
+  // Getters, not static fields: with legacy decorators a static field compiles to a class
+  // static block, which Safari parses only from 16.4 (docs/element.md, "Browsers").
+
   /** The package version, so a second registration of another copy can say which one it is. */
-  static readonly version = VERSION;
+  static get version(): string {
+    return VERSION;
+  }
 
   /** The element's own styles (merchant-checkout.styles.ts). */
-  static override styles = styles;
+  static override get styles(): CSSResultGroup {
+    return styles;
+  }
 
   /**
    * Everything of the current invoice (a controller of this element): replaced whole, the old

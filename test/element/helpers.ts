@@ -266,3 +266,25 @@ export class StreamingFetch {
 /** The element on `client`, for the invoice of the fixtures, in `lang`. */
 export const mount = (client: FakeClient, lang = 'en') =>
   fixture<MerchantCheckoutElement>(html`<merchant-checkout lang=${lang} invoice-id=${INVOICE_ID} .client=${client}></merchant-checkout>`);
+
+/**
+ * The space bar for `sendKeys({ press })`, named by the character it types: puppeteer's
+ * keyboard over CDP knows the name `Space`, over WebDriver BiDi (Firefox) it does not.
+ */
+export const SPACE = ' ';
+
+/** Replaces `navigator.clipboard.writeText` until the returned function is called. */
+export const stubClipboard = (writeText: ((value: string) => Promise<void>) | undefined): (() => void) => {
+  Object.defineProperty(navigator.clipboard, 'writeText', { value: writeText, configurable: true });
+  return () => Reflect.deleteProperty(navigator.clipboard, 'writeText');
+};
+
+/** A clipboard that accepts every write and keeps it in `written`, until `restore()`. */
+export const recordingClipboard = (): { written: string[]; restore: () => void } => {
+  const written: string[] = [];
+  const restore = stubClipboard((value) => {
+    written.push(value);
+    return Promise.resolve();
+  });
+  return { written, restore };
+};

@@ -1,5 +1,5 @@
 import { assert, expect, fixture, fixtureSync, html, waitUntil } from '@open-wc/testing';
-import { emulateMedia, sendKeys } from '@web/test-runner-commands';
+import { sendKeys } from '@web/test-runner-commands';
 import type { MerchantCheckoutElement } from '../../src/element/merchant-checkout.js';
 import {
   FakeClient,
@@ -16,6 +16,7 @@ import {
   untilScreen,
   waitingInvoice,
 } from './helpers.js';
+import { forceMedia } from './media.js';
 
 const background = (el: MerchantCheckoutElement) => getComputedStyle(part(el, 'base')!).backgroundColor;
 const WHITE = 'rgb(255, 255, 255)';
@@ -152,7 +153,11 @@ describe('<merchant-checkout> language', () => {
 });
 
 describe('<merchant-checkout> theme', () => {
-  afterEach(() => emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' }));
+  let restoreMedia = () => undefined as void;
+  afterEach(() => {
+    restoreMedia();
+    restoreMedia = () => undefined;
+  });
 
   it('is light by default and dark with theme="dark"', async () => {
     const el = await fixture<MerchantCheckoutElement>(
@@ -168,11 +173,12 @@ describe('<merchant-checkout> theme', () => {
   });
 
   it('follows prefers-color-scheme unless theme="light"', async () => {
-    await emulateMedia({ colorScheme: 'dark' });
     const el = await fixture<MerchantCheckoutElement>(
       html`<merchant-checkout invoice-id=${INVOICE_ID} .client=${readyClient()}></merchant-checkout>`,
     );
     await untilScreen(el, 'waiting');
+    assert.equal(background(el), WHITE);
+    restoreMedia = forceMedia(el, 'prefers-color-scheme', 'dark');
     assert.equal(background(el), DARK);
     await expect(el).to.be.accessible();
     el.theme = 'light';
@@ -181,13 +187,18 @@ describe('<merchant-checkout> theme', () => {
   });
 
   it('lets --merchant-checkout-* properties win in both themes', async () => {
-    const el = await fixture<MerchantCheckoutElement>(
-      html`<merchant-checkout
-        style="--merchant-checkout-background: rgb(1, 2, 3); --merchant-checkout-radius: 3px; --merchant-checkout-accent: rgb(200, 0, 100)"
-        invoice-id=${INVOICE_ID}
-        .client=${readyClient()}
-      ></merchant-checkout>`,
+    // A button after the element keeps Tab inside the page (Firefox would move it to its own UI).
+    const box = await fixture<HTMLDivElement>(
+      html`<div>
+        <merchant-checkout
+          style="--merchant-checkout-background: rgb(1, 2, 3); --merchant-checkout-radius: 3px; --merchant-checkout-accent: rgb(200, 0, 100)"
+          invoice-id=${INVOICE_ID}
+          .client=${readyClient()}
+        ></merchant-checkout>
+        <button>after</button>
+      </div>`,
     );
+    const el = box.querySelector('merchant-checkout')!;
     await untilScreen(el, 'waiting');
     assert.equal(background(el), 'rgb(1, 2, 3)');
     assert.equal(getComputedStyle(part(el, 'base')!).borderTopLeftRadius, '3px');
@@ -230,7 +241,7 @@ describe('<merchant-checkout> theme', () => {
     );
     const bar = el.shadowRoot!.querySelector('.bar')!;
     assert.equal(getComputedStyle(bar).animationName, 'shimmer');
-    await emulateMedia({ reducedMotion: 'reduce' });
+    restoreMedia = forceMedia(el, 'prefers-reduced-motion', 'reduce');
     assert.equal(getComputedStyle(bar).animationName, 'none');
   });
 });

@@ -16,6 +16,9 @@ import {
   untilScreen,
   waitingInvoice,
   nextEvent,
+  SPACE,
+  recordingClipboard,
+  stubClipboard,
 } from './helpers.js';
 
 const mount = async (client: FakeClient, attributes: { hideCancel?: boolean } = {}) => {
@@ -30,27 +33,25 @@ const mount = async (client: FakeClient, attributes: { hideCancel?: boolean } = 
   return el;
 };
 
-/** Replaces `navigator.clipboard.writeText` for one test. */
-const stubClipboard = (writeText: (value: string) => Promise<void>) => {
-  Object.defineProperty(navigator.clipboard, 'writeText', { value: writeText, configurable: true });
-  return () => Reflect.deleteProperty(navigator.clipboard, 'writeText');
-};
-
-/** The shadow root's selection (Chromium keeps one per shadow root). */
-const selectionIn = (el: MerchantCheckoutElement) =>
-  (el.shadowRoot as ShadowRoot & { getSelection(): Selection | null }).getSelection()?.toString() ?? '';
+/**
+ * The text the payer has selected, read as every engine can: the document's selection reaches
+ * into the shadow root in Chromium, Firefox and WebKit alike.
+ */
+const selectionIn = () => document.getSelection()?.toString() ?? '';
 
 describe('<merchant-checkout> interactions', () => {
   describe('copy', () => {
     let restore: () => void = () => undefined;
     afterEach(() => restore());
+    /** A clipboard that accepts every write and keeps it. */
+    const recordClipboard = () => {
+      const clipboard = recordingClipboard();
+      restore = clipboard.restore;
+      return clipboard.written;
+    };
 
     it('copies the exact amount, says so visibly and aloud, and fires checkout-copy', async () => {
-      const written: string[] = [];
-      restore = stubClipboard((value) => {
-        written.push(value);
-        return Promise.resolve();
-      });
+      const written = recordClipboard();
       const el = await mount(readyClient(waitingInvoice({ sum: { amount: '1500.50', currency: 'RUB', subunit: 2 } })));
       await untilScreen(el, 'waiting');
       const button = part(el, 'amount')!.querySelector<HTMLButtonElement>('[part~="copy-button"]')!;
@@ -66,12 +67,17 @@ describe('<merchant-checkout> interactions', () => {
       await expect(el).to.be.accessible();
     });
 
+    it('writes to the clipboard within the click itself, before anything is awaited', async () => {
+      const written = recordClipboard();
+      const el = await mount(readyClient());
+      await untilScreen(el, 'waiting');
+      part(el, 'requisites')!.querySelector<HTMLButtonElement>('[part~="copy-button"]')!.click();
+      // Synchronously after the click: a write after an `await` loses the click's activation in WebKit.
+      assert.deepEqual(written, ['2202206712345678']);
+    });
+
     it('copies the raw card number, not the grouped one', async () => {
-      const written: string[] = [];
-      restore = stubClipboard((value) => {
-        written.push(value);
-        return Promise.resolve();
-      });
+      const written = recordClipboard();
       const el = await mount(readyClient());
       await untilScreen(el, 'waiting');
       const copied = nextEvent(el, 'checkout-copy');
@@ -90,19 +96,19 @@ describe('<merchant-checkout> interactions', () => {
       el.addEventListener('checkout-copy', () => events++);
       part(el, 'requisites')!.querySelector<HTMLButtonElement>('[part~="copy-button"]')!.click();
       await waitUntil(() => part(el, 'requisites')!.querySelector('[part~="notice"]'), 'a copy-by-hand note');
-      assert.equal(selectionIn(el), '2202 2067 1234 5678');
+      assert.equal(selectionIn(), '2202 2067 1234 5678');
       assert.include(text(part(el, 'requisites')!.querySelector('[part~="notice"]')), 'copy it with your device');
       assert.equal(events, 0, 'nothing was copied, so no checkout-copy');
       await expect(el).to.be.accessible();
     });
 
     it('selects the text when there is no Clipboard API at all', async () => {
-      restore = stubClipboard(undefined as unknown as () => Promise<void>);
+      restore = stubClipboard(undefined);
       const el = await mount(readyClient());
       await untilScreen(el, 'waiting');
       part(el, 'amount')!.querySelector<HTMLButtonElement>('[part~="copy-button"]')!.click();
       await waitUntil(() => part(el, 'amount')!.querySelector('[part~="notice"]'));
-      assert.match(selectionIn(el), /^₽1,500\.00$/);
+      assert.match(selectionIn(), /^₽1,500\.00$/);
     });
   });
 
@@ -310,7 +316,7 @@ describe('<merchant-checkout> interactions', () => {
         await waitUntil(() => copies === 1, 'Enter copies');
         await sendKeys({ press: 'Tab' });
         assert.equal(focused(), part(el, 'requisites')!.querySelector('button'));
-        await sendKeys({ press: 'Space' });
+        await sendKeys({ press: SPACE });
         await waitUntil(() => copies === 2, 'Space copies');
         await sendKeys({ press: 'Tab' });
         assert.equal(focused(), part(el, 'paid-button'), '"I have paid" after the details');
@@ -327,7 +333,7 @@ describe('<merchant-checkout> interactions', () => {
         await sendKeys({ press: 'Escape' });
         await el.updateComplete;
         assert.equal(focused(), part(el, 'cancel-button'));
-        await sendKeys({ press: 'Space' });
+        await sendKeys({ press: SPACE });
         await el.updateComplete;
         await sendKeys({ down: 'Shift' });
         await sendKeys({ press: 'Tab' });

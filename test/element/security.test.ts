@@ -153,9 +153,10 @@ describe('<merchant-checkout> security', () => {
     assert.isNull(part(el, 'bank-link'));
   });
 
-  it('works under a strict CSP with Trusted Types enforced, with no violation', async () => {
+  /** What the CSP page at `src` reports (test/support/csp-page.ts), from a frame. */
+  const cspReport = async (src: string): Promise<CspReport> => {
     const frame = document.createElement('iframe');
-    frame.src = '/__csp/page.html';
+    frame.src = src;
     frame.title = 'CSP page';
     const reported = new Promise<CspReport>((resolve) => {
       const onMessage = (event: MessageEvent<{ cspReport?: CspReport }>) => {
@@ -167,16 +168,46 @@ describe('<merchant-checkout> security', () => {
     });
     document.body.append(frame);
     try {
-      const report = await reported;
-      assert.isUndefined(report.error);
-      assert.isTrue(report.trustedTypesEnforced, 'the page really enforces Trusted Types');
-      assert.deepEqual(report.screens, ['waiting', 'canceled']);
-      assert.equal(report.qrPaths, 1);
-      assert.equal(report.holder, "<img src=x onerror=\"parent.postMessage('xss', '*')\">");
-      assert.deepEqual(report.violations, []);
+      return await reported;
     } finally {
       frame.remove();
     }
+  };
+
+  it('works under a strict CSP with Trusted Types enforced, with no violation', async () => {
+    const report = await cspReport('/__csp/page.html');
+    assert.isUndefined(report.error);
+    assert.isTrue(report.trustedTypesEnforced, 'the page really enforces Trusted Types');
+    assert.deepEqual(report.screens, ['waiting', 'canceled']);
+    assert.equal(report.qrPaths, 1);
+    assert.equal(report.holder, "<img src=x onerror=\"parent.postMessage('xss', '*')\">");
+    assert.deepEqual(report.violations, []);
+    assert.isTrue(report.styles.adopting);
+    assert.equal(report.styles.styleElements, 0, 'every sheet adopted, none needing a nonce');
+  });
+
+  it('keeps its styles under a strict CSP in a browser without adoptedStyleSheets, given the page’s nonce', async () => {
+    const report = await cspReport('/__csp/legacy.html');
+    assert.isUndefined(report.error);
+    assert.deepEqual(report.screens, ['waiting', 'canceled']);
+    assert.deepEqual(report.violations, []);
+    assert.isFalse(report.styles.adopting, 'the page has no adoptedStyleSheets');
+    assert.isAtLeast(report.styles.styleElements, 2, "the element's own styles and the screens', as <style> elements");
+    assert.equal(report.styles.withNonce, report.styles.styleElements, 'each carries the nonce');
+    assert.equal(report.styles.background, 'rgb(255, 255, 255)', "the element's own styles apply");
+    assert.equal(report.styles.amountWeight, '700', "the screens' styles, loaded on demand, apply");
+  });
+
+  it('is unstyled there without the nonce, and the page hears why', async () => {
+    const report = await cspReport('/__csp/legacy.html?nonce=none');
+    assert.isUndefined(report.error);
+    assert.deepEqual(report.screens, ['waiting', 'canceled'], 'it still works');
+    assert.isNotEmpty(report.violations);
+    assert.isTrue(
+      report.violations.every((violation) => violation.startsWith('style-src')),
+      report.violations.join('; '),
+    );
+    assert.equal(report.styles.background, 'rgba(0, 0, 0, 0)');
   });
 
   it('works inside another component’s shadow root, taking the lang of its host', async () => {

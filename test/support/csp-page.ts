@@ -15,7 +15,20 @@ export interface CspReport {
   holder: string;
   /** Whether the page really enforces Trusted Types: a raw `innerHTML` write must throw. */
   trustedTypesEnforced: boolean;
+  /** How the element was styled on the waiting screen. */
+  styles: StylesSeen;
   error?: string;
+}
+
+export interface StylesSeen {
+  /** Whether the browser adopts style sheets (no `<style>` elements needed). */
+  adopting: boolean;
+  /** `<style>` elements in the shadow root, and how many carry a nonce. */
+  styleElements: number;
+  withNonce: number;
+  /** The card's background (the element's own styles) and the amount's weight (the screens' styles, loaded on demand). */
+  background: string;
+  amountWeight: string;
 }
 
 declare global {
@@ -43,6 +56,18 @@ const until = (test: () => boolean) =>
     check();
   });
 
+const stylesSeen = (el: MerchantCheckoutElement): StylesSeen => {
+  const root = el.shadowRoot!;
+  const styleElements = [...root.querySelectorAll('style')];
+  return {
+    adopting: 'adoptedStyleSheets' in root,
+    styleElements: styleElements.length,
+    withNonce: styleElements.filter((style) => style.nonce !== '' || style.hasAttribute('nonce')).length,
+    background: getComputedStyle(root.querySelector('[part~="base"]')!).backgroundColor,
+    amountWeight: getComputedStyle(root.querySelector('[part~="amount"] .value')!).fontWeight,
+  };
+};
+
 const run = async (): Promise<CspReport> => {
   const el: MerchantCheckoutElement = document.createElement('merchant-checkout');
   el.client = client;
@@ -53,6 +78,7 @@ const run = async (): Promise<CspReport> => {
   const part = (name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
   await until(() => screen() === 'waiting' && part('variants') !== null);
   screens.push(screen());
+  const styles = stylesSeen(el);
   const qrPaths = el.shadowRoot!.querySelectorAll('[part~="qr"] path').length;
   const holder = part('holder')?.querySelector('.value')?.textContent ?? '';
   part('cancel-button')!.click();
@@ -60,7 +86,7 @@ const run = async (): Promise<CspReport> => {
   part('confirm-button')!.click();
   await until(() => screen() === 'canceled');
   screens.push(screen());
-  return { violations: [...window.cspViolations], screens, qrPaths, holder, trustedTypesEnforced: false };
+  return { violations: [...window.cspViolations], screens, qrPaths, holder, trustedTypesEnforced: false, styles };
 };
 
 const probeTrustedTypes = (): boolean => {
@@ -80,6 +106,7 @@ void run()
     qrPaths: 0,
     holder: '',
     trustedTypesEnforced: false,
+    styles: { adopting: false, styleElements: 0, withNonce: 0, background: '', amountWeight: '' },
     error: String(error),
   }))
   .then((report: CspReport) => parent.postMessage({ cspReport: report }, location.origin));

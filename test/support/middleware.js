@@ -3,6 +3,9 @@
  *
  * - `/__csp/page.html`: a page served with a strict Content-Security-Policy and Trusted Types
  *   enforced, which mounts the element and reports every violation to its parent window;
+ * - `/__csp/legacy.html`: the same page in a browser without `adoptedStyleSheets` (Safari
+ *   before 16.4), its CSP allowing styles by a nonce made per request that the page gives Lit
+ *   as `window.litNonce`; `?nonce=none` gives none;
  * - `/checkout-api/…`: the real checkout proxy (`createCheckoutHandler`) in front of the real
  *   mock service (`createMockService`), talking through a real `MerchantClient`;
  * - `/shop-api/…` and `/capped-api/…`: the same proxy behind a shop's own function (its router
@@ -15,6 +18,7 @@
  * The server side is TypeScript, loaded with tsx on the first request that needs it, so a
  * broken mock fails the integration tests only.
  */
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { tsImport } from 'tsx/esm/api';
 
@@ -33,12 +37,39 @@ export const STRICT_CSP = [
   'trusted-types lit-html',
 ].join('; ');
 
+export const CSP_LEGACY_PAGE_PATH = '/__csp/legacy.html';
+
+/** The strict CSP with `nonce` added to `script-src` and `style-src`. */
+const cspWithNonce = (nonce) =>
+  STRICT_CSP.replace("script-src 'self'", `script-src 'self' 'nonce-${nonce}'`).replace(
+    "style-src 'self'",
+    `style-src 'self' 'nonce-${nonce}'`,
+  );
+
+/** The CSP page without adoptable sheets: a classic script removes them before any module. */
+const legacyPage = (page, nonce, giveNonce) =>
+  page.replace(
+    '<script src="/test/support/csp-listen.js"></script>',
+    [
+      '<script src="/test/support/no-adopted-sheets.js"></script>',
+      giveNonce ? `<script nonce="${nonce}">window.litNonce = '${nonce}';</script>` : '',
+      '<script src="/test/support/csp-listen.js"></script>',
+    ].join('\n    '),
+  );
+
 export const cspPage = () => async (context, next) => {
-  if (context.path !== CSP_PAGE_PATH) return next();
-  context.set('content-security-policy', STRICT_CSP);
+  if (context.path !== CSP_PAGE_PATH && context.path !== CSP_LEGACY_PAGE_PATH) return next();
+  const page = await readFile(new URL('./csp-page.html', import.meta.url), 'utf8');
   context.set('cache-control', 'no-store');
   context.type = 'html';
-  context.body = await readFile(new URL('./csp-page.html', import.meta.url), 'utf8');
+  if (context.path === CSP_PAGE_PATH) {
+    context.set('content-security-policy', STRICT_CSP);
+    context.body = page;
+    return;
+  }
+  const nonce = randomBytes(16).toString('base64');
+  context.set('content-security-policy', cspWithNonce(nonce));
+  context.body = legacyPage(page, nonce, context.query.nonce !== 'none');
 };
 
 const MERCHANT = { apiKey: 'wtr-api-key', secretKey: 'wtr-secret-key', storeId: 7, storeName: 'Integration Shop' };

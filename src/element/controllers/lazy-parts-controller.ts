@@ -67,15 +67,24 @@ export class LazyPartsController {
 
   /**
    * Adds the styles of a part loaded on demand to the shadow root, once: adopted after the
-   * element's own, or as a `<style>` where the browser cannot adopt sheets (as Lit does then).
+   * element's own, or as a `<style>` where the browser cannot adopt sheets (Safari before
+   * 16.4), carrying the page's `window.litNonce` as Lit's own `<style>` elements do, so a
+   * strict `style-src` lets it apply (docs/element.md, "Older browsers").
    */
   adoptStyles(sheet: CSSResult): void {
     const root = this.host.renderRoot;
     if (!(root instanceof ShadowRoot) || this.#adopted.has(sheet)) return;
     this.#adopted.add(sheet);
     const css = sheet.styleSheet;
-    if (css) root.adoptedStyleSheets = [...root.adoptedStyleSheets, css];
-    else root.append(Object.assign(document.createElement('style'), { textContent: sheet.cssText }));
+    if (css) {
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, css];
+      return;
+    }
+    const style = document.createElement('style');
+    const nonce = (globalThis as { litNonce?: unknown }).litNonce;
+    if (typeof nonce === 'string') style.setAttribute('nonce', nonce);
+    style.textContent = sheet.cssText;
+    root.append(style);
   }
 
   /** The QR encoder, or undefined while it loads (and starts loading it). */

@@ -82,8 +82,39 @@ const jsonError = (res: ServerResponse, status: number, code: string, message: s
   res.end(body);
 };
 
-const tooLarge = (res: ServerResponse, limit: number): void =>
-  jsonError(res, 413, 'payload_too_large', `request body exceeds ${limit} bytes`, true, limit);
+/** A body declared larger than this is refused at once; a smaller one is drained first (below). */
+const DRAIN_MAX_BYTES = 32 * 1024 * 1024;
+/** How long a refused body may take to drain before the refusal goes out anyway. */
+const DRAIN_MS = 10_000;
+
+/**
+ * The 413 of a body refused for its size. Firefox and WebKit drop an answer that comes before
+ * their upload was sent whole and report a lost connection (the payer read "check your
+ * connection" instead of the limit), so the rest of the body is read and discarded first, for at
+ * most `DRAIN_MS` and only when it is not declared past `DRAIN_MAX_BYTES`; then the refusal goes
+ * out with the connection closed.
+ */
+const tooLarge = (req: IncomingMessage, res: ServerResponse, limit: number): void => {
+  const send = () => jsonError(res, 413, 'payload_too_large', `request body exceeds ${limit} bytes`, true, limit);
+  const declared = Number(req.headers['content-length']);
+  if (req.complete || (Number.isFinite(declared) && declared > DRAIN_MAX_BYTES)) {
+    send();
+    req.resume();
+    return;
+  }
+  let sent = false;
+  const once = () => {
+    if (sent) return;
+    sent = true;
+    clearTimeout(timer);
+    send();
+  };
+  const timer = setTimeout(once, DRAIN_MS);
+  timer.unref();
+  req.once('end', once);
+  req.once('close', once);
+  req.resume();
+};
 
 const firstHeader = (value: string | string[] | undefined): string | undefined =>
   (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim() || undefined;
@@ -260,7 +291,7 @@ const answer = (
     .catch((error: unknown) => {
       if (res.writableEnded) return;
       // The handler failed on the adapter's own refusal of the body: the adapter's 413, with its limit.
-      if (gate?.tooLargeAt !== undefined) tooLarge(res, gate.tooLargeAt);
+      if (gate?.tooLargeAt !== undefined) tooLarge(req, res, gate.tooLargeAt);
       else if (next) next(error);
       else jsonError(res, 500, 'internal_error', 'internal error');
     });
@@ -305,9 +336,8 @@ export const toNodeHandler = (handler: FetchHandler, options: NodeHandlerOptions
 
     const declared = Number(req.headers['content-length']);
     if (hard && Number.isFinite(declared) && declared > maxBodyBytes) {
-      // Answer at once and drop the rest of the upload instead of reading it.
-      tooLarge(res, maxBodyBytes);
-      req.resume();
+      // Refused before the handler: the rest of the upload is drained, never handed on.
+      tooLarge(req, res, maxBodyBytes);
       return;
     }
 
@@ -331,7 +361,7 @@ export const toNodeHandler = (handler: FetchHandler, options: NodeHandlerOptions
         headers.delete('transfer-encoding');
         // Already in memory: only the cap given by hand refuses it here; a route checks its own.
         if (hard && Buffer.byteLength(consumed) > maxBodyBytes) {
-          tooLarge(res, maxBodyBytes);
+          tooLarge(req, res, maxBodyBytes);
           return;
         }
       } else {

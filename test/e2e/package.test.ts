@@ -281,6 +281,7 @@ const EXPECTED_FILES = `
   dist/types/schemas/withdrawal.d.ts
   dist/types/server/body.d.ts
   dist/types/server/books/core.d.ts
+  dist/types/server/books/cron.d.ts
   dist/types/server/books/ledger.d.ts
   dist/types/server/books/reconciler.d.ts
   dist/types/server/books/schedule.d.ts
@@ -302,6 +303,7 @@ const EXPECTED_FILES = `
   dist/types/server/index.d.ts
   dist/types/server/kit.d.ts
   dist/types/server/node/adapter.d.ts
+  dist/types/server/node/body-gate.d.ts
   dist/types/server/node/fetch.d.ts
   dist/types/server/node/request.d.ts
   dist/types/server/node/sqlite.d.ts
@@ -340,6 +342,7 @@ const EXPECTED_FILES = `
   dist/types/server/store/redis-client.d.ts
   dist/types/server/store/redis-queues.d.ts
   dist/types/server/store/redis-scripts.d.ts
+  dist/types/server/store/redis-settings.d.ts
   dist/types/server/store/redis.d.ts
   dist/types/server/store/sqlite.d.ts
   dist/types/server/store/types.d.ts

@@ -251,6 +251,30 @@ describe('kit.cron: the handler a scheduler calls', () => {
     assert.deepEqual(changes.map((change) => change.invoiceId).sort(), ids.sort());
   });
 
+  test('onReport hears each pass that found something; one that throws is told to onError and changes nothing of the answer', async () => {
+    const reports: number[] = [];
+    const errors: unknown[] = [];
+    const kit = makeKit({
+      reconcile: {
+        timer: false,
+        batch: 2,
+        onReport: (found) => {
+          reports.push(found.findings.length);
+          throw new Error('the shop logger is down');
+        },
+      },
+      onError: (error) => void errors.push(error),
+    });
+    for (let index = 0; index < 3; index++) await paidAndDue(kit.store);
+    const done = await report(await call(kit));
+    assert.deepEqual([done.passes, done.changes], [2, 3]);
+    assert.deepEqual(reports, [2, 1]);
+    assert.deepEqual(
+      errors.map((error) => (error as Error).message),
+      ['the shop logger is down', 'the shop logger is down'],
+    );
+  });
+
   test('kit.fetch serves the handler at cron.path (default /merchant-checkout/reconcile)', async () => {
     const kit = makeKit();
     await paidAndDue(kit.store);

@@ -106,7 +106,7 @@ export const createCronHandler = (
       });
     } catch (error) {
       report(error, request);
-      return errorAnswer('internal_error', 'reconciliation failed (the store did not answer?); the next call tries again');
+      return errorAnswer('internal_error', 'reconciliation failed: the store did not answer; the next call tries again');
     }
   };
 };

@@ -230,6 +230,21 @@ const reconcileGiven = async (
   return { startedAt, checked: asked.length, findings };
 };
 
+/**
+ * Tells `onReport` of a scheduled pass that found something; an `onReport` that throws is told
+ * to `report` and changes nothing of what was read and handed on.
+ */
+const teller =
+  (onReport: ReconcilerOptions['onReport'], report: (error: unknown) => void) =>
+  (result: ReconcileReport): void => {
+    const notable = result.findings.filter((finding) => finding.finding !== 'unchanged');
+    try {
+      if (notable.length > 0) onReport?.({ startedAt: result.startedAt, checked: result.checked, findings: notable });
+    } catch (error) {
+      report(error);
+    }
+  };
+
 /** One scheduled pass's report, with how many invoices it claimed and how many of those it left unread. */
 type PassResult = ReconcileReport & { claimed: number; cut: number };
 
@@ -349,11 +364,7 @@ export const createReconciler = (core: KitCore, options: ReconcilerOptions = {})
       return { startedAt, checked: findings.length, findings, claimed: due.length, cut: unread.length };
     });
 
-  /** Tells `onReport` of a scheduled pass that found something. */
-  const tell = (result: ReconcileReport) => {
-    const notable = result.findings.filter((finding) => finding.finding !== 'unchanged');
-    if (notable.length > 0) options.onReport?.({ startedAt: result.startedAt, checked: result.checked, findings: notable });
-  };
+  const tell = teller(options.onReport, report);
 
   let running: Promise<ReconcileReport> | undefined;
   const pass = (): Promise<ReconcileReport> =>

@@ -286,14 +286,22 @@ export const createRedisStore = (options: RedisStoreOptions = {}): RedisStore =>
     ...redisOutbox(command, prefix, booksTtlMs),
     lastSeen,
     record,
-    subscribe: (listener) => {
+    subscribe: async (listener) => {
       listeners.add(listener);
-      return Promise.resolve({
+      // A store just made is still subscribing: what is recorded once this resolves is heard
+      // (within commandTimeoutMs; a Redis that is away is heard from when it is back).
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        connected.then(({ subscribed }) => subscribed).catch(() => undefined),
+        new Promise((resolve) => (timer = setTimeout(resolve, commandTimeoutMs))),
+      ]);
+      clearTimeout(timer);
+      return {
         close: () => {
           listeners.delete(listener);
           return Promise.resolve();
         },
-      });
+      };
     },
     claimRefresh,
     claimDispute,

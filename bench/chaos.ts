@@ -43,7 +43,7 @@ export interface ChaosRun {
   /** Webhook attempts the shop refused (its 503s) of all attempts. */
   refused: number;
   attempts: number;
-  /** Invoices paid while no gateway (or Redis) was up, and the time from the restart to their delivery (ms). */
+  /** Payments made before a restart and first delivered after it (owed across a death), and the time from that restart to their delivery (ms). */
   paidWhileDown: number;
   restartToDelivery: { median: number; max: number };
   seconds: number;
@@ -114,11 +114,16 @@ const run = async (store: ChaosRun['store']): Promise<ChaosRun> => {
     const delivered = world.paidDelivered(shop.deliveries);
     const byChange = new Map<string, Delivery[]>();
     for (const delivery of shop.deliveries) byChange.set(delivery.changeId, [...(byChange.get(delivery.changeId) ?? []), delivery]);
-    const whileDown = paid.filter(({ at }) => down.some(([from, to]) => at >= from && at <= to));
-    const waits = whileDown.flatMap(({ id, at }) => {
+    // What a death left owed: a payment made before a restart and first delivered after it,
+    // timed from the restart it waited for (the last one before its delivery).
+    const waits = paid.flatMap(({ id, at }) => {
       const first = shop.deliveries.find((each) => each.invoiceId === id && each.type === 'invoice.paid');
-      const back = down.find(([from, to]) => at >= from && at <= to)![1];
-      return first ? [first.at - back] : [];
+      if (!first) return [];
+      const back = down
+        .map(([, to]) => to)
+        .filter((to) => at <= to && first.at >= to)
+        .at(-1);
+      return back === undefined ? [] : [first.at - back];
     });
     const counts = shop.counts();
     const result: ChaosRun = {
@@ -130,12 +135,12 @@ const run = async (store: ChaosRun['store']): Promise<ChaosRun> => {
       changesWithTwoIds: [...world.idsByChange(shop.deliveries).values()].filter((ids) => ids.size > 1).length,
       refused: counts.refused,
       attempts: counts.attempts,
-      paidWhileDown: whileDown.length,
+      paidWhileDown: waits.length,
       restartToDelivery: { median: median(waits), max: waits.length > 0 ? Math.max(...waits) : Number.NaN },
       seconds: (Date.now() - begun) / 1000,
     };
     log(
-      `chaos ${store}: ${result.lost} of ${result.invoices} lost, ${result.redeliveries} redeliveries, ${result.kills} kills, ${result.paidWhileDown} paid while down (restart → delivery median ${Math.round(result.restartToDelivery.median)} ms)`,
+      `chaos ${store}: ${result.lost} of ${result.invoices} lost, ${result.redeliveries} redeliveries, ${result.kills} kills, ${result.paidWhileDown} owed across a restart (restart → delivery median ${Math.round(result.restartToDelivery.median)} ms)`,
     );
     return result;
   } finally {

@@ -394,7 +394,7 @@ export const chaosSection = (outcome: Outcome<ChaosResult> | undefined): string 
   return [
     `\`bench/chaos.ts\`: the world of test/e2e/chaos.test.ts counted instead of asserted. ${CHAOS_INVOICES} invoices created through the built gateway (\`POST /v1/invoices\`, the shop retrying while no gateway answers) and paid at the mock one after another, about a quarter during a notification outage (the mock tries three times, 300 ms apart); the shop's endpoint refuses 30 % of webhook attempts with a 503 (retries 0.1–1 s apart, \`SHOP_WEBHOOK_RETRY_DELAYS_MS\`); the reconciler reads open invoices every second (\`GATEWAY_RECONCILE_INTERVAL_MS=1000\`). \`sqlite\`: one gateway on its default store, SIGKILLed every 0.3–1.5 s and restarted 0–0.4 s later. \`redis\`: three gateways on one Redis (\`appendonly yes\`, \`appendfsync always\`), one gateway SIGKILLed, then Redis SIGKILLed and restarted. \`memory\`: the \`sqlite\` run on \`GATEWAY_DATA_DIR=:memory:\`, what the durable default saves. Lost: a paid invoice whose \`invoice.paid\` webhook the shop had not taken 60 s after the last payment. A redelivery: the shop took one change twice (at least once: the same \`webhook-id\`).`,
     '',
-    '| store | kills | payments lost | redeliveries | changes under two ids | webhook attempts refused by the shop | paid while down | restart → delivery, median / max |',
+    '| store | kills | payments lost | redeliveries | changes under two ids | webhook attempts refused by the shop | paid before a restart, delivered after it | restart → their delivery, median / max |',
     '|---|---|---|---|---|---|---|---|',
     ...outcome.value.runs.map(cell),
     '',

@@ -13,7 +13,7 @@ import { createRedisStore } from '../../src/server/redis.js';
 import { createSqliteStore } from '../../src/server/sqlite.js';
 import { InvoiceSchema, safeParse, type Invoice } from '../../src/schemas/index.js';
 import { documentedInvoice } from '../fixtures/documented.js';
-import { startRedis, type RedisProcess } from '../support/redis-server.js';
+import { startRedis, storeConnected, type RedisProcess } from '../support/redis-server.js';
 
 let redis: RedisProcess;
 const folder = mkdtempSync(join(tmpdir(), 'store-contract-'));
@@ -25,18 +25,10 @@ after(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-/** Waits until a store answers (Redis connects in the background). */
+/** A Redis store once it answers (it connects in the background). */
 const connected = async (store: CheckoutStore) => {
-  const end = Date.now() + 10_000;
-  for (;;) {
-    try {
-      await store.trackedCount();
-      return store;
-    } catch (error) {
-      if (Date.now() > end) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  await storeConnected(store);
+  return store;
 };
 
 const STORES: [string, () => Promise<CheckoutStore>][] = [

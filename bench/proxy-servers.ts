@@ -24,7 +24,7 @@ import { pathToFileURL } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { MerchantClient, signRequest } from '../src/server/index.js';
 import type * as ServerKit from '../src/server/index.js';
-import type { Sampler } from '@opentelemetry/sdk-trace-base';
+import type { Sampler } from '@opentelemetry/sdk-trace';
 import { MERCHANT, createBenchInvoice } from './fixtures.js';
 
 /** One invoice of the mock and its lookup as the proxy makes it upstream, pre-signed (for the passthrough and the direct load). */
@@ -126,7 +126,7 @@ const startProxy = async (mock: MockInfo, kitFile?: string): Promise<Started> =>
  * processor whose exporter drops them (counting, said at exit), metrics read every 10 s.
  */
 const sdkProviders = async (sampler?: Sampler) => {
-  const { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const { AlwaysOnSampler, TracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace');
   const { InMemoryMetricExporter, AggregationTemporality, MeterProvider, PeriodicExportingMetricReader } =
     await import('@opentelemetry/sdk-metrics');
   let exported = 0;
@@ -140,7 +140,7 @@ const sdkProviders = async (sampler?: Sampler) => {
   process.on('exit', () => process.stderr.write(`[kit] spans exported: ${exported}\n`));
   return {
     tracerProvider: () =>
-      new BasicTracerProvider({ sampler: sampler ?? new AlwaysOnSampler(), spanProcessors: [new BatchSpanProcessor(exporter)] }),
+      new TracerProvider({ sampler: sampler ?? new AlwaysOnSampler(), spanProcessors: [new BatchSpanProcessor({ exporter })] }),
     meterProvider: () =>
       new MeterProvider({
         readers: [
@@ -167,7 +167,7 @@ const sdkProviders = async (sampler?: Sampler) => {
 const installTelemetry = async (parts: ReadonlySet<string> = new Set(['context', 'traces', 'metrics'])) => {
   const { context, metrics, trace } = await import('@opentelemetry/api');
   const { AsyncLocalStorage } = await import('node:async_hooks');
-  const { ParentBasedSampler, TraceIdRatioBasedSampler } = await import('@opentelemetry/sdk-trace-base');
+  const { ParentBasedSampler, TraceIdRatioBasedSampler } = await import('@opentelemetry/sdk-trace');
   if (parts.has('context')) {
     const storage = new AsyncLocalStorage<ReturnType<typeof context.active>>();
     const root = context.active();

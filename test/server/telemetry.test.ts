@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { after, before, test } from 'node:test';
 import { ROOT_CONTEXT, context, metrics, trace, type Context } from '@opentelemetry/api';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { TracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import type { MockService } from '../../src/mock/index.js';
 import { DEFAULT_NOTIFICATIONS_PATH, type CheckoutServer, type MerchantClient } from '../../src/server/index.js';
@@ -41,7 +41,7 @@ let client: MerchantClient;
 const logged: string[] = [];
 
 before(() => {
-  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
+  trace.setGlobalTracerProvider(new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: spans })] }));
   metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
   ({ mock, client, kit } = kitOnMock(MERCHANT, {
     reconcile: false,

@@ -172,8 +172,10 @@ await mkdir(`${root}bench/.out`, { recursive: true });
 await writeFile(`${root}bench/.out/last-results.json`, JSON.stringify(input));
 const report = renderReport(input);
 if (process.argv.includes('--sections')) {
-  await writeFile(`${root}BENCHMARKS.md`, replaceSections(await readFile(`${root}BENCHMARKS.md`, 'utf8'), report, wanted, started));
-  log(`BENCHMARKS.md: sections ${wanted.join(', ')} replaced (${totalSeconds.toFixed(0)} s)`);
+  // A section whose run failed keeps its last figures: a timeout must not erase a measurement.
+  const replaced = wanted.filter((name) => (results[name] as Outcome<unknown> | undefined)?.ok !== false);
+  await writeFile(`${root}BENCHMARKS.md`, replaceSections(await readFile(`${root}BENCHMARKS.md`, 'utf8'), report, replaced, started));
+  log(`BENCHMARKS.md: sections ${replaced.join(', ') || 'none'} replaced (${totalSeconds.toFixed(0)} s)`);
 } else if (writeReport) {
   await writeFile(`${root}BENCHMARKS.md`, report);
   log(`BENCHMARKS.md written (${totalSeconds.toFixed(0)} s)`);

@@ -15,12 +15,16 @@ import {
   checkoutTokenAuthorizer,
   createCheckoutServer,
   createWebhookSender,
+  createJournalConsole,
+  journalAnswer,
+  journalWebhookAttempt,
   signCheckoutToken,
   type CheckoutServer,
   type CheckoutStore,
   type CreateInvoiceRequest,
   type Invoice,
   type MerchantClient,
+  type WebhookAttempt,
   type WebhookSender,
 } from '../server/index.js';
 import { secretsEqual } from '../server/proxy/http.js';
@@ -66,8 +70,8 @@ export const pathOf = (url: string): string => {
 /** Fields of a create-invoice body the gateway fills itself. */
 const FILLED = ['notificationUrl', 'notificationToken'] as const;
 
-/** The shop's signed webhook of changes, when one is configured. */
-const shopWebhooks = (config: GatewayConfig, deps: GatewayDeps, now: () => number) =>
+/** The shop's signed webhook of changes, when one is configured; each attempt told to the log and to `journal`. */
+const shopWebhooks = (config: GatewayConfig, deps: GatewayDeps, now: () => number, journal: (attempt: WebhookAttempt) => void) =>
   config.webhookUrl && config.webhookSecret
     ? createWebhookSender({
         store: deps.store,
@@ -77,8 +81,11 @@ const shopWebhooks = (config: GatewayConfig, deps: GatewayDeps, now: () => numbe
         timeoutMs: config.webhookTimeoutMs,
         retryDelaysMs: config.webhookRetryDelaysMs,
         ...(deps.webhookFetch ? { fetch: deps.webhookFetch } : {}),
-        onAttempt: ({ id, status, outcome, error, ms }) =>
-          deps.log(outcome === 'delivered' ? 'info' : 'warn', 'webhook', { change: id, status, outcome, error, ms }),
+        onAttempt: (attempt) => {
+          const { id, status, outcome, error, ms } = attempt;
+          deps.log(outcome === 'delivered' ? 'info' : 'warn', 'webhook', { change: id, status, outcome, error, ms });
+          journal(attempt);
+        },
         report: (error) => deps.log('error', 'webhook failed', { error: String(error) }),
       })
     : undefined;
@@ -136,7 +143,9 @@ export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway
     .filter((token): token is string => typeof token === 'string' && token !== '');
   if (tokens.length === 0)
     throw new TypeError("PAYMENT_NOTIFICATION_TOKEN is not set: the gateway receives the service's notifications with it");
-  const webhooks = shopWebhooks(config, deps, now);
+  // The sender is made before the kit whose journal its attempts go to: told through this.
+  let noteAttempt: (attempt: WebhookAttempt) => void = () => undefined;
+  const webhooks = shopWebhooks(config, deps, now, (attempt) => noteAttempt(attempt));
   const kit = createCheckoutServer({
     client: clients,
     store,
@@ -163,8 +172,18 @@ export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway
     onError: (error, request) =>
       log('error', 'kit', { error: error instanceof Error ? error.message : String(error), path: new URL(request.url).pathname }),
   });
+  noteAttempt = journalWebhookAttempt(kit.journal);
   webhooks?.start();
   let draining = false;
+  const journalConsole = config.consoleKey
+    ? createJournalConsole({
+        kit,
+        key: config.consoleKey,
+        ...(webhooks ? { webhooks } : {}),
+        now,
+        onRefused: ({ client, count, locked }) => log('warn', 'console key refused', { client, count, locked }),
+      })
+    : undefined;
 
   /** The token a page gets for an invoice: valid until the invoice's expiry plus `GATEWAY_TOKEN_TTL_MS`. */
   const tokenFor = async (invoice: Invoice) => {
@@ -227,8 +246,16 @@ export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway
   });
   api.post('/webhooks/:id/redeliver', async (c: Context) => {
     if (!webhooks) return refused(404, 'not_found', 'no shop webhook: set SHOP_WEBHOOK_URL');
-    return (await webhooks.redeliver(c.req.param('id') ?? '')) ? json(202, { ok: true }) : refused(404, 'not_found', 'no such webhook');
+    const id = c.req.param('id') ?? '';
+    const found = await webhooks.redeliver(id);
+    // A change's id is `{invoice id}:{fingerprint}`: the redelivery goes to that invoice's journal.
+    const invoiceId = id.split(':')[0] ?? '';
+    if (/^[0-9a-f-]{36}$/i.test(invoiceId))
+      kit.journal.note(invoiceId, 'action', { action: 'redeliver', by: 'api', change: id, outcome: found ? 'ok' : 'none' });
+    return found ? json(202, { ok: true }) : refused(404, 'not_found', 'no such webhook');
   });
+  api.get('/invoices/:id/journal', (c: Context) => journalAnswer(kit.journal, { invoiceId: c.req.param('id') ?? '' }));
+  api.get('/orders/:orderId/journal', (c: Context) => journalAnswer(kit.journal, { orderId: c.req.param('orderId') ?? '' }));
 
   const ready = () => (draining ? Promise.resolve({ ok: false as const, reason: 'stopping' }) : storeReady(store, log));
 
@@ -246,6 +273,9 @@ export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway
       : refused(404, 'not_found', 'no metrics here'),
   );
   app.route('/', api);
+  const consoleOff = () => refused(404, 'not_found', 'the console is off: set GATEWAY_CONSOLE_KEY');
+  app.all('/console', (c) => (journalConsole ? journalConsole(c.req.raw) : consoleOff()));
+  app.all('/console/*', (c) => (journalConsole ? journalConsole(c.req.raw) : consoleOff()));
   app.all('*', (c) => kit.fetch(c.req.raw));
 
   // The checkout protocol and the notifications go to the kit without the router in front (most

@@ -89,7 +89,8 @@ const encoder = new TextEncoder();
 /** Whether `text` is at most `maxBytes` in UTF-8 (three bytes a UTF-16 unit at most: most entries need no encoding). */
 const fits = (text: string, maxBytes: number): boolean => text.length * 3 <= maxBytes || encoder.encode(text).length <= maxBytes;
 
-const KINDS: ReadonlySet<string> = new Set<JournalKind>([
+/** Every kind of entry, in the order of {@link JournalKind} (the OpenAPI file lists them from here). */
+export const JOURNAL_KINDS = [
   'created',
   'deal_started',
   'requisites_shown',
@@ -99,7 +100,8 @@ const KINDS: ReadonlySet<string> = new Set<JournalKind>([
   'webhook',
   'reconciled',
   'action',
-]);
+] as const satisfies readonly JournalKind[];
+const KINDS: ReadonlySet<string> = new Set<string>(JOURNAL_KINDS);
 
 /** A stored entry read back (tolerant: an entry that does not read is shown as such, not thrown). */
 export const decodeEntry = (seq: number, text: string): JournalEntry => {

@@ -13,7 +13,7 @@ export type JournalKind =
   | 'deal_started'
   /** A payer was first shown the deal's requisites (masked). */
   | 'requisites_shown'
-  /** A payer said "I have paid" (with the receipt's size), asked to cancel, or disputed: and the outcome. */
+  /** A payer said "I have paid" (`said_paid`, with the upload's size), asked to cancel, or disputed: and the outcome. */
   | 'payer_action'
   /** A notification of the service arrived: whether its token was accepted, whether the service confirmed it, and why. */
   | 'notification'

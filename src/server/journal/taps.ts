@@ -196,7 +196,7 @@ export const tapCheckout = (
         return;
       }
       journal.note(invoiceId, 'payer_action', {
-        action: action === 'receipt' ? 'paid' : action === 'cancel' ? 'cancel' : 'dispute',
+        action: action === 'receipt' ? 'said_paid' : action === 'cancel' ? 'cancel' : 'dispute',
         uploadBytes: action === 'cancel' || !Number.isFinite(size) || size === 0 ? null : size,
         outcome,
       });

@@ -15,8 +15,6 @@ import {
   checkoutTokenAuthorizer,
   createCheckoutServer,
   createWebhookSender,
-  createJournalConsole,
-  journalAnswer,
   journalWebhookAttempt,
   signCheckoutToken,
   type CheckoutServer,
@@ -30,6 +28,7 @@ import {
 import { secretsEqual } from '../server/proxy/http.js';
 import { withoutSecrets } from '../server/store/types.js';
 import type { GatewayConfig } from './settings.js';
+import { consoleFor, journalApi, mountConsole, noteRedelivery } from './journal.js';
 
 /** One line of the gateway's log: a level, a message and fields (never a secret, a token or requisites). */
 export type GatewayLog = (level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
@@ -143,7 +142,6 @@ export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway
     .filter((token): token is string => typeof token === 'string' && token !== '');
   if (tokens.length === 0)
     throw new TypeError("PAYMENT_NOTIFICATION_TOKEN is not set: the gateway receives the service's notifications with it");
-  // The sender is made before the kit whose journal its attempts go to: told through this.
   let noteAttempt: (attempt: WebhookAttempt) => void = () => undefined;
   const webhooks = shopWebhooks(config, deps, now, (attempt) => noteAttempt(attempt));
   const kit = createCheckoutServer({
@@ -175,15 +173,7 @@ export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway
   noteAttempt = journalWebhookAttempt(kit.journal);
   webhooks?.start();
   let draining = false;
-  const journalConsole = config.consoleKey
-    ? createJournalConsole({
-        kit,
-        key: config.consoleKey,
-        ...(webhooks ? { webhooks } : {}),
-        now,
-        onRefused: ({ client, count, locked }) => log('warn', 'console key refused', { client, count, locked }),
-      })
-    : undefined;
+  const journalConsole = consoleFor(config, kit, webhooks, log, now);
 
   /** The token a page gets for an invoice: valid until the invoice's expiry plus `GATEWAY_TOKEN_TTL_MS`. */
   const tokenFor = async (invoice: Invoice) => {
@@ -248,14 +238,10 @@ export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway
     if (!webhooks) return refused(404, 'not_found', 'no shop webhook: set SHOP_WEBHOOK_URL');
     const id = c.req.param('id') ?? '';
     const found = await webhooks.redeliver(id);
-    // A change's id is `{invoice id}:{fingerprint}`: the redelivery goes to that invoice's journal.
-    const invoiceId = id.split(':')[0] ?? '';
-    if (/^[0-9a-f-]{36}$/i.test(invoiceId))
-      kit.journal.note(invoiceId, 'action', { action: 'redeliver', by: 'api', change: id, outcome: found ? 'ok' : 'none' });
+    noteRedelivery(kit.journal, id, found);
     return found ? json(202, { ok: true }) : refused(404, 'not_found', 'no such webhook');
   });
-  api.get('/invoices/:id/journal', (c: Context) => journalAnswer(kit.journal, { invoiceId: c.req.param('id') ?? '' }));
-  api.get('/orders/:orderId/journal', (c: Context) => journalAnswer(kit.journal, { orderId: c.req.param('orderId') ?? '' }));
+  journalApi(api, kit.journal);
 
   const ready = () => (draining ? Promise.resolve({ ok: false as const, reason: 'stopping' }) : storeReady(store, log));
 
@@ -273,9 +259,7 @@ export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway
       : refused(404, 'not_found', 'no metrics here'),
   );
   app.route('/', api);
-  const consoleOff = () => refused(404, 'not_found', 'the console is off: set GATEWAY_CONSOLE_KEY');
-  app.all('/console', (c) => (journalConsole ? journalConsole(c.req.raw) : consoleOff()));
-  app.all('/console/*', (c) => (journalConsole ? journalConsole(c.req.raw) : consoleOff()));
+  mountConsole(app, journalConsole);
   app.all('*', (c) => kit.fetch(c.req.raw));
 
   // The checkout protocol and the notifications go to the kit without the router in front (most

@@ -15,8 +15,7 @@ import { UUID_PATTERN } from '../../schemas/index.js';
 import type { WebhookSender } from '../notifications/webhooks.js';
 import type { Reconciler } from '../books/reconciler.js';
 import { checkOptions, type OptionShapeOf } from '../options-check.js';
-import { remember } from '../remember.js';
-import { secretMatcher } from '../proxy/http.js';
+import { consoleKeys } from './console-keys.js';
 import type { Journal, JournalView } from './journal.js';
 import { consoleText, type ConsoleText } from './console-text.js';
 import { CONSOLE_CSS, homePage, invoicePage, link, loginPage, orderPage, page, message, type PageContext } from './console-page.js';
@@ -57,19 +56,11 @@ const JOURNAL_CONSOLE_OPTIONS = {
 export const DEFAULT_CONSOLE_PATH = '/console';
 /** How many wrong keys a client may present in the window by default. */
 export const DEFAULT_CONSOLE_MAX_WRONG_KEYS = 5;
-const WINDOW_MS = 15 * 60 * 1000;
-const SESSION_MS = 12 * 60 * 60 * 1000;
-const COOKIE = 'mc_console';
 /** The longest search or id taken. */
 const MAX_QUERY = 200;
 const ORDER_ID = /^[\p{L}\p{N}._:/#@+-]{1,200}$/u;
 
 const encoder = new TextEncoder();
-const base64url = (bytes: ArrayBuffer): string => {
-  let binary = '';
-  for (const byte of new Uint8Array(bytes)) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-};
 
 /** The console's Content-Security-Policy: nothing but its own style sheet (by hash), forms to itself. */
 const policy = crypto.subtle
@@ -113,6 +104,38 @@ export const journalAnswer = async (journal: Journal, asked: { invoiceId: string
 export const forwardedClient = (request: Request): string =>
   request.headers.get('x-forwarded-for')?.split(',')[0]?.trim().slice(0, 64) || 'direct';
 
+const headersFor = async (extra: Record<string, string> = {}) => ({
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy': await policy,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  ...extra,
+});
+const html = async (status: number, body: string, extra: Record<string, string> = {}) =>
+  new Response(body, { status, headers: await headersFor(extra) });
+const seeOther = (to: string, extra: Record<string, string> = {}) =>
+  new Response(null, { status: 303, headers: { location: to, 'cache-control': 'no-store', ...extra } });
+
+/** A POST from another site (a form posted from elsewhere) is refused whatever its cookie. */
+const crossSite = (request: Request, url: URL): boolean => {
+  const site = request.headers.get('sec-fetch-site');
+  if (site !== null && site !== 'same-origin' && site !== 'none') return true;
+  const origin = request.headers.get('origin');
+  return origin !== null && origin !== 'null' && origin !== url.origin;
+};
+
+/** What the page says after an action (the `done` of its redirect). */
+const notices = (text: ConsoleText, done: string | null): string | undefined => {
+  if (done === null) return undefined;
+  const [what, detail] = done.split(':');
+  if (what === 'read') return `${text.values.read_now}: ${detail ?? ''}`;
+  if (what === 'redelivered') return `${text.deliverAgain}: ${text.values.ok}`;
+  if (what === 'not_redelivered') return `${text.deliverAgain}: ${text.none}`;
+  return undefined;
+};
+
 /** The console as one handler: `(request) => Promise<Response>`, for paths under `path`. */
 export const createJournalConsole = (options: JournalConsoleOptions): ((request: Request) => Promise<Response>) => {
   checkOptions('createJournalConsole', options, JOURNAL_CONSOLE_OPTIONS);
@@ -126,71 +149,8 @@ export const createJournalConsole = (options: JournalConsoleOptions): ((request:
     throw new TypeError('createJournalConsole: maxWrongKeys must be a positive whole number');
   const clientOf = options.clientOf ?? forwardedClient;
   const now = options.now ?? Date.now;
-  const keyMatches = secretMatcher(options.key);
-  const macKey = crypto.subtle.importKey('raw', encoder.encode(options.key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const sessionMac = async (expires: number) =>
-    base64url(await crypto.subtle.sign('HMAC', await macKey, encoder.encode(`merchant-checkout console session ${expires}`)));
-  const matchesSession = async (value: string | undefined): Promise<boolean> => {
-    const [version, expires, mac] = (value ?? '').split('.');
-    const until = Number(expires);
-    if (version !== 'v1' || !Number.isSafeInteger(until) || until * 1000 < now() || mac === undefined) return false;
-    return secretMatcher(await sessionMac(until))(mac);
-  };
-
-  /** Wrong keys by client: how many since when (the oldest clients forgotten past 10 000). */
-  const wrong = new Map<string, { count: number; since: number }>();
-  const heldOff = (client: string): number => {
-    const record = wrong.get(client);
-    if (!record || record.since + WINDOW_MS <= now()) return 0;
-    return record.count >= maxWrongKeys ? record.since + WINDOW_MS - now() : 0;
-  };
-  const refuse = (client: string) => {
-    const current = wrong.get(client);
-    const record = current && current.since + WINDOW_MS > now() ? current : { count: 0, since: now() };
-    record.count++;
-    remember(wrong, client, record, 10_000);
-    try {
-      options.onRefused?.({ client, count: record.count, locked: record.count >= maxWrongKeys });
-    } catch {
-      // A failing logger changes nothing.
-    }
-  };
-
-  const headersFor = async (extra: Record<string, string> = {}) => ({
-    'content-type': 'text/html; charset=utf-8',
-    'cache-control': 'no-store',
-    'content-security-policy': await policy,
-    'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
-    'x-frame-options': 'DENY',
-    ...extra,
-  });
-  const html = async (status: number, body: string, extra: Record<string, string> = {}) =>
-    new Response(body, { status, headers: await headersFor(extra) });
-  const seeOther = (to: string, extra: Record<string, string> = {}) =>
-    new Response(null, { status: 303, headers: { location: to, 'cache-control': 'no-store', ...extra } });
-
-  const cookieOf = (request: Request): string | undefined => {
-    for (const part of (request.headers.get('cookie') ?? '').split(';')) {
-      const [name, ...value] = part.trim().split('=');
-      if (name === COOKIE) return value.join('=');
-    }
-    return undefined;
-  };
-  const bearerOf = (request: Request) => /^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
-  const cookieFor = async (url: URL) => {
-    const expires = Math.floor((now() + SESSION_MS) / 1000);
-    const secure = url.protocol === 'https:' ? '; Secure' : '';
-    return `${COOKIE}=v1.${expires}.${await sessionMac(expires)}; Path=${path}; HttpOnly; SameSite=Strict; Max-Age=${SESSION_MS / 1000}${secure}`;
-  };
-
-  /** A POST from another site (a form posted from elsewhere) is refused whatever its cookie. */
-  const crossSite = (request: Request, url: URL): boolean => {
-    const site = request.headers.get('sec-fetch-site');
-    if (site !== null && site !== 'same-origin' && site !== 'none') return true;
-    const origin = request.headers.get('origin');
-    return origin !== null && origin !== 'null' && origin !== url.origin;
-  };
+  const keys = consoleKeys({ key: options.key, path, maxWrongKeys, now, onRefused: options.onRefused });
+  const { keyMatches, matchesSession, heldOff, refuse, cookieOf, bearerOf, cookieFor } = keys;
 
   const lists = async () => ({
     failed: webhooks ? await webhooks.list('failed', 50) : undefined,
@@ -214,15 +174,6 @@ export const createJournalConsole = (options: JournalConsoleOptions): ((request:
     return html(404, homePage(context, await lists(), { text: context.text.notFound(shown), bad: true, query: shown }));
   };
 
-  const notices = (text: ConsoleText, done: string | null): string | undefined => {
-    if (done === null) return undefined;
-    const [what, detail] = done.split(':');
-    if (what === 'read') return `${text.values.read_now}: ${detail ?? ''}`;
-    if (what === 'redelivered') return `${text.deliverAgain}: ${text.values.ok}`;
-    if (what === 'not_redelivered') return `${text.deliverAgain}: ${text.none}`;
-    return undefined;
-  };
-
   const serve = async (request: Request, url: URL, text: ConsoleText, rest: string): Promise<Response> => {
     const context: PageContext = { text, path, signedIn: true };
     const method = request.method;
@@ -231,8 +182,7 @@ export const createJournalConsole = (options: JournalConsoleOptions): ((request:
       if (query !== null) return search(context, query.trim());
       return html(200, homePage(context, await lists()));
     }
-    if (rest === '/logout' && method === 'POST')
-      return seeOther(link(context, ''), { 'set-cookie': `${COOKIE}=; Path=${path}; HttpOnly; SameSite=Strict; Max-Age=0` });
+    if (rest === '/logout' && method === 'POST') return seeOther(link(context, ''), { 'set-cookie': keys.clearCookie });
     const invoice = /^\/invoices\/([^/]+)(\/read)?$/.exec(rest);
     if (invoice) {
       const id = decodeURIComponent(invoice[1]!);

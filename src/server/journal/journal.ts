@@ -27,9 +27,11 @@ export interface JournalOptions {
 /** The keys of `journal` (options-check.ts). */
 export const JOURNAL_OPTIONS = { maxEntries: true, maxEntryBytes: true, keepDays: true } as const satisfies OptionShapeOf<JournalOptions>;
 
-/** The journal's defaults (docs tables). */
+/** How many entries of one invoice are kept by default. */
 export const DEFAULT_JOURNAL_MAX_ENTRIES = 200;
+/** The largest entry by default, in bytes of JSON. */
 export const DEFAULT_JOURNAL_MAX_ENTRY_BYTES = 2048;
+/** How many days a journal is kept after its last entry by default. */
 export const DEFAULT_JOURNAL_KEEP_DAYS = 30;
 
 /** Where the invoice stands, when an entry knows it: its order id, and whether it is open (until a deadline) or settled. */

@@ -82,11 +82,17 @@ export const journalFindings =
 
 /** What the webhook sender tells of an attempt (`createWebhookSender({ onAttempt })`). */
 export interface WebhookAttempt {
+  /** The change's id (the webhook's `webhook-id`). */
   id: string;
+  /** The HTTP status the shop answered, or null when it did not answer. */
   status: number | null;
+  /** Delivered, tried again later, or given up. */
   outcome: 'delivered' | 'retry' | 'failed';
+  /** Why it failed. */
   error?: string;
+  /** How long the attempt took, in ms. */
   ms: number;
+  /** When it is tried again (epoch ms), for `retry`. */
   nextAt?: number | undefined;
 }
 

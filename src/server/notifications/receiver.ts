@@ -268,6 +268,31 @@ const claimOf = (raw: unknown, parsed: NotifiedInvoice | undefined): SnapshotCla
   };
 };
 
+/** What the journal is told of a notification the service did not confirm. */
+const unconfirmedNote = (details: Omit<UnconfirmedNotification, 'request' | 'notification'>): Parameters<NotificationNote>[1] => ({
+  tokenCheck: 'accepted',
+  verdict: 'unconfirmed',
+  reason:
+    details.reason === 'not_found'
+      ? 'not_found'
+      : `differs: ${details.contradictions.map((change) => `${change.field} ${change.to ?? '-'} (service: ${change.from ?? '-'})`).join('; ')}`,
+  claimedStatus: details.claimed.status,
+});
+
+/** The invoice id a body names (the envelope's or a bare invoice's), lower case, when it is a UUID. */
+const namedInvoice = (body: unknown): string | undefined => {
+  const raw = typeof body === 'object' && body !== null ? ((body as { invoice?: unknown }).invoice ?? body) : undefined;
+  const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : undefined;
+  return typeof id === 'string' && UUID_PATTERN.test(id) ? id.toLowerCase() : undefined;
+};
+
+/** A missing or wrong token's refusal, told to the journal of the invoice the body names (when it names one). */
+const wrongToken = (note: NotificationNote, body: unknown): CheckoutHttpError => {
+  const id = namedInvoice(body);
+  if (id) note(id, { tokenCheck: 'wrong', verdict: 'refused', reason: 'missing or wrong token' });
+  return new CheckoutHttpError('unauthorized', 'missing or wrong notification token');
+};
+
 /** How a failure to verify is answered: the service then delivers again, and the reconciler reads the invoice anyway. */
 const upstreamFailure = (error: unknown): CheckoutHttpError =>
   error instanceof MerchantTimeoutError
@@ -298,15 +323,6 @@ export const createReceiver = (
   const matchesToken = matchers
     ? async (presented: string | null) => (await Promise.all(matchers.map((matches) => matches(presented)))).includes(true)
     : undefined;
-  const unauthorized = () => new CheckoutHttpError('unauthorized', 'missing or wrong notification token');
-  /** A wrong token: refused, and told to the journal of the invoice the body names, when it names one. */
-  const refusedToken = (body: unknown) => {
-    const raw = typeof body === 'object' && body !== null ? ((body as { invoice?: unknown }).invoice ?? body) : undefined;
-    const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : undefined;
-    if (typeof id === 'string' && UUID_PATTERN.test(id))
-      note(id.toLowerCase(), { tokenCheck: 'wrong', verdict: 'refused', reason: 'missing or wrong token' });
-    return unauthorized();
-  };
 
   const unconfirmed = (
     details: Omit<UnconfirmedNotification, 'request' | 'notification'>,
@@ -314,15 +330,7 @@ export const createReceiver = (
     { request, outcome }: Handling,
   ): Response => {
     outcome('unconfirmed');
-    note(details.invoiceId, {
-      tokenCheck: 'accepted',
-      verdict: 'unconfirmed',
-      reason:
-        details.reason === 'not_found'
-          ? 'not_found'
-          : `differs: ${details.contradictions.map((change) => `${change.field} ${change.to ?? '-'} (service: ${change.from ?? '-'})`).join('; ')}`,
-      claimedStatus: details.claimed.status,
-    });
+    note(details.invoiceId, unconfirmedNote(details));
     try {
       onUnconfirmed?.({ ...details, notification, request });
     } catch (error) {
@@ -400,7 +408,7 @@ export const createReceiver = (
     }
     const presented = presentedToken(source, request, body);
     // With fixed tokens, authenticate before saying anything about the body.
-    if (matchesToken && !(await matchesToken(presented))) throw refusedToken(body);
+    if (matchesToken && !(await matchesToken(presented))) throw wrongToken(note, body);
     if (!json) badRequest('the body is not JSON');
     const { raw, id, notification } = notifiedOf(body);
     const lenient = safeParse(NotifiedInvoiceSchema, raw, notification ? 'invoice' : undefined);
@@ -408,7 +416,7 @@ export const createReceiver = (
     if (typeof token === 'function') {
       if (!claimed) badRequest(`invalid notification: ${lenient.success ? '' : lenient.message}`);
       const expected = await token(claimed!, request);
-      if (typeof expected !== 'string' || expected === '' || !(await secretsEqual(expected, presented))) throw refusedToken(body);
+      if (typeof expected !== 'string' || expected === '' || !(await secretsEqual(expected, presented))) throw wrongToken(note, body);
     }
     // Recorded before anything else: whatever fails next, the reconciler reads this invoice.
     await core.track(id, undefined);

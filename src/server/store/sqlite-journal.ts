@@ -6,7 +6,11 @@
  * books and the outbox, which money depends on, keep their full sync.
  */
 import type { JournalStore } from './types.js';
-import type { SqliteDatabase } from './sqlite.js';
+
+/** What the journal needs of the store's database (sqlite.ts's `SqliteDatabase` is one). */
+interface JournalDatabase {
+  prepare(sql: string): { run(...params: unknown[]): unknown; get(...params: unknown[]): unknown; all(...params: unknown[]): unknown[] };
+}
 
 export const JOURNAL_SCHEMA = `
 CREATE TABLE IF NOT EXISTS journal (invoice_id TEXT NOT NULL, seq INTEGER NOT NULL, entry TEXT NOT NULL, PRIMARY KEY (invoice_id, seq)) WITHOUT ROWID;
@@ -30,7 +34,7 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
  * answers a synchronous step as a promise (sqlite.ts's own).
  */
 export const sqliteJournal = (
-  db: SqliteDatabase,
+  db: JournalDatabase,
   transaction: <T>(work: () => T) => T,
   step: <T>(work: () => T) => Promise<T>,
 ): JournalStore => {

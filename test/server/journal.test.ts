@@ -6,7 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
-import { DEFAULT_NOTIFICATIONS_PATH, createMemoryStore, type CheckoutStore, type InvoiceChange } from '../../src/server/index.js';
+import {
+  DEFAULT_NOTIFICATIONS_PATH,
+  createJournalConsole,
+  createMemoryStore,
+  type CheckoutStore,
+  type InvoiceChange,
+} from '../../src/server/index.js';
 import { encodeEntry, maskRequisites } from '../../src/server/journal/entry.js';
 import { kitOnMock, type KitOnMock } from '../support/kit-on-mock.js';
 
@@ -165,6 +171,12 @@ describe('the journal of an invoice', () => {
     await made.kit.journal.idle();
     assert.ok(made.kit.journal.failures() > 0);
     assert.ok(errors.some((error) => error instanceof Error && error.message === 'journal disk full'));
+  });
+
+  test('the console refuses an unknown option naming the right one, and a short key', () => {
+    const { kit } = world();
+    assert.throws(() => createJournalConsole({ kit, key: 'k'.repeat(16), pth: '/support' } as never), /did you mean `path`/);
+    assert.throws(() => createJournalConsole({ kit, key: 'short' }), /key must be at least 16 characters/);
   });
 
   test('journal: false keeps none; an unknown journal option is refused naming the right one', () => {

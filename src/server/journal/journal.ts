@@ -111,9 +111,38 @@ export const createJournal = (
   const limits = { maxEntries, ttlMs: keepDays * DAY_MS };
   let pending = new Set<Promise<unknown>>();
   let failed = 0;
+  /**
+   * Notes wait for the next turn of the event loop and are then written in the order noted: a
+   * SQLite write (synchronous) never runs on the stack of the work it tells of, and Redis gets
+   * them in order on one connection.
+   */
+  let queued: (() => Promise<void>)[] = [];
+  const flush = () => {
+    const batch = queued;
+    queued = [];
+    for (const run of batch) {
+      let written: Promise<void>;
+      try {
+        written = run();
+      } catch (error) {
+        written = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+      const settled = written.catch((error: unknown) => {
+        failed++;
+        report(error);
+      });
+      pending.add(settled);
+      void settled.finally(() => pending.delete(settled));
+    }
+  };
 
-  const write = async (invoiceId: string, kind: JournalKind, details: JournalDetails = {}, meta: JournalMeta = {}): Promise<void> => {
-    const at = now();
+  const write = async (
+    invoiceId: string,
+    kind: JournalKind,
+    details: JournalDetails = {},
+    meta: JournalMeta = {},
+    at = now(),
+  ): Promise<void> => {
     await journal.append(
       invoiceId.toLowerCase(),
       {
@@ -129,18 +158,9 @@ export const createJournal = (
   return {
     enabled: true,
     note: (invoiceId, kind, details, meta) => {
-      let written: Promise<void>;
-      try {
-        written = write(invoiceId, kind, details, meta);
-      } catch (error) {
-        written = Promise.reject(error instanceof Error ? error : new Error(String(error)));
-      }
-      const settled = written.catch((error: unknown) => {
-        failed++;
-        report(error);
-      });
-      pending.add(settled);
-      void settled.finally(() => pending.delete(settled));
+      const at = now();
+      queued.push(() => write(invoiceId, kind, details, meta, at));
+      if (queued.length === 1) setTimeout(flush, 0);
     },
     write,
     read: async (invoiceId, limit = maxEntries) => {
@@ -158,7 +178,8 @@ export const createJournal = (
     overdue: async (limit) =>
       (await journal.overdue(now(), limit)).map(({ invoiceId, deadline }) => ({ invoiceId, deadline: new Date(deadline).toISOString() })),
     idle: async () => {
-      while (pending.size > 0) {
+      while (queued.length > 0 || pending.size > 0) {
+        flush();
         const waiting = pending;
         pending = new Set();
         await Promise.all(waiting);

@@ -10,6 +10,7 @@ import type { InvoiceChange } from '../books/ledger.js';
 import type { ReconcileReport } from '../books/reconciler.js';
 import { isTerminal } from '../store/types.js';
 import { remember } from '../remember.js';
+import { requestPath } from '../runtime-seam.js';
 import { maskRequisites } from './entry.js';
 import type { Journal, JournalMeta } from './journal.js';
 
@@ -114,7 +115,7 @@ export const journalWebhookAttempt =
   };
 
 /** The payer's routes of the checkout protocol the journal hears (src/schemas/checkout-routes.ts). */
-const PAYER_ROUTE = /\/invoices\/([0-9a-fA-F-]{36})(?:\/(deal|cancel|receipt|dispute))?$/;
+const PAYER_ROUTE = /^\/invoices\/([0-9a-fA-F-]{36})(?:\/(deal|cancel|receipt|dispute))?$/;
 
 interface ProjectedDeal {
   id?: unknown;
@@ -149,6 +150,7 @@ export const tapCheckout = (
 ): ((request: Request) => Promise<Response>) => {
   if (!journal.enabled) return checkout;
   const prefix = basePath.replace(/\/+$/, '');
+  const invoices = `${prefix}/invoices/`;
   /** Deals whose requisites were noted as shown, by deal id (or invoice id when a deal has none). */
   const shown = new Map<string, true>();
   /** Invoices whose reads show no requisites yet are looked at again; those already noted are not. */
@@ -172,11 +174,11 @@ export const tapCheckout = (
       .catch(() => undefined);
 
   const observe = (request: Request, answer: Response): void => {
-    const url = request.url;
-    const query = url.indexOf('?');
-    const path = query === -1 ? url : url.slice(0, query);
-    const match = PAYER_ROUTE.exec(path);
-    if (!match || !path.includes(`${prefix}/invoices/`)) return;
+    // The adapter's path (no URL is built for it): most reads stop at the first test.
+    const path = requestPath(request);
+    if (!path.startsWith(invoices)) return;
+    const match = PAYER_ROUTE.exec(path.slice(prefix.length));
+    if (!match) return;
     const invoiceId = match[1]!.toLowerCase();
     const action = match[2];
     if (request.method === 'GET' && action === undefined) {

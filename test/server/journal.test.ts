@@ -5,6 +5,9 @@
  * entries; a journal write that fails never fails a notification's acknowledgment.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import {
   DEFAULT_NOTIFICATIONS_PATH,
@@ -14,6 +17,8 @@ import {
   type InvoiceChange,
 } from '../../src/server/index.js';
 import { encodeEntry, maskRequisites } from '../../src/server/journal/entry.js';
+import { createJournal } from '../../src/server/journal/journal.js';
+import { createSqliteStore } from '../../src/server/sqlite.js';
 import { kitOnMock, type KitOnMock } from '../support/kit-on-mock.js';
 
 const MERCHANT = { apiKey: 'journal-api-key', secretKey: 'journal-secret-key', storeId: 40, storeName: 'Journal Shop' };
@@ -171,6 +176,39 @@ describe('the journal of an invoice', () => {
     await made.kit.journal.idle();
     assert.ok(made.kit.journal.failures() > 0);
     assert.ok(errors.some((error) => error instanceof Error && error.message === 'journal disk full'));
+  });
+
+  test('kept keepDays after its last entry: a journal silent longer is gone (memory and SQLite)', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'journal-keep-'));
+    try {
+      for (const store of [createMemoryStore({ warn: false }), createSqliteStore({ path: join(folder, 'keep.db') })]) {
+        let clock = Date.parse('2026-11-01T00:00:00Z');
+        const journal = createJournal(
+          store,
+          { keepDays: 30 },
+          () => clock,
+          (error) => assert.fail(String(error)),
+        );
+        const [settled, recent] = [crypto.randomUUID(), crypto.randomUUID()];
+        await journal.write(settled, 'change', { changeKind: 'paid' }, { open: false });
+        clock += 29 * 24 * 3_600_000;
+        await journal.write(recent, 'created', { amount: '1500.00 RUB' });
+        assert.equal((await journal.read(settled)).total, 1, 'kept within 30 days');
+        clock += 2 * 24 * 3_600_000;
+        await journal.write(recent, 'action', { action: 'read_now' });
+        assert.equal((await journal.read(settled)).total, 0, 'gone 31 days after its last entry');
+        assert.equal((await journal.read(recent)).total, 2);
+        await journal.write(settled, 'action', { action: 'read_now' });
+        assert.deepEqual(
+          (await journal.read(settled)).entries.map((entry) => [entry.seq, entry.kind]),
+          [[1, 'action']],
+          'a late entry starts it again',
+        );
+        await store.close();
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   test('the console refuses an unknown option naming the right one, and a short key', () => {

@@ -96,7 +96,8 @@ export const journalAnswer = async (journal: Journal, asked: { invoiceId: string
     return refusedJson(400, 'bad_request', 'the order id must be 1 to 200 letters, digits or ._:/#@+-');
   const ids = await journal.find(asked.orderId);
   if (ids.length === 0) return refusedJson(404, 'not_found', 'no journal names this order id');
-  const invoices: JournalView[] = await Promise.all(ids.map((id) => journal.read(id)));
+  const invoices: JournalView[] = (await Promise.all(ids.map((id) => journal.read(id)))).filter((view) => view.total > 0);
+  if (invoices.length === 0) return refusedJson(404, 'not_found', 'no journal names this order id');
   return json(200, { orderId: asked.orderId, invoices });
 };
 

@@ -166,13 +166,11 @@ export const createJournal = (
     read: async (invoiceId, limit = maxEntries) => {
       const id = invoiceId.toLowerCase();
       const { records, total } = await journal.read(id, Math.min(Math.max(0, Math.floor(limit)), maxEntries));
-      const oldestKept = total === 0 ? 0 : Math.max(1, total - maxEntries + 1);
-      return {
-        invoiceId: id,
-        total,
-        dropped: oldestKept > 0 ? oldestKept - 1 : 0,
-        entries: records.map((record) => decodeEntry(record.seq, record.entry)),
-      };
+      const entries = records.map((record) => decodeEntry(record.seq, record.entry));
+      // Past its keeping time a journal is gone, whether or not its store has removed it yet.
+      const newest = entries[0];
+      if (newest === undefined || Date.parse(newest.at) + limits.ttlMs < now()) return { invoiceId: id, total: 0, dropped: 0, entries: [] };
+      return { invoiceId: id, total, dropped: Math.max(0, total - maxEntries), entries };
     },
     find: (orderId) => journal.find(orderId, 20),
     overdue: async (limit) =>

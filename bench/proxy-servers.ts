@@ -270,6 +270,8 @@ const startKit = async (mock: MockInfo, kitFile?: string): Promise<Started> => {
     authorize: (id) => allowed.has(id),
     notifications: { token: 'bench-token', path: '/notifications' },
     onChange: () => undefined,
+    // bench/journal.ts: the same kit without its journal, side by side.
+    ...(process.env.BENCH_JOURNAL === 'off' ? { journal: false as const } : {}),
   });
   const node = kit.createNodeServer(floor ? floor.around(server.fetch) : server.fetch);
   node.keepAliveTimeout = 5000;

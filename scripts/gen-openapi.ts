@@ -9,7 +9,9 @@
  *   proxy, from its table of routes (`src/schemas/checkout-routes.ts`, paths built by
  *   scripts/openapi-checkout-paths.ts) and `src/schemas/checkout.ts` (zod's output side: what the proxy sends).
  *
- *   npm run openapi                      rewrite both files
+ * - `gateway.json`: the gateway's `/v1` routes of each invoice's journal (scripts/openapi-gateway.ts).
+ *
+ *   npm run openapi                      rewrite the three files
  *   test/openapi/openapi.test.ts         fails when either is stale, and validates both
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -48,10 +50,12 @@ import {
 import { PaymentVariantListSchema } from '../src/schemas/invoice.js';
 import { OPERATIONS, type OperationRow } from '../src/schemas/operations.js';
 import { checkoutPaths } from './openapi-checkout-paths.js';
+import { buildGateway } from './openapi-gateway.js';
 
 export const OPENAPI_FILES = {
   merchantApi: fileURLToPath(new URL('../openapi/merchant-api.json', import.meta.url)),
   checkout: fileURLToPath(new URL('../openapi/checkout.json', import.meta.url)),
+  gateway: fileURLToPath(new URL('../openapi/gateway.json', import.meta.url)),
 };
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -503,10 +507,12 @@ const render = (document: JsonObject): string => `${JSON.stringify(document, nul
 
 export const renderMerchantApi = (): string => render(buildMerchantApi());
 export const renderCheckout = (): string => render(buildCheckout());
+export const renderGateway = (): string => render(buildGateway(version));
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   mkdirSync(fileURLToPath(new URL('../openapi/', import.meta.url)), { recursive: true });
   writeFileSync(OPENAPI_FILES.merchantApi, renderMerchantApi());
   writeFileSync(OPENAPI_FILES.checkout, renderCheckout());
-  console.log('wrote openapi/merchant-api.json and openapi/checkout.json');
+  writeFileSync(OPENAPI_FILES.gateway, renderGateway());
+  console.log('wrote openapi/merchant-api.json, openapi/checkout.json and openapi/gateway.json');
 }

@@ -15,17 +15,20 @@ import {
   checkoutTokenAuthorizer,
   createCheckoutServer,
   createWebhookSender,
+  journalWebhookAttempt,
   signCheckoutToken,
   type CheckoutServer,
   type CheckoutStore,
   type CreateInvoiceRequest,
   type Invoice,
   type MerchantClient,
+  type WebhookAttempt,
   type WebhookSender,
 } from '../server/index.js';
 import { secretsEqual } from '../server/proxy/http.js';
 import { withoutSecrets } from '../server/store/types.js';
 import type { GatewayConfig } from './settings.js';
+import { consoleFor, journalApi, mountConsole, noteRedelivery } from './journal.js';
 
 /** One line of the gateway's log: a level, a message and fields (never a secret, a token or requisites). */
 export type GatewayLog = (level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
@@ -66,8 +69,8 @@ export const pathOf = (url: string): string => {
 /** Fields of a create-invoice body the gateway fills itself. */
 const FILLED = ['notificationUrl', 'notificationToken'] as const;
 
-/** The shop's signed webhook of changes, when one is configured. */
-const shopWebhooks = (config: GatewayConfig, deps: GatewayDeps, now: () => number) =>
+/** The shop's signed webhook of changes, when one is configured; each attempt told to the log and to `journal`. */
+const shopWebhooks = (config: GatewayConfig, deps: GatewayDeps, now: () => number, journal: (attempt: WebhookAttempt) => void) =>
   config.webhookUrl && config.webhookSecret
     ? createWebhookSender({
         store: deps.store,
@@ -77,8 +80,11 @@ const shopWebhooks = (config: GatewayConfig, deps: GatewayDeps, now: () => numbe
         timeoutMs: config.webhookTimeoutMs,
         retryDelaysMs: config.webhookRetryDelaysMs,
         ...(deps.webhookFetch ? { fetch: deps.webhookFetch } : {}),
-        onAttempt: ({ id, status, outcome, error, ms }) =>
-          deps.log(outcome === 'delivered' ? 'info' : 'warn', 'webhook', { change: id, status, outcome, error, ms }),
+        onAttempt: (attempt) => {
+          const { id, status, outcome, error, ms } = attempt;
+          deps.log(outcome === 'delivered' ? 'info' : 'warn', 'webhook', { change: id, status, outcome, error, ms });
+          journal(attempt);
+        },
         report: (error) => deps.log('error', 'webhook failed', { error: String(error) }),
       })
     : undefined;
@@ -136,7 +142,8 @@ export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway
     .filter((token): token is string => typeof token === 'string' && token !== '');
   if (tokens.length === 0)
     throw new TypeError("PAYMENT_NOTIFICATION_TOKEN is not set: the gateway receives the service's notifications with it");
-  const webhooks = shopWebhooks(config, deps, now);
+  let noteAttempt: (attempt: WebhookAttempt) => void = () => undefined;
+  const webhooks = shopWebhooks(config, deps, now, (attempt) => noteAttempt(attempt));
   const kit = createCheckoutServer({
     client: clients,
     store,
@@ -163,8 +170,10 @@ export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway
     onError: (error, request) =>
       log('error', 'kit', { error: error instanceof Error ? error.message : String(error), path: new URL(request.url).pathname }),
   });
+  noteAttempt = journalWebhookAttempt(kit.journal);
   webhooks?.start();
   let draining = false;
+  const journalConsole = consoleFor(config, kit, webhooks, log, now);
 
   /** The token a page gets for an invoice: valid until the invoice's expiry plus `GATEWAY_TOKEN_TTL_MS`. */
   const tokenFor = async (invoice: Invoice) => {
@@ -227,8 +236,12 @@ export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway
   });
   api.post('/webhooks/:id/redeliver', async (c: Context) => {
     if (!webhooks) return refused(404, 'not_found', 'no shop webhook: set SHOP_WEBHOOK_URL');
-    return (await webhooks.redeliver(c.req.param('id') ?? '')) ? json(202, { ok: true }) : refused(404, 'not_found', 'no such webhook');
+    const id = c.req.param('id') ?? '';
+    const found = await webhooks.redeliver(id);
+    noteRedelivery(kit.journal, id, found);
+    return found ? json(202, { ok: true }) : refused(404, 'not_found', 'no such webhook');
   });
+  journalApi(api, kit.journal);
 
   const ready = () => (draining ? Promise.resolve({ ok: false as const, reason: 'stopping' }) : storeReady(store, log));
 
@@ -246,6 +259,7 @@ export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway
       : refused(404, 'not_found', 'no metrics here'),
   );
   app.route('/', api);
+  mountConsole(app, journalConsole);
   app.all('*', (c) => kit.fetch(c.req.raw));
 
   // The checkout protocol and the notifications go to the kit without the router in front (most

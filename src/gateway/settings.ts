@@ -100,6 +100,11 @@ export const SETTINGS = {
     help: "the shop's bearer key for the gateway's /v1 API (invoices, tokens, webhooks); without it that API is off",
     read: secret,
   },
+  consoleKey: {
+    name: 'GATEWAY_CONSOLE_KEY',
+    help: "the support console's own key (/console: each invoice's journal; at least 16 characters); without it the console is off",
+    read: secret,
+  },
   publicUrl: {
     name: 'GATEWAY_PUBLIC_URL',
     help: "the gateway's own URL as the payment service reaches it (fills the invoices' notificationUrl)",

@@ -135,6 +135,26 @@ export {
   type StoreSubscription,
   type MemoryStoreOptions,
 } from './store/index.js';
+export type { JournalStore, JournalRecord, JournalAppend } from './store/types.js';
+export {
+  DEFAULT_JOURNAL_KEEP_DAYS,
+  DEFAULT_JOURNAL_MAX_ENTRIES,
+  DEFAULT_JOURNAL_MAX_ENTRY_BYTES,
+  type Journal,
+  type JournalMeta,
+  type JournalOptions,
+  type JournalView,
+} from './journal/journal.js';
+export { maskRequisites, type JournalEntry, type JournalKind, type JournalValue, type JournalDetails } from './journal/entry.js';
+export { journalWebhookAttempt, type WebhookAttempt } from './journal/taps.js';
+export {
+  createJournalConsole,
+  journalAnswer,
+  forwardedClient,
+  DEFAULT_CONSOLE_PATH,
+  DEFAULT_CONSOLE_MAX_WRONG_KEYS,
+  type JournalConsoleOptions,
+} from './journal/console.js';
 export {
   DEFAULT_HEARTBEAT_MS,
   DEFAULT_REFRESH_INTERVAL_MS,

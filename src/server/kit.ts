@@ -25,6 +25,8 @@ import { checkOptions, type OptionShapeOf } from './options-check.js';
 import { errorAnswer } from './proxy/http.js';
 import { createMemoryStore } from './store/memory.js';
 import type { CheckoutStore } from './store/types.js';
+import { JOURNAL_OPTIONS, createJournal, type Journal, type JournalOptions } from './journal/journal.js';
+import { journalChanges, journalCreated, journalFindings, tapCheckout } from './journal/taps.js';
 
 /** The kit's notification receiver: the receiver's options, and the path the combined `fetch` serves it at. */
 export interface KitNotificationOptions extends NotificationReceiverOptions {
@@ -80,6 +82,11 @@ export interface CheckoutServerOptions extends Omit<CheckoutHandlerOptions, 'sto
   cron?: KitCronOptions;
   /** The clock of the reconciler's schedule, in ms since the epoch (a test's or the mock's). Default `Date.now`. */
   now?: () => number;
+  /**
+   * Each invoice's journal in the store (docs/console.md): its bounds, or `false` for none.
+   * On by default in a store that keeps journals (the kit's three do).
+   */
+  journal?: false | JournalOptions;
 }
 
 /** The keys of the kit's `notifications` (options-check.ts). */
@@ -97,6 +104,7 @@ const CHECKOUT_SERVER_OPTIONS = {
   reconcile: { ...RECONCILER_OPTIONS, ...RECONCILE_SCHEDULE_OPTIONS, timer: true },
   cron: KIT_CRON_OPTIONS,
   now: true,
+  journal: JOURNAL_OPTIONS,
 } as const satisfies OptionShapeOf<CheckoutServerOptions>;
 
 /** A handler the kit hands out: a Web `Request` in, a `Response` out. */
@@ -121,6 +129,8 @@ export interface CheckoutServer {
   reconciler: Reconciler;
   /** The store the kit owns (the one given, or its memory store). */
   store: CheckoutStore;
+  /** Each invoice's journal: what the console and `GET /v1/invoices/{id}/journal` show (docs/console.md). */
+  journal: Journal;
   /** Stops the reconciler, stops observing the clients, and closes a store the kit made itself. */
   close(): Promise<void>;
 }
@@ -164,25 +174,32 @@ export const createCheckoutServer = (options: CheckoutServerOptions): CheckoutSe
   const { timer = true, ...reconcileOptions } = options.reconcile === false ? { timer: false } : (options.reconcile ?? {});
   if (typeof timer !== 'boolean') throw new TypeError('createCheckoutServer: reconcile.timer must be true or false');
   const cronOptions = options.cron === undefined ? undefined : cronOptionsOf(options.cron);
+  // The journal: told by wrappers of the parts' own hooks (journal/taps.ts), never in their way.
+  const journal = createJournal(store, options.journal, options.now ?? Date.now, (error) => report(error));
   const core = createCore({
     clients,
     store,
-    onChange,
+    onChange: journal.enabled ? journalChanges(journal, onChange) : onChange,
     handlerTimeoutMs,
     schedule: reconcileOptions,
     now: options.now,
     report: (error) => report(error),
   });
-  const checkout = createProxy({ reader: core.reader, store }, options);
+  const proxy = createProxy({ reader: core.reader, store }, options);
+  const checkout = tapCheckout(proxy, options.basePath ?? '', journal);
   const notifications: KitHandler = options.notifications
-    ? createReceiver(core, options.notifications, report)
+    ? createReceiver(core, options.notifications, report, (id, details) => journal.note(id, 'notification', details))
     : () => Promise.resolve(errorAnswer('not_found', 'this kit has no notification receiver (give notifications.token)'));
   const notificationsPath = options.notifications?.path ?? DEFAULT_NOTIFICATIONS_PATH;
-  const reconciler = createReconciler(core, reconcileOptions);
+  const reconciler = createReconciler(
+    core,
+    journal.enabled ? { ...reconcileOptions, onReport: journalFindings(journal, reconcileOptions.onReport) } : reconcileOptions,
+  );
   const cron: KitHandler = cronOptions
     ? createCronHandler(reconciler, cronOptions, report)
     : () => Promise.resolve(errorAnswer('not_found', 'this kit has no handler for a scheduler (give cron.secret)'));
   const stopObserving = core.observe();
+  const stopJournaling = journal.enabled ? clients.map((client) => client.onInvoice(journalCreated(journal))) : [];
   if (timer) reconciler.start();
 
   return {
@@ -197,9 +214,12 @@ export const createCheckoutServer = (options: CheckoutServerOptions): CheckoutSe
     },
     reconciler,
     store,
+    journal,
     close: async () => {
       stopObserving();
+      stopJournaling.forEach((stop) => stop());
       await reconciler.stop();
+      await journal.idle();
       if (ownStore) await store.close();
     },
   };

@@ -227,6 +227,7 @@ const EXPECTED_FILES = `
   dist/types/element/view-parts.d.ts
   dist/types/element/views.d.ts
   dist/types/gateway/app.d.ts
+  dist/types/gateway/journal.d.ts
   dist/types/gateway/server.d.ts
   dist/types/gateway/settings.d.ts
   dist/types/mock/api.d.ts
@@ -301,6 +302,13 @@ const EXPECTED_FILES = `
   dist/types/server/handler.d.ts
   dist/types/server/immutable.d.ts
   dist/types/server/index.d.ts
+  dist/types/server/journal/console-keys.d.ts
+  dist/types/server/journal/console-page.d.ts
+  dist/types/server/journal/console-text.d.ts
+  dist/types/server/journal/console.d.ts
+  dist/types/server/journal/entry.d.ts
+  dist/types/server/journal/journal.d.ts
+  dist/types/server/journal/taps.d.ts
   dist/types/server/kit.d.ts
   dist/types/server/node/adapter.d.ts
   dist/types/server/node/body-gate.d.ts
@@ -338,12 +346,15 @@ const EXPECTED_FILES = `
   dist/types/server/single-flight.d.ts
   dist/types/server/sqlite.d.ts
   dist/types/server/store/index.d.ts
+  dist/types/server/store/memory-journal.d.ts
   dist/types/server/store/memory.d.ts
   dist/types/server/store/redis-client.d.ts
+  dist/types/server/store/redis-journal.d.ts
   dist/types/server/store/redis-queues.d.ts
   dist/types/server/store/redis-scripts.d.ts
   dist/types/server/store/redis-settings.d.ts
   dist/types/server/store/redis.d.ts
+  dist/types/server/store/sqlite-journal.d.ts
   dist/types/server/store/sqlite.d.ts
   dist/types/server/store/types.d.ts
   dist/types/server/telemetry.d.ts
@@ -352,6 +363,7 @@ const EXPECTED_FILES = `
   dist/types/types/jsx.d.ts
   dist/types/types/vue.d.ts
   openapi/checkout.json
+  openapi/gateway.json
   openapi/merchant-api.json
   package.json
 `

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { ISO_8601_PATTERN, OPENAPI_FILES, renderCheckout, renderMerchantApi } from '../../scripts/gen-openapi.js';
+import { ISO_8601_PATTERN, OPENAPI_FILES, renderCheckout, renderGateway, renderMerchantApi } from '../../scripts/gen-openapi.js';
 import { createMockService, type MockService } from '../../src/mock/index.js';
 import { normalizeTimestamp } from '../../src/schemas/patterns.js';
 import { MerchantClient, createCheckoutHandler } from '../../src/server/index.js';
@@ -25,6 +25,7 @@ const TIMEOUT = 30_000;
 const readDocument = (file: string): JsonObject => JSON.parse(readFileSync(file, 'utf8')) as JsonObject;
 const merchantApi = readDocument(OPENAPI_FILES.merchantApi);
 const checkout = readDocument(OPENAPI_FILES.checkout);
+const gateway = readDocument(OPENAPI_FILES.gateway);
 
 // ── The files ────────────────────────────────────────────────────────────────────────
 
@@ -37,7 +38,15 @@ describe('the OpenAPI files', () => {
     assert.equal(readFileSync(OPENAPI_FILES.checkout, 'utf8'), renderCheckout(), 'openapi/checkout.json is stale: run npm run openapi');
   });
 
-  for (const [name, document] of [['merchant-api.json', merchantApi], ['checkout.json', checkout]] as const) {
+  test('openapi/gateway.json is current', { timeout: TIMEOUT }, () => {
+    assert.equal(readFileSync(OPENAPI_FILES.gateway, 'utf8'), renderGateway(), 'openapi/gateway.json is stale: run npm run openapi');
+  });
+
+  for (const [name, document] of [
+    ['merchant-api.json', merchantApi],
+    ['checkout.json', checkout],
+    ['gateway.json', gateway],
+  ] as const) {
     test(`${name} is a valid OpenAPI 3.1 document (swagger-parser)`, { timeout: TIMEOUT }, async () => {
       const api = await SwaggerParser.validate(structuredClone(document) as never);
       assert.equal((api as { openapi?: string }).openapi, '3.1.0');

@@ -27,6 +27,7 @@ import {
   createNodeServer,
   createNotificationHandler,
   createWebhookSender,
+  createJournalConsole,
   toNodeHandler,
 } from '../../src/server/index.js';
 import { createRedisStore } from '../../src/server/redis.js';
@@ -129,7 +130,7 @@ describe('createCheckoutServer', () => {
     const message = refusal(() => kit({ shopName: 'Tea', notifications: { token: 't', colour: 'red' } }));
     assert.match(
       message,
-      /^`shopName` is not an option of createCheckoutServer; its options are client, clientFor, authorize, .*notifications, reconcile, cron, now$/m,
+      /^`shopName` is not an option of createCheckoutServer; its options are client, clientFor, authorize, .*notifications, reconcile, cron, now, journal$/m,
     );
     assert.match(
       message,
@@ -345,6 +346,14 @@ const ENTRIES: Record<string, { module: Record<string, unknown>; functions: Reco
           untyped({ store: createMemoryStore(), url: 'https://shop.example/webhooks', secret: WEBHOOK_SECRET, ...extra }),
         ),
       checkoutTokenAuthorizer: (extra) => checkoutTokenAuthorizer(TOKEN_SECRET, untyped(extra)),
+      createJournalConsole: (extra) =>
+        createJournalConsole(
+          untyped({ kit: createCheckoutServer({ client, authorize, reconcile: false }), key: 'k'.repeat(16), ...extra }),
+        ),
+      journalAnswer: 'takes a journal and the id asked (data, not options)',
+      journalWebhookAttempt: 'takes a journal',
+      forwardedClient: 'takes a request',
+      maskRequisites: 'takes the requisites text',
       createInvoiceReader: 'takes the list of clients, no options object',
       signRequest: 'takes a request and a secret key',
       verifySignature: 'takes a request, a signature and a secret key',
@@ -452,6 +461,6 @@ describe('every factory of every entry checks its options', () => {
         );
       }
     }
-    assert.equal(factories, 14, 'the factories of the four entries');
+    assert.equal(factories, 15, 'the factories of the four entries');
   });
 });

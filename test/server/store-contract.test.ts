@@ -199,5 +199,38 @@ for (const [name, make] of STORES) {
       assert.equal(await store.claimRefresh(id, 60_000), false);
       await store.close();
     });
+
+    test('journal: entries newest first, capped to the newest, found by order, open ones listed past their deadline', async () => {
+      const store = await make();
+      const journal = store.journal;
+      assert.ok(journal, `the ${name} store keeps journals`);
+      const [id, other] = [crypto.randomUUID(), crypto.randomUUID()];
+      const order = `order-${crypto.randomUUID()}`;
+      const limits = { maxEntries: 3, ttlMs: 60_000 };
+      assert.deepEqual(await journal.read(id, 10), { records: [], total: 0 });
+      assert.equal(await journal.append(id, { at: 1000, entry: '{"n":1}', orderId: order, open: 5000 }, limits), 1);
+      for (const n of [2, 3, 4]) await journal.append(id, { at: 1000 + n, entry: `{"n":${n}}` }, limits);
+      assert.deepEqual(await journal.read(id, 10), {
+        records: [
+          { seq: 4, entry: '{"n":4}' },
+          { seq: 3, entry: '{"n":3}' },
+          { seq: 2, entry: '{"n":2}' },
+        ],
+        total: 4,
+      });
+      assert.deepEqual((await journal.read(id, 1)).records, [{ seq: 4, entry: '{"n":4}' }]);
+      assert.deepEqual(await journal.find(order, 10), [id]);
+      assert.deepEqual(await journal.find(`order-${crypto.randomUUID()}`, 10), []);
+      await journal.append(other, { at: 1000, entry: '{}', open: 3000 }, limits);
+      assert.deepEqual(await journal.overdue(2000, 10), []);
+      assert.deepEqual(await journal.overdue(6000, 10), [
+        { invoiceId: other, deadline: 3000 },
+        { invoiceId: id, deadline: 5000 },
+      ]);
+      await journal.append(other, { at: 1100, entry: '{"settled":true}', open: false }, limits);
+      assert.deepEqual(await journal.overdue(6000, 10), [{ invoiceId: id, deadline: 5000 }]);
+      assert.deepEqual(await journal.overdue(6000, 0), []);
+      await store.close();
+    });
   });
 }

@@ -97,6 +97,23 @@ export interface UnconfirmedNotification {
   request: Request;
 }
 
+/**
+ * What the receiver tells the kit's journal of each notification (src/server/journal/): the
+ * invoice it named, whether its token was accepted, and the verdict with its reason. Never the
+ * token, nor the body.
+ * @internal
+ */
+export type NotificationNote = (
+  invoiceId: string,
+  details: {
+    tokenCheck: 'accepted' | 'wrong';
+    verdict: 'verified' | 'refused' | 'unconfirmed' | 'taken_unverified' | 'not_checked';
+    reason?: string | undefined;
+    claimedStatus?: string | null | undefined;
+    outcome?: string | undefined;
+  },
+) => void;
+
 /** The receiver's own options, the same in the kit (`createCheckoutServer`'s `notifications`) and alone. */
 export interface NotificationReceiverOptions {
   /**
@@ -251,6 +268,31 @@ const claimOf = (raw: unknown, parsed: NotifiedInvoice | undefined): SnapshotCla
   };
 };
 
+/** What the journal is told of a notification the service did not confirm. */
+const unconfirmedNote = (details: Omit<UnconfirmedNotification, 'request' | 'notification'>): Parameters<NotificationNote>[1] => ({
+  tokenCheck: 'accepted',
+  verdict: 'unconfirmed',
+  reason:
+    details.reason === 'not_found'
+      ? 'not_found'
+      : `differs: ${details.contradictions.map((change) => `${change.field} ${change.to ?? '-'} (service: ${change.from ?? '-'})`).join('; ')}`,
+  claimedStatus: details.claimed.status,
+});
+
+/** The invoice id a body names (the envelope's or a bare invoice's), lower case, when it is a UUID. */
+const namedInvoice = (body: unknown): string | undefined => {
+  const raw = typeof body === 'object' && body !== null ? ((body as { invoice?: unknown }).invoice ?? body) : undefined;
+  const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : undefined;
+  return typeof id === 'string' && UUID_PATTERN.test(id) ? id.toLowerCase() : undefined;
+};
+
+/** A missing or wrong token's refusal, told to the journal of the invoice the body names (when it names one). */
+const wrongToken = (note: NotificationNote, body: unknown): CheckoutHttpError => {
+  const id = namedInvoice(body);
+  if (id) note(id, { tokenCheck: 'wrong', verdict: 'refused', reason: 'missing or wrong token' });
+  return new CheckoutHttpError('unauthorized', 'missing or wrong notification token');
+};
+
 /** How a failure to verify is answered: the service then delivers again, and the reconciler reads the invoice anyway. */
 const upstreamFailure = (error: unknown): CheckoutHttpError =>
   error instanceof MerchantTimeoutError
@@ -269,6 +311,7 @@ export const createReceiver = (
   core: KitCore,
   options: NotificationReceiverOptions,
   report: (error: unknown, request: Request) => void,
+  note: NotificationNote = () => undefined,
 ): ((request: Request) => Promise<Response>) => {
   const tokens = validateReceiverOptions(options, core.reader.clients);
   const { token, onUnconfirmed } = options;
@@ -280,7 +323,6 @@ export const createReceiver = (
   const matchesToken = matchers
     ? async (presented: string | null) => (await Promise.all(matchers.map((matches) => matches(presented)))).includes(true)
     : undefined;
-  const unauthorized = () => new CheckoutHttpError('unauthorized', 'missing or wrong notification token');
 
   const unconfirmed = (
     details: Omit<UnconfirmedNotification, 'request' | 'notification'>,
@@ -288,6 +330,7 @@ export const createReceiver = (
     { request, outcome }: Handling,
   ): Response => {
     outcome('unconfirmed');
+    note(details.invoiceId, unconfirmedNote(details));
     try {
       onUnconfirmed?.({ ...details, notification, request });
     } catch (error) {
@@ -300,8 +343,9 @@ export const createReceiver = (
     return errorAnswer('unconfirmed', `${what}; nothing was credited`);
   };
 
-  const answered = (applied: ApplyOutcome, outcome: Outcome) => {
+  const answered = (id: string, applied: ApplyOutcome, outcome: Outcome, verdict: 'verified' | 'taken_unverified') => {
     const kind = applied.outcome === 'delivered' ? applied.change.kind : null;
+    note(id, { tokenCheck: 'accepted', verdict, outcome: kind ?? 'no news' });
     outcome(kind === null ? 'duplicate' : kind === 'amount_corrected' ? 'corrected' : 'changed', kind ?? undefined);
     return jsonAnswer(200, { ok: true, change: kind });
   };
@@ -313,6 +357,7 @@ export const createReceiver = (
     try {
       found = await core.reader.read(id, { traceContext: at.traceContext });
     } catch (error) {
+      note(id, { tokenCheck: 'accepted', verdict: 'not_checked', reason: 'the payment service could not be asked; it delivers again' });
       throw error instanceof MerchantApiError && error.status === 401 ? error : upstreamFailure(error);
     }
     if (!found)
@@ -326,7 +371,7 @@ export const createReceiver = (
     if (contradicted.length > 0 && !older) {
       return unconfirmed({ invoiceId: id, reason: 'differs', claimed: claim, actual, contradictions: contradicted }, notification, at);
     }
-    return answered(applied, outcome);
+    return answered(id, applied, outcome, 'verified');
   };
 
   /** `verify: false`: the notification's word, re-read only for what it leaves out. */
@@ -334,16 +379,20 @@ export const createReceiver = (
     const parsed = safeParse(InvoiceSchema, raw, notification ? 'invoice' : undefined);
     if (parsed.success) {
       return answered(
+        id,
         await core.learn(parsed.data, undefined, { source: 'notification', verified: false, partial: true, notification, request }),
         outcome,
+        'taken_unverified',
       );
     }
     if (core.reader.clients.length === 0) return badRequest(`invalid notification: ${parsed.message}`);
     const found = await core.reader.read(id, { traceContext }).catch((error: unknown) => Promise.reject(upstreamFailure(error)));
     if (!found) return badRequest(`invalid notification: ${parsed.message}; and the payment service does not know the invoice`);
     return answered(
+      id,
       await core.learn(found.invoice, found.client, { source: 'notification', verified: true, notification, request }),
       outcome,
+      'verified',
     );
   };
 
@@ -359,7 +408,7 @@ export const createReceiver = (
     }
     const presented = presentedToken(source, request, body);
     // With fixed tokens, authenticate before saying anything about the body.
-    if (matchesToken && !(await matchesToken(presented))) throw unauthorized();
+    if (matchesToken && !(await matchesToken(presented))) throw wrongToken(note, body);
     if (!json) badRequest('the body is not JSON');
     const { raw, id, notification } = notifiedOf(body);
     const lenient = safeParse(NotifiedInvoiceSchema, raw, notification ? 'invoice' : undefined);
@@ -367,7 +416,7 @@ export const createReceiver = (
     if (typeof token === 'function') {
       if (!claimed) badRequest(`invalid notification: ${lenient.success ? '' : lenient.message}`);
       const expected = await token(claimed!, request);
-      if (typeof expected !== 'string' || expected === '' || !(await secretsEqual(expected, presented))) throw unauthorized();
+      if (typeof expected !== 'string' || expected === '' || !(await secretsEqual(expected, presented))) throw wrongToken(note, body);
     }
     // Recorded before anything else: whatever fails next, the reconciler reads this invoice.
     await core.track(id, undefined);

@@ -42,6 +42,8 @@ export interface WebhookSenderOptions {
     outcome: 'delivered' | 'retry' | 'failed';
     error?: string;
     ms: number;
+    /** When it is tried again (epoch ms), for `retry`. */
+    nextAt?: number;
   }) => void;
   /** Told of a failure nobody waits for (the store away during a pass). */
   report?: (error: unknown) => void;
@@ -163,12 +165,16 @@ export const createWebhookSender = (options: WebhookSenderOptions): WebhookSende
     }
     const delay = delays[message.attempts];
     const outcome = error === undefined ? 'delivered' : delay === undefined ? 'failed' : 'retry';
-    await store.outboxSettle(
-      message.id,
-      error === undefined ? { delivered: true } : { delivered: false, error, nextAt: delay === undefined ? undefined : now() + delay },
-      now(),
-    );
-    options.onAttempt?.({ id: message.id, status, outcome, ...(error === undefined ? {} : { error }), ms: Date.now() - started });
+    const nextAt = error === undefined || delay === undefined ? undefined : now() + delay;
+    await store.outboxSettle(message.id, error === undefined ? { delivered: true } : { delivered: false, error, nextAt }, now());
+    options.onAttempt?.({
+      id: message.id,
+      status,
+      outcome,
+      ...(error === undefined ? {} : { error }),
+      ms: Date.now() - started,
+      ...(nextAt === undefined ? {} : { nextAt }),
+    });
   };
 
   let running: Promise<number> | undefined;

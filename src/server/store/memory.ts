@@ -20,6 +20,7 @@ import {
   type TrackedInvoice,
 } from './types.js';
 import { remember } from '../remember.js';
+import { memoryJournal } from './memory-journal.js';
 import { checkOptions, madeBy, type OptionShapeOf } from '../options-check.js';
 
 /** Options of {@link createMemoryStore}. */
@@ -280,6 +281,7 @@ export const createMemoryStore = (options: MemoryStoreOptions = {}): CheckoutSto
     claimDispute,
     ...memoryBooks(maxBooks),
     ...memoryOutbox(maxBooks),
+    journal: memoryJournal(maxBooks),
     close: () => {
       listeners.clear();
       return Promise.resolve();

@@ -103,3 +103,43 @@ export const RELEASE_SCRIPT = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 `;
+
+/**
+ * Appends an entry to an invoice's journal (redis-journal.ts). KEYS: entries (a list), the
+ * last seq, the order's invoices (a set), the open invoices by deadline (a sorted set); ARGV:
+ * invoice id, entry, max entries, ttl, order id (or ''), `open` / `closed` / '', deadline.
+ */
+export const JOURNAL_APPEND_SCRIPT = `
+local seq = redis.call('INCR', KEYS[2])
+redis.call('RPUSH', KEYS[1], seq .. '|' .. ARGV[2])
+redis.call('LTRIM', KEYS[1], -tonumber(ARGV[3]), -1)
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('PEXPIRE', KEYS[2], ARGV[4])
+if ARGV[5] ~= '' then
+  redis.call('SADD', KEYS[3], ARGV[1])
+  redis.call('PEXPIRE', KEYS[3], ARGV[4])
+end
+if ARGV[6] == 'open' then
+  redis.call('ZADD', KEYS[4], ARGV[7], ARGV[1])
+elseif ARGV[6] == 'closed' then
+  redis.call('ZREM', KEYS[4], ARGV[1])
+end
+return seq
+`;
+
+/** The newest entries of a journal and its last seq. KEYS: entries, the last seq; ARGV: how many. */
+export const JOURNAL_READ_SCRIPT = `
+local n = tonumber(ARGV[1])
+local out = { redis.call('GET', KEYS[2]) or '0' }
+if n > 0 then
+  local items = redis.call('LRANGE', KEYS[1], -n, -1)
+  for i = #items, 1, -1 do out[#out + 1] = items[i] end
+end
+return out
+`;
+
+/** Open invoices past their deadline; forgets those past it by more than ttl. KEYS: the sorted set; ARGV: now, limit, ttl. */
+export const JOURNAL_OVERDUE_SCRIPT = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[3]))
+return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1], 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[2]))
+`;

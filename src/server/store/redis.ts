@@ -12,6 +12,7 @@
  * - `{prefix}i:{invoice id}`: the last status, `updatedAt` and fingerprint recorded (a hash);
  * - `{prefix}r:{invoice id}`: whose turn it is to read the invoice from the service;
  * - `{prefix}d:{invoice id}`: the claim of the invoice's one dispute (`SET NX PX`), then `kept`;
+ * - the journals of the invoices (`{prefix}j:`, `{prefix}jn:`, `{prefix}jo:`, `{prefix}jdue`: redis-journal.ts);
  * - the channel `{prefix}updates`: every recorded state, to every instance.
  *
  * Recording is one Lua script (compare, write, publish), so no two instances can move an
@@ -34,6 +35,7 @@ import {
 } from './types.js';
 import { commandWith, shut, type RedisClientLike } from './redis-client.js';
 import { redisBooks, redisOutbox } from './redis-queues.js';
+import { redisJournal } from './redis-journal.js';
 import { RECORD_SCRIPT, RELEASE_SCRIPT } from './redis-scripts.js';
 import { readRedisSettings, type RedisSettingWarning } from './redis-settings.js';
 import { checkOptions, type OptionShapeOf } from '../options-check.js';
@@ -284,6 +286,7 @@ export const createRedisStore = (options: RedisStoreOptions = {}): RedisStore =>
   return {
     ...redisBooks(command, prefix, booksTtlMs),
     ...redisOutbox(command, prefix, booksTtlMs),
+    journal: redisJournal(command, prefix),
     lastSeen,
     record,
     subscribe: async (listener) => {

@@ -7,7 +7,8 @@
  * - `books`: the merchant's books of each invoice (the last state the shop was told of);
  * - `tracked`: the invoices the reconciler reads again, when each is due, and its terminal;
  * - `outbox`: the shop's webhooks, pending, given up or delivered (kept `deliveredTtlMs`);
- * - `disputes`: the invoices whose one dispute was made.
+ * - `disputes`: the invoices whose one dispute was made;
+ * - `journal`, `journal_heads`: each invoice's journal (sqlite-journal.ts).
  *
  * What a restart may forget is held in memory as the memory store holds it: the last state
  * the event streams compare (a stream reads again), who holds an invoice's books for the
@@ -17,6 +18,7 @@
  * `node:sqlite`, `bun:sqlite`): the entry that opens it chooses (src/server/sqlite.ts).
  */
 import { createMemoryStore, heldClock } from './memory.js';
+import { JOURNAL_SCHEMA, sqliteJournal } from './sqlite-journal.js';
 import type { BooksClaim, BooksEntry, CheckoutStore, DisputeClaim, OutboxMessage, TrackedInvoice } from './types.js';
 
 /** One prepared statement of a synchronous SQLite binding. */
@@ -73,7 +75,7 @@ CREATE TABLE IF NOT EXISTS outbox (
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox (state, at);
 CREATE TABLE IF NOT EXISTS disputes (id TEXT PRIMARY KEY, kept_at INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS probe (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL);
-`;
+${JOURNAL_SCHEMA}`;
 
 const positive = (value: number | undefined, fallback: number, name: string): number => {
   const chosen = value ?? fallback;
@@ -312,6 +314,7 @@ export const sqliteStore = (db: SqliteDatabase, limits: SqliteStoreLimits = {}):
       ),
     trackedCount: () => step(() => Number((statements.trackedCount.get() as { n: number }).n)),
     ...sqliteOutbox(db, pruneNowAndThen),
+    journal: sqliteJournal(db, (work) => inTransaction(db, work, 'lease'), step),
     check: () => step(() => void transaction(() => statements.probe.run(Date.now()))),
     close: async () => {
       await volatile.close();

@@ -120,6 +120,42 @@ export type OutboxOutcome =
       nextAt?: number | undefined;
     };
 
+/** One entry of an invoice's journal as a store keeps it (journal/ owns what the text says). */
+export interface JournalRecord {
+  /** Its number in the invoice's journal: 1 for the first entry ever written, never reused. */
+  seq: number;
+  /** The entry (JSON text, at most the journal's entry cap). */
+  entry: string;
+}
+
+/** What {@link JournalStore.append} writes besides the entry: how to find the invoice again. */
+export interface JournalAppend {
+  /** When the entry was made (epoch ms): the journal is kept `ttlMs` after its last entry. */
+  at: number;
+  /** The entry (JSON text). */
+  entry: string;
+  /** The shop's order id, when this entry knows it: the invoice is then found by it. */
+  orderId?: string | undefined;
+  /** The invoice is open until this deadline (epoch ms): listed as overdue past it; `false`: it is settled, no longer listed. */
+  open?: number | false | undefined;
+}
+
+/**
+ * The journal of each invoice (src/server/journal/): a bounded list of entries, newest kept,
+ * each journal kept `ttlMs` after its last entry. Optional, so that a store of the shop's own
+ * still type-checks; the kit's three stores keep it.
+ */
+export interface JournalStore {
+  /** Appends an entry; keeps the newest `maxEntries` of the invoice; answers the entry's `seq`. */
+  append(invoiceId: string, append: JournalAppend, limits: { maxEntries: number; ttlMs: number }): Promise<number>;
+  /** The newest `limit` entries, newest first, and how many were ever written (`total`: the last `seq`). */
+  read(invoiceId: string, limit: number): Promise<{ records: JournalRecord[]; total: number }>;
+  /** The invoices whose journal names order `orderId` (at most `limit`). */
+  find(orderId: string, limit: number): Promise<string[]>;
+  /** Invoices still open whose deadline passed before `now`, oldest deadline first. */
+  overdue(now: number, limit: number): Promise<{ invoiceId: string; deadline: number }[]>;
+}
+
 /** A subscription to the store's updates. */
 export interface StoreSubscription {
   /** Stops the listener. */
@@ -193,6 +229,8 @@ export interface CheckoutStore {
   outboxList(state: 'pending' | 'failed', limit: number): Promise<OutboxMessage[]>;
   /** Makes a pending or failed message due at `now` (a redelivery asked for by hand); false when there is none. */
   outboxRedeliver(id: string, now: number): Promise<boolean>;
+  /** The invoices' journals (the kit's three stores keep them; a store without one keeps no journal). */
+  journal?: JournalStore;
   /**
    * Proves the store can record now (a write on disk, a round trip to Redis); rejects with what
    * is wrong. The gateway's `/readyz` asks it. A store without it is asked `trackedCount()`.

@@ -1,0 +1,2 @@
+export declare const ENGINES: readonly string[];
+export declare const FIREFOX_PATH: string;

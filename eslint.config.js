@@ -85,7 +85,7 @@ export default tseslint.config(
     // Runtime code behind one seam (docs/ARCHITECTURE.md, "The server kit", Adapters): Node-only
     // code lives in src/server/node/ and only the Node entry points (scripts/build.js
     // `nodeEntries`) import it; the rest of the kit speaks Web Request/Response and asks
-    // src/server/runtime-seam.ts.
+    // src/server/http/runtime-seam.ts.
     // test/repo/node-imports.test.ts shows this rule failing.
     files: ['src/server/**/*.ts'],
     ignores: ['src/server/node/**', ...NODE_ENTRIES],
@@ -97,7 +97,7 @@ export default tseslint.config(
             { group: SERVER_RESTRICTED },
             {
               regex: '^(\\.{1,2}/)+(server/)?node/',
-              message: 'Node-only code (src/server/node/) is imported by Node entry points only; use src/server/runtime-seam.ts.',
+              message: 'Node-only code (src/server/node/) is imported by Node entry points only; use src/server/http/runtime-seam.ts.',
             },
             { regex: '^node:', message: 'Node built-ins belong in src/server/node/ (imported by Node entry points only).' },
             {

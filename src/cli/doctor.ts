@@ -15,7 +15,7 @@
  */
 import { MerchantClient } from '../server/index.js';
 import { commandArgs } from './args.js';
-import { SettingError, terminalsFrom } from './env.js';
+import { SettingError, terminalsFrom } from '../gateway/env.js';
 import type { CommandIo } from './reconcile.js';
 import { table } from './table.js';
 import { Tap, doctorClient, guardedFetch } from './doctor/calls.js';

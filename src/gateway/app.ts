@@ -23,7 +23,7 @@ import {
   type MerchantClient,
   type WebhookSender,
 } from '../server/index.js';
-import { secretsEqual } from '../server/proxy/http.js';
+import { secretsEqual } from '../server/http/answers.js';
 import { withoutSecrets } from '../server/store/types.js';
 import type { GatewayConfig } from './settings.js';
 

@@ -4,7 +4,7 @@
  * any runtime with Web `fetch`, `Request`, `Response` and `crypto`.
  */
 import { nodeDefaultFetch } from './node/fetch.js';
-import { setDefaultFetch } from './runtime-seam.js';
+import { setDefaultFetch } from './http/runtime-seam.js';
 
 export { signRequest, verifySignature, stringToSign, type SignableRequest } from './client/signing.js';
 export {
@@ -64,7 +64,7 @@ export {
   type DisputeContext,
 } from './proxy/handler.js';
 export { DEFAULT_CHECKOUT_MAX_UPLOAD_BYTES, DEFAULT_UPLOAD_TIMEOUT_MS } from './proxy/uploads.js';
-export { CheckoutHttpError } from './proxy/http.js';
+export { CheckoutHttpError } from './http/answers.js';
 export {
   createNotificationHandler,
   DEFAULT_NOTIFICATION_HANDLER_TIMEOUT_MS,
@@ -85,7 +85,7 @@ export {
 } from './kit.js';
 export { DEFAULT_CRON_BUDGET_MS, DEFAULT_CRON_PATH, MIN_CRON_SECRET_LENGTH, type KitCronOptions } from './books/cron.js';
 export { ChangeHandlerTimeoutError, BooksBusyError, type InvoiceChange, type ChangeSource, type ApplyOutcome } from './books/ledger.js';
-export type { ChangeKind, FieldChange, InvoiceSnapshot, DealSnapshot, SnapshotClaim } from './books/snapshot.js';
+export type { ChangeKind, FieldChange, InvoiceSnapshot, DealSnapshot, SnapshotClaim } from './store/snapshot.js';
 export {
   DEFAULT_RECONCILE_TICK_MS,
   type Reconciler,
@@ -116,7 +116,7 @@ export {
   type WebhookSenderOptions,
   type WebhookPayload,
 } from './notifications/webhooks.js';
-export { projectInvoice, projectCanceledInvoice, projectDeal, projectVariants, type InvoiceProjectionExtras } from './proxy/projection.js';
+export { projectInvoice, projectCanceledInvoice, projectDeal, projectVariants, type InvoiceProjectionExtras } from './events/projection.js';
 export { createNodeFetch, type NodeFetchOptions } from './node/fetch.js';
 export {
   createMemoryStore,

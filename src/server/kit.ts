@@ -22,7 +22,7 @@ import {
   type NotificationReceiverOptions,
 } from './notifications/receiver.js';
 import { checkOptions, type OptionShapeOf } from './options-check.js';
-import { errorAnswer } from './proxy/http.js';
+import { errorAnswer } from './http/answers.js';
 import { createMemoryStore } from './store/memory.js';
 import type { CheckoutStore } from './store/types.js';
 

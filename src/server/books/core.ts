@@ -14,7 +14,7 @@ import { remember } from '../remember.js';
 import type { CheckoutStore } from '../store/types.js';
 import { createBooks, type ApplyOptions, type ApplyOutcome, type Books, type InvoiceChange } from './ledger.js';
 import { nextReadAt, scheduleOf, type ReconcileSchedule } from './schedule.js';
-import { snapshotOf, snapshotPrint } from './snapshot.js';
+import { snapshotOf, snapshotPrint } from '../store/snapshot.js';
 
 /** What a core is made of. */
 export interface CoreOptions {

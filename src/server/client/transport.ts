@@ -5,8 +5,8 @@
  * size limit into a value or a typed error (answer.ts). Holds the keys, which never leave it
  * except as the signature.
  */
-import { BodyTooLargeError, abortable, readTextLimited } from '../body.js';
-import { UpstreamDeadlineError, defaultFetch, textEntryOf, type TextFetch } from '../runtime-seam.js';
+import { BodyTooLargeError, abortable, readTextLimited } from '../http/body.js';
+import { UpstreamDeadlineError, defaultFetch, textEntryOf, type TextFetch } from '../http/runtime-seam.js';
 import { remember } from '../remember.js';
 import { SharedAnswers, redactor, refusal, type RawAnswer } from './answer.js';
 import { MerchantNetworkError, MerchantResponseError, MerchantTimeoutError } from './errors.js';

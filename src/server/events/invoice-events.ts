@@ -27,10 +27,10 @@
 import type { Context } from 'hono';
 import type { Invoice } from '../../schemas/index.js';
 import type { MerchantClient } from '../client/merchant-client.js';
-import { projectInvoice } from '../proxy/projection.js';
+import { projectInvoice } from './projection.js';
 import { jsonText } from '../immutable.js';
 import type { OptionShapeOf } from '../options-check.js';
-import { baseHeaders } from '../proxy/http.js';
+import { baseHeaders } from '../http/answers.js';
 import {
   fingerprint,
   isStale,

@@ -6,7 +6,7 @@
  */
 import type * as Http from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { BODY_LIMITS } from '../body.js';
+import { BODY_LIMITS } from '../http/body.js';
 import { BodyGate, PayloadTooLargeError } from './body-gate.js';
 import { NodeRequest, NodeTextResponse, toHeaders } from './request.js';
 import type { FetchHandler } from '../handler.js';

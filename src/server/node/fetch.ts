@@ -11,9 +11,9 @@
  */
 import type * as Http from 'node:http';
 import type * as Https from 'node:https';
-import { BodyTooLargeError } from '../body.js';
+import { BodyTooLargeError } from '../http/body.js';
 import { checkOptions, type OptionShapeOf } from '../options-check.js';
-import { UpstreamDeadlineError, type TextAnswer, type TextCall, type TextFetch } from '../runtime-seam.js';
+import { UpstreamDeadlineError, type TextAnswer, type TextCall, type TextFetch } from '../http/runtime-seam.js';
 import { nodeStream } from './stream.js';
 
 type IncomingMessage = Http.IncomingMessage;

@@ -29,7 +29,7 @@ import {
 import type { MerchantClient } from '../client/merchant-client.js';
 import { MerchantApiError, MerchantTimeoutError } from '../client/errors.js';
 import { createCore, type KitCore } from '../books/core.js';
-import { contradictions, snapshotOf, type FieldChange, type InvoiceSnapshot, type SnapshotClaim } from '../books/snapshot.js';
+import { contradictions, snapshotOf, type FieldChange, type InvoiceSnapshot, type SnapshotClaim } from '../store/snapshot.js';
 import type { ApplyOutcome, InvoiceChange } from '../books/ledger.js';
 import { STORE_OPTION, createMemoryStore } from '../store/memory.js';
 import { CLIENT_OPTION } from '../client/options.js';
@@ -44,12 +44,12 @@ import {
   readBodyLimited,
   secretMatcher,
   secretsEqual,
-} from '../proxy/http.js';
+} from '../http/answers.js';
 import type { Context as TraceContext } from '@opentelemetry/api';
 import { notificationSpan, type NotificationOutcome } from '../telemetry.js';
-import type { RawNotification } from './raw-notification.js';
+import type { RawNotification } from '../books/raw-notification.js';
 
-export type { RawNotification } from './raw-notification.js';
+export type { RawNotification } from '../books/raw-notification.js';
 
 type Outcome = (value: NotificationOutcome, kind?: string) => void;
 /** One notification being handled: its request, where its outcome goes, its span (the parent of the reads it makes). */

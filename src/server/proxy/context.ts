@@ -15,9 +15,9 @@ import { countRead } from '../telemetry.js';
 import { createBankNames } from './bank-names.js';
 import type { Context } from 'hono';
 import { fail, upstreamUnavailable, type Budget } from './failures.js';
-import { DEFAULT_BODY_TIMEOUT_MS, type Deadline } from './http.js';
+import { DEFAULT_BODY_TIMEOUT_MS, type Deadline } from '../http/answers.js';
 import { DEFAULT_CHECKOUT_MAX_BODY_BYTES, isClient, type CheckoutHandlerOptions, type ReceiptsOption } from './options.js';
-import { projectInvoice, withReceiptsPolicy } from './projection.js';
+import { projectInvoice, withReceiptsPolicy } from '../events/projection.js';
 import {
   createUploadFlight,
   receiptLimit,

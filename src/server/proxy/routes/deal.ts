@@ -7,7 +7,7 @@ import { CHECKOUT_ROUTE_SCHEMAS } from '../../../schemas/checkout-route-schemas.
 import type { MerchantClient } from '../../client/merchant-client.js';
 import type { ProxyContext, ProxyRoute } from '../context.js';
 import { fail, upstreamUnavailable } from '../failures.js';
-import { readBodyLimited, type Deadline } from '../http.js';
+import { readBodyLimited, type Deadline } from '../../http/answers.js';
 
 /** The deal request: JSON in UTF-8, an object of the route's request schema. */
 const readDealRequest = async (proxy: ProxyContext, request: Request) => {

@@ -13,7 +13,7 @@
  * the doctor refuses to run (status 2) before it sends anything; every request it makes is
  * checked against that origin again.
  */
-import { MerchantClient } from '../server/index.js';
+import { MerchantClient } from '../server/node.js';
 import { commandArgs } from './args.js';
 import { SettingError, terminalsFrom } from '../gateway/env.js';
 import type { CommandIo } from './reconcile.js';

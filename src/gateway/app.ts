@@ -12,17 +12,18 @@ import {
   MerchantTrackingError,
   MerchantValidationError,
   DEFAULT_RECONCILE_TICK_MS,
-  checkoutTokenAuthorizer,
   createCheckoutServer,
   createWebhookSender,
-  signCheckoutToken,
+  webPlatform,
   type CheckoutServer,
   type CheckoutStore,
   type CreateInvoiceRequest,
   type Invoice,
   type MerchantClient,
+  type ServerPlatform,
   type WebhookSender,
 } from '../server/index.js';
+import { checkoutTokensFor } from '../server/proxy/checkout-token.js';
 import { secretsEqual } from '../server/http/answers.js';
 import { withoutSecrets } from '../server/store/types.js';
 import type { GatewayConfig } from './settings.js';
@@ -50,6 +51,8 @@ export interface GatewayDeps {
   now?: () => number;
   /** The metrics as Prometheus text (`GET /metrics`); without it the route is 404. */
   metricsText?: () => Promise<string>;
+  /** The runtime's HMAC for checkout tokens (default Web Crypto's; the process, server.ts, passes Node's). */
+  platform?: ServerPlatform;
 }
 
 const json = (status: number, body: unknown) => Response.json(body, { status, headers: { 'cache-control': 'no-store' } });
@@ -129,6 +132,8 @@ const reconcileSchedule = (config: GatewayConfig) => ({
 });
 
 export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway => {
+  const platform = deps.platform ?? webPlatform();
+  const { checkoutTokenAuthorizer, signCheckoutToken } = checkoutTokensFor(() => platform);
   const { clients, store, log } = deps;
   const now = deps.now ?? Date.now;
   const tokens = config.terminals

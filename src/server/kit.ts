@@ -22,6 +22,7 @@ import {
   type NotificationReceiverOptions,
 } from './notifications/receiver.js';
 import { checkOptions, type OptionShapeOf } from './options-check.js';
+import { requireRuntime } from './http/platform.js';
 import { errorAnswer } from './http/answers.js';
 import { createMemoryStore } from './store/memory.js';
 import type { CheckoutStore } from './store/types.js';
@@ -144,6 +145,8 @@ export const DEFAULT_NOTIFICATIONS_PATH = '/merchant-checkout/notifications';
  */
 export const createCheckoutServer = (options: CheckoutServerOptions): CheckoutServer => {
   checkOptions('createCheckoutServer', options, CHECKOUT_SERVER_OPTIONS);
+  // The reconciler's timers, the event streams, the receiver's and the scheduler's constant-time checks.
+  requireRuntime('createCheckoutServer', ['timers', 'streams', 'hmac']);
   validateCheckoutOptions(options, 'createCheckoutServer');
   const { onChange, onError } = options;
   if (onChange !== undefined && typeof onChange !== 'function') throw new TypeError('createCheckoutServer: onChange must be a function');

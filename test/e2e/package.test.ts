@@ -134,14 +134,16 @@ const EXPECTED_FILES = `
   dist/esm/schemas/withdrawal.js
   dist/node/chunks/invoice.js
   dist/node/chunks/memory.js
-  dist/node/chunks/operations.js
+  dist/node/chunks/platform.js
   dist/node/chunks/remember.js
+  dist/node/chunks/runtime-seam.js
   dist/node/chunks/server.js
   dist/node/chunks/types.js
   dist/node/cli.js
   dist/node/mock-cli.js
   dist/node/mock.js
   dist/node/redis.js
+  dist/node/server-web.js
   dist/node/server.js
   dist/node/sqlite.js
   dist/types/cli/args.d.ts
@@ -301,13 +303,16 @@ const EXPECTED_FILES = `
   dist/types/server/handler.d.ts
   dist/types/server/http/answers.d.ts
   dist/types/server/http/body.d.ts
+  dist/types/server/http/platform.d.ts
   dist/types/server/http/runtime-seam.d.ts
   dist/types/server/immutable.d.ts
   dist/types/server/index.d.ts
   dist/types/server/kit.d.ts
+  dist/types/server/node.d.ts
   dist/types/server/node/adapter.d.ts
   dist/types/server/node/body-gate.d.ts
   dist/types/server/node/fetch.d.ts
+  dist/types/server/node/platform.d.ts
   dist/types/server/node/request.d.ts
   dist/types/server/node/sqlite.d.ts
   dist/types/server/node/stream.d.ts

@@ -15,7 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import { inspect } from 'node:util';
 import * as mockEntry from '../../src/mock/index.js';
 import * as redisEntry from '../../src/server/redis.js';
-import * as serverEntry from '../../src/server/index.js';
+import * as serverEntry from '../../src/server/node.js';
 import * as sqliteEntry from '../../src/server/sqlite.js';
 import {
   MerchantClient,
@@ -28,7 +28,7 @@ import {
   createNotificationHandler,
   createWebhookSender,
   toNodeHandler,
-} from '../../src/server/index.js';
+} from '../../src/server/node.js';
 import { createRedisStore } from '../../src/server/redis.js';
 import { createSqliteStore } from '../../src/server/sqlite.js';
 import { createMockService, startMockServer } from '../../src/mock/index.js';

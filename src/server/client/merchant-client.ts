@@ -25,6 +25,7 @@ import {
   MerchantValidationError,
 } from './errors.js';
 import { fingerprint } from '../fingerprint.js';
+import { requireRuntime, webPlatform, type ServerPlatform } from '../http/platform.js';
 import { checkOptions } from '../options-check.js';
 import {
   DEFAULT_TIMEOUT_MS,
@@ -89,8 +90,15 @@ export class MerchantClient {
   readonly #transport: Transport;
   readonly #observers = new Set<InvoiceObserver>();
 
-  constructor(options: MerchantClientOptions) {
+  /**
+   * @param platform The runtime's HMAC and default `fetch` (default: the entry's:
+   * `merchant-checkout/server` passes Node's on Node, Bun and Deno, Web Crypto's and the global
+   * `fetch` elsewhere). A runtime without Web Crypto's HMAC, or without a `fetch` when none is
+   * given, is refused here, naming what is missing.
+   */
+  constructor(options: MerchantClientOptions, platform: ServerPlatform = webPlatform()) {
     checkOptions('MerchantClient', options, MERCHANT_CLIENT_OPTIONS);
+    if (options.fetch === undefined && platform.defaultFetch() === undefined) requireRuntime('MerchantClient', ['fetch']);
     const { baseUrl, apiKey, secretKey } = options;
     let base: URL;
     try {
@@ -120,6 +128,7 @@ export class MerchantClient {
       secretKey,
       fetch: options.fetch,
       maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      platform,
     });
   }
 

@@ -17,6 +17,7 @@
  * With `verify: false` the notification's own word is taken (documented with its risk).
  */
 import { Hono } from 'hono';
+import { requireRuntime } from '../http/platform.js';
 import {
   InvoiceSchema,
   NOTIFICATION_TOKEN_HEADER,
@@ -416,6 +417,8 @@ export const createReceiver = (
  */
 export const createNotificationHandler = (options: NotificationHandlerOptions): ((request: Request) => Promise<Response>) => {
   checkOptions('createNotificationHandler', options, NOTIFICATION_HANDLER_OPTIONS);
+  // The handler's deadline, and the token compared in constant time (Web Crypto's HMAC).
+  requireRuntime('createNotificationHandler', ['timers', 'hmac']);
   const { client, onChange, onNotification, onError } = options;
   const clients: readonly MerchantClient[] = client === undefined ? [] : Array.isArray(client) ? client : [client as MerchantClient];
   if (onChange !== undefined && typeof onChange !== 'function')

@@ -8,6 +8,7 @@
  * context.ts, the options options.ts.
  */
 import type { MerchantClient } from '../client/merchant-client.js';
+import { requireRuntime } from '../http/platform.js';
 import { createInvoiceReader, type InvoiceReader } from '../client/invoice-reader.js';
 import { createMemoryStore } from '../store/memory.js';
 import type { CheckoutStore } from '../store/types.js';
@@ -44,6 +45,8 @@ export {
  */
 export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((request: Request) => Promise<Response>) => {
   checkOptions('createCheckoutHandler', options, CHECKOUT_HANDLER_OPTIONS);
+  // The time budget's timers and the event streams.
+  requireRuntime('createCheckoutHandler', ['timers', 'streams']);
   validateOptions(options);
   const clients: readonly MerchantClient[] = Array.isArray(options.client) ? options.client : [options.client as MerchantClient];
   return createProxy({ reader: createInvoiceReader(clients), store: options.store ?? createMemoryStore() }, options);

@@ -176,7 +176,8 @@ export const createCheckoutServer = (options: CheckoutServerOptions): CheckoutSe
     now: options.now,
     report: (error) => report(error),
   });
-  const checkout = createProxy({ reader: core.reader, store }, options);
+  // What the proxy reads or is answered, the books learn: their `learnRead` is its one writer.
+  const checkout = createProxy({ reader: core.reader, store, record: core.learnRead }, options);
   const notifications: KitHandler = options.notifications
     ? createReceiver(core, options.notifications, report)
     : () => Promise.resolve(errorAnswer('not_found', 'this kit has no notification receiver (give notifications.token)'));

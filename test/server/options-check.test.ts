@@ -349,6 +349,8 @@ const ENTRIES: Record<string, { module: Record<string, unknown>; functions: Reco
       signRequest: 'takes a request and a secret key',
       verifySignature: 'takes a request, a signature and a secret key',
       stringToSign: 'takes a request',
+      webPlatform: 'takes nothing: the Web platform of this runtime',
+      nodePlatform: "takes nothing: Node's platform",
       signCheckoutToken: 'takes a secret, an invoice id and an expiry',
       verifyCheckoutToken: 'takes secrets, a token, an invoice id and a time',
       signWebhook: 'takes a secret, an id, a time and a body',

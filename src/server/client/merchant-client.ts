@@ -32,6 +32,7 @@ import {
   DEFAULT_MAX_RESPONSE_BYTES,
   MERCHANT_CLIENT_OPTIONS,
   type MerchantClientOptions,
+  recordedByCaller,
   type OpenDisputeRequest,
   type RawRequestBody,
   type RequestOptions,
@@ -44,12 +45,15 @@ import { Transport } from './transport.js';
  * Told of every whole invoice a client's call answered (see {@link MerchantClient.onInvoice}).
  * `created` is true when the call made it (a create, or `createInvoiceOnce` finding its lost
  * answer): the caller gets the invoice only once the promise this answers has resolved.
+ * `recorded` is true when a part of the kit made the call and records the invoice itself (its
+ * reads of invoices, its proxy's state changes).
  */
 export type InvoiceObserver = (
   invoice: Invoice,
   operation: OperationName,
   client: MerchantClient,
   created: boolean,
+  recorded: boolean,
 ) => void | Promise<void>;
 
 /** Caller names of the dispute's wire fields, for validation messages. */
@@ -325,16 +329,16 @@ export class MerchantClient {
     const answer = (await this.#send(operationCall(this.baseUrl, name, input, options))) as OperationAnswer<Name>;
     const row: OperationRow = OPERATIONS[name];
     if (row.answersInvoice && this.#observers.size > 0)
-      await this.#observe(answer as Invoice, name, created || row.createsInvoice === true);
+      await this.#observe(answer as Invoice, name, created || row.createsInvoice === true, recordedByCaller(options));
     return answer;
   }
 
   /** Tells every observer; a new invoice waits for them all (a read never does, nor fails by them). */
-  async #observe(invoice: Invoice, operation: OperationName, created: boolean): Promise<void> {
+  async #observe(invoice: Invoice, operation: OperationName, created: boolean, recordedByCaller: boolean): Promise<void> {
     const recorded: Promise<void>[] = [];
     for (const observer of this.#observers) {
       try {
-        const result = observer(invoice, operation, this, created);
+        const result = observer(invoice, operation, this, created, recordedByCaller);
         if (created && result) recorded.push(result);
         else result?.catch(() => undefined);
       } catch (error) {

@@ -11,7 +11,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MerchantClient, createCheckoutServer, createNodeFetch, toNodeHandler } from '../src/server/index.js';
+import { MerchantClient, createCheckoutServer, createNodeFetch, toNodeHandler } from '../src/server/node.js';
 import { createRedisStore } from '../src/server/redis.js';
 
 const env = (name: string): string => {

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { createMockService } from '../src/mock/index.js';
 import { pathToFileURL } from 'node:url';
 import { kitOf } from './kit.js';
-import type * as ServerKit from '../src/server/index.js';
+import type * as ServerKit from '../src/server/node.js';
 import { CDN_FILE } from './bundle.js';
 import { INTERNAL_ID, MERCHANT, createBenchInvoice } from './fixtures.js';
 import { sleep } from './lib.js';
@@ -59,13 +59,13 @@ export interface CheckoutServer {
 }
 
 /**
- * The kit as it ships (bench/kit.ts: `src/server/index.ts` bundled, not the sources through
+ * The kit as it ships (bench/kit.ts: `src/server/node.ts` bundled, not the sources through
  * tsx, whose `keepNames` wraps every closure the handler makes); `root` is the repository to
  * build it from (`BENCH_PROXY_ROOT` for an A/B).
  */
 const loadKit = async (root?: string): Promise<typeof ServerKit> => {
   const bundle = await kitOf(root);
-  return (await import(bundle ? pathToFileURL(bundle).href : '../src/server/index.js')) as typeof ServerKit;
+  return (await import(bundle ? pathToFileURL(bundle).href : '../src/server/node.js')) as typeof ServerKit;
 };
 
 /**

@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startMockServer, type MockServer } from '../src/mock/index.js';
-import { DEFAULT_REFRESH_INTERVAL_MS, MerchantClient } from '../src/server/index.js';
+import { DEFAULT_REFRESH_INTERVAL_MS, MerchantClient } from '../src/server/node.js';
 import { startCluster, type Cluster, type Instance } from '../test/support/cluster.js';
 import { startRedis, type RedisProcess } from '../test/support/redis-server.js';
 import { readSse, type SseReader } from '../test/support/sse.js';

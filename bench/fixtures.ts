@@ -1,5 +1,5 @@
 /** The merchant and the invoice every benchmark loads: an SBP deal, so requisites and a QR code. */
-import type { Invoice, MerchantClient } from '../src/server/index.js';
+import type { Invoice, MerchantClient } from '../src/server/node.js';
 
 export const MERCHANT = { apiKey: 'bench-key', secretKey: 'bench-secret', storeId: 7, storeName: 'Bench Shop' };
 export const INTERNAL_ID = 'bench-order-1';

@@ -26,7 +26,7 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startMockServer, type MockServer } from '../src/mock/index.js';
-import { signCheckoutToken } from '../src/server/index.js';
+import { signCheckoutToken } from '../src/server/node.js';
 import { MERCHANT } from './fixtures.js';
 import { openIdle as openRawStream } from './events.js';
 import { log, median, percentile, sleep } from './lib.js';

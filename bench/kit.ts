@@ -1,5 +1,5 @@
 /**
- * The server kit as it ships, for the processes the benchmarks measure: `src/server/index.ts`
+ * The server kit as it ships, for the processes the benchmarks measure: `src/server/node.ts`
  * bundled by esbuild for Node (ES module, packages left external), as `npm run build` makes
  * dist/node/server.js, rather than run from the sources through tsx. tsx compiles with
  * esbuild's `keepNames`, which wraps every named closure in `__name(fn, "…")`, an
@@ -17,11 +17,11 @@ import { build } from 'esbuild';
 
 const repository = fileURLToPath(new URL('..', import.meta.url));
 
-/** Bundles `{root}/src/server/index.ts`; resolves to the bundle's path. */
+/** Bundles `{root}/src/server/node.ts`; resolves to the bundle's path. */
 export const buildKit = async (root: string = repository): Promise<string> => {
   const outDir = fileURLToPath(new URL('./.out/kit/', import.meta.url));
   await mkdir(outDir, { recursive: true });
-  const entry = resolve(root, 'src/server/index.ts');
+  const entry = resolve(root, 'src/server/node.ts');
   const outfile = `${outDir}server-${createHash('sha1').update(entry).digest('hex').slice(0, 8)}.mjs`;
   await build({
     entryPoints: [entry],

@@ -22,8 +22,8 @@ import { createInterface } from 'node:readline';
 import { startMockServer } from '../src/mock/index.js';
 import { pathToFileURL } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
-import { MerchantClient, signRequest } from '../src/server/index.js';
-import type * as ServerKit from '../src/server/index.js';
+import { MerchantClient, signRequest } from '../src/server/node.js';
+import type * as ServerKit from '../src/server/node.js';
 import type { Sampler } from '@opentelemetry/sdk-trace';
 import { MERCHANT, createBenchInvoice } from './fixtures.js';
 
@@ -91,7 +91,7 @@ const lookupOf = (mock: MockInfo) => {
  * the sources for an A/B; without it, the sources through tsx.
  */
 const startProxy = async (mock: MockInfo, kitFile?: string): Promise<Started> => {
-  const kit = (kitFile ? await import(pathToFileURL(kitFile).href) : await import('../src/server/index.js')) as typeof ServerKit;
+  const kit = (kitFile ? await import(pathToFileURL(kitFile).href) : await import('../src/server/node.js')) as typeof ServerKit;
   const client = new kit.MerchantClient({
     baseUrl: mock.url,
     apiKey: MERCHANT.apiKey,
@@ -255,7 +255,7 @@ const startKit = async (mock: MockInfo, kitFile?: string): Promise<Started> => {
   const tracing = process.env.BENCH_TRACING;
   if (tracing === '1') await installTelemetry();
   else if (tracing && tracing !== 'floor') await installTelemetry(new Set(tracing.split(',')));
-  const kit = (kitFile ? await import(pathToFileURL(kitFile).href) : await import('../src/server/index.js')) as typeof ServerKit;
+  const kit = (kitFile ? await import(pathToFileURL(kitFile).href) : await import('../src/server/node.js')) as typeof ServerKit;
   const floor = tracing === 'floor' ? await floorTelemetry(kit) : undefined;
   const client = new kit.MerchantClient({
     baseUrl: mock.url,

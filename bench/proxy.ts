@@ -30,7 +30,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { signRequest } from '../src/server/index.js';
+import { signRequest } from '../src/server/node.js';
 import { fixed, log, median, percentile } from './lib.js';
 import { kitOf } from './kit.js';
 import { paced } from './paced.js';

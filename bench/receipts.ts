@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createCheckoutHandler, createNodeServer, MerchantClient } from '../src/server/index.js';
+import { createCheckoutHandler, createNodeServer, MerchantClient } from '../src/server/node.js';
 import { percentile, sleep } from './lib.js';
 
 const MERCHANT = { apiKey: 'bench-receipts', secretKey: 'bench-receipts-secret' };

@@ -18,7 +18,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { writeHeapSnapshot } from 'node:v8';
-import type * as ServerKit from '../src/server/index.js';
+import type * as ServerKit from '../src/server/node.js';
 
 // The kit bundled as it ships (bench/kit.ts) when `BENCH_KIT` names it, else the sources through tsx.
 const {
@@ -29,7 +29,7 @@ const {
   createNodeFetch,
   createNotificationHandler,
   toNodeHandler,
-} = (process.env.BENCH_KIT ? await import(pathToFileURL(process.env.BENCH_KIT).href) : await import('../src/server/index.js')) as Partial<
+} = (process.env.BENCH_KIT ? await import(pathToFileURL(process.env.BENCH_KIT).href) : await import('../src/server/node.js')) as Partial<
   typeof ServerKit
 > &
   Omit<typeof ServerKit, 'createCheckoutServer'>;

@@ -6,7 +6,8 @@
  *   dist/cdn/      merchant-checkout.js: one minified ES module for a <script>, with no bare import;
  *                  its lazy chunks beside it (merchant-checkout-<name>.js, loaded relative to it);
  *                  integrity.json: the SRI hash (sha384) of every file there, also printed
- *   dist/node/     the server and mock entries for Node ≥ 20 (dependencies stay imports)
+ *   dist/node/     the server and mock entries for Node ≥ 20 (dependencies stay imports), and the
+ *                  runtime-neutral server entry (server-web.js: no `node:` module, for workerd and the like)
  *   dist/types/    declarations for every entry
  *   custom-elements.json   the Custom Elements Manifest, from the element's JSDoc
  *
@@ -38,7 +39,8 @@ const browserEntries = {
 };
 const cdnEntry = src('element/cdn.ts');
 const nodeEntries = {
-  server: src('server/index.ts'),
+  server: src('server/node.ts'),
+  'server-web': src('server/index.ts'),
   redis: src('server/redis.ts'),
   sqlite: src('server/sqlite.ts'),
   mock: src('mock/index.ts'),

@@ -33,7 +33,7 @@ export const API_ENTRIES: Readonly<Record<string, { source: string; page: string
   '.': { source: 'src/element/index.ts', page: 'merchant-checkout.md' },
   './define': { source: 'src/element/define.ts', page: 'define.md' },
   './react': { source: 'src/react/index.ts', page: 'react.md' },
-  './server': { source: 'src/server/index.ts', page: 'server.md' },
+  './server': { source: 'src/server/node.ts', page: 'server.md' },
   './redis': { source: 'src/server/redis.ts', page: 'redis.md' },
   './sqlite': { source: 'src/server/sqlite.ts', page: 'sqlite.md' },
   './mock': { source: 'src/mock/index.ts', page: 'mock.md' },

@@ -12,7 +12,7 @@
  *                                          and the demo page's words for each (demo/i18n.ts)
  *                   demo-option-scenarios  `OPTION_SCENARIOS`
  *
- * The interfaces are found through the package entries (src/server/index.ts,
+ * The interfaces are found through the package entries (src/server/node.ts,
  * src/mock/index.ts) with TypeScript's checker, wherever their files live.
  *
  *   npm run docs:tables            rewrite them
@@ -44,7 +44,7 @@ interface Member {
 let program: ts.Program | undefined;
 /** The members an interface exported by `entry` declares itself (not those it extends), with their JSDoc. */
 const membersOf = (entry: string, name: string): Member[] => {
-  program ??= ts.createProgram([join(root, 'src/server/index.ts'), join(root, 'src/mock/index.ts')], {
+  program ??= ts.createProgram([join(root, 'src/server/node.ts'), join(root, 'src/mock/index.ts')], {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler,

@@ -13,6 +13,7 @@ export const ENTRY_NAMES = {
   'element/cdn': 'cdn',
   'types/jsx': 'jsx',
   'types/vue': 'vue',
+  'server/node': 'server',
 };
 
 /** @param {import('typedoc').Application} app */

@@ -18,7 +18,7 @@ import {
   MerchantTimeoutError,
   MerchantValidationError,
   type CreateInvoiceRequest,
-} from '../../src/server/index.js';
+} from '../../src/server/node.js';
 import { createRedisStore } from '../../src/server/redis.js';
 import {
   INVOICE_ACTIONS,

@@ -9,7 +9,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer as createViteServer, mergeConfig, type InlineConfig } from 'vite';
-import { toNodeHandler } from '../../src/server/index.js';
+import { toNodeHandler } from '../../src/server/node.js';
 import viteConfig from '../../vite.config.js';
 import {
   CHECKOUT_BASE_PATH,

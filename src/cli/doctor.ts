@@ -13,9 +13,9 @@
  * the doctor refuses to run (status 2) before it sends anything; every request it makes is
  * checked against that origin again.
  */
-import { MerchantClient } from '../server/index.js';
+import { MerchantClient } from '../server/node.js';
 import { commandArgs } from './args.js';
-import { SettingError, terminalsFrom } from './env.js';
+import { SettingError, terminalsFrom } from '../gateway/env.js';
 import type { CommandIo } from './reconcile.js';
 import { table } from './table.js';
 import { Tap, doctorClient, guardedFetch } from './doctor/calls.js';

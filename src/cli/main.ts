@@ -4,7 +4,7 @@
  * exit status: 0 done, 1 something it was asked to do failed, 2 a setting or an argument is wrong.
  */
 import { DOCTOR_HELP, doctorCommand } from './doctor.js';
-import { ENV_HELP } from './env.js';
+import { ENV_HELP } from '../gateway/env.js';
 import { RECONCILE_HELP, reconcileCommand } from './reconcile.js';
 import { SERVE_HELP, serveCommand, type ServeIo } from './serve.js';
 import { SIMULATE_HELP, simulateCommand } from './simulate.js';

@@ -9,8 +9,8 @@
 import { readFileSync } from 'node:fs';
 import { commandArgs } from './args.js';
 import { table } from './table.js';
-import { MerchantApiError, type Invoice, type MerchantClient } from '../server/index.js';
-import { SettingError, clientsFrom } from './env.js';
+import { MerchantApiError, type Invoice, type MerchantClient } from '../server/node.js';
+import { SettingError, clientsFrom } from '../gateway/env.js';
 
 /** What the command found of one invoice. */
 export interface CronFinding {

@@ -6,7 +6,7 @@
  * which does not fail the check (a managed Redis may neither show nor let change it).
  */
 import { commandArgs } from './args.js';
-import { SettingError } from './env.js';
+import { SettingError } from '../gateway/env.js';
 import type { CommandIo } from './reconcile.js';
 import { jsonLog, clientsFor, startGateway, storeFor, storeKind } from '../gateway/server.js';
 import { readConfig, settingsHelp, settingsSource, type GatewayConfig } from '../gateway/settings.js';

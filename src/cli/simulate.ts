@@ -19,9 +19,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { createMockService, type MockService } from '../mock/index.js';
-import { MerchantClient } from '../server/index.js';
+import { MerchantClient } from '../server/node.js';
 import type { CommandIo } from './reconcile.js';
-import { SettingError } from './env.js';
+import { SettingError } from '../gateway/env.js';
 import { table } from './table.js';
 
 export const SIMULATE_HELP = `merchant-checkout simulate: play the payment service to a notification receiver and report what it got right

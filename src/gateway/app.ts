@@ -12,20 +12,21 @@ import {
   MerchantTrackingError,
   MerchantValidationError,
   DEFAULT_RECONCILE_TICK_MS,
-  checkoutTokenAuthorizer,
   createCheckoutServer,
   createWebhookSender,
+  webPlatform,
   journalWebhookAttempt,
-  signCheckoutToken,
   type CheckoutServer,
   type CheckoutStore,
   type CreateInvoiceRequest,
   type Invoice,
   type MerchantClient,
+  type ServerPlatform,
   type WebhookAttempt,
   type WebhookSender,
 } from '../server/index.js';
-import { secretsEqual } from '../server/proxy/http.js';
+import { checkoutTokensFor } from '../server/proxy/checkout-token.js';
+import { secretsEqual } from '../server/http/answers.js';
 import { withoutSecrets } from '../server/store/types.js';
 import type { GatewayConfig } from './settings.js';
 import { consoleFor, journalApi, mountConsole, noteRedelivery } from './journal.js';
@@ -53,6 +54,8 @@ export interface GatewayDeps {
   now?: () => number;
   /** The metrics as Prometheus text (`GET /metrics`); without it the route is 404. */
   metricsText?: () => Promise<string>;
+  /** The runtime's HMAC for checkout tokens (default Web Crypto's; the process, server.ts, passes Node's). */
+  platform?: ServerPlatform;
 }
 
 const json = (status: number, body: unknown) => Response.json(body, { status, headers: { 'cache-control': 'no-store' } });
@@ -134,14 +137,22 @@ const reconcileSchedule = (config: GatewayConfig) => ({
   leaseMs: Math.min(60_000, Math.max(config.reconcileIntervalMs, 2 * config.timeoutMs)),
 });
 
-export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway => {
-  const { clients, store, log } = deps;
-  const now = deps.now ?? Date.now;
+/** The terminals' notification tokens; the gateway refuses to start without one. */
+const notificationTokens = (config: GatewayConfig): string[] => {
   const tokens = config.terminals
     .map((terminal) => terminal.notificationToken)
     .filter((token): token is string => typeof token === 'string' && token !== '');
   if (tokens.length === 0)
     throw new TypeError("PAYMENT_NOTIFICATION_TOKEN is not set: the gateway receives the service's notifications with it");
+  return tokens;
+};
+
+export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway => {
+  const platform = deps.platform ?? webPlatform();
+  const { checkoutTokenAuthorizer, signCheckoutToken } = checkoutTokensFor(() => platform);
+  const { clients, store, log } = deps;
+  const now = deps.now ?? Date.now;
+  const tokens = notificationTokens(config);
   let noteAttempt: (attempt: WebhookAttempt) => void = () => undefined;
   const webhooks = shopWebhooks(config, deps, now, (attempt) => noteAttempt(attempt));
   const kit = createCheckoutServer({

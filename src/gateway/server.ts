@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { MerchantClient, createMemoryStore, createNodeServer, type CheckoutStore } from '../server/index.js';
+import { MerchantClient, createMemoryStore, createNodeServer, nodePlatform, type CheckoutStore } from '../server/node.js';
 import { createRedisStore, RedisSettingWarning, type RedisStore } from '../server/redis.js';
 import { createSqliteStore } from '../server/sqlite.js';
 import { metrics } from '@opentelemetry/api';
@@ -172,7 +172,13 @@ export const startGateway = async (config: GatewayConfig, log: GatewayLog): Prom
   const store = storeFor(config, log);
   const exposition = prometheus();
   const clock = watchClock(log);
-  const gateway = createGateway(config, { clients: clientsFor(config), store, log, metricsText: exposition.text });
+  const gateway = createGateway(config, {
+    clients: clientsFor(config),
+    store,
+    log,
+    metricsText: exposition.text,
+    platform: nodePlatform(),
+  });
   const handler = async (request: Request): Promise<Response> => {
     const started = performance.now();
     const path = pathOf(request.url);

@@ -7,7 +7,7 @@
  * {@link unknownSettings}).
  */
 import { readFileSync } from 'node:fs';
-import { ENV_HELP, SettingError, terminalsFrom, type TerminalSetting } from '../cli/env.js';
+import { ENV_HELP, SettingError, terminalsFrom, type TerminalSetting } from './env.js';
 import { DEFAULT_OPEN_INTERVAL_MS } from '../server/books/schedule.js';
 import { WEBHOOK_RETRY_DELAYS_MS } from '../server/notifications/webhooks.js';
 import { closestName, editDistance } from '../server/options-check.js';
@@ -86,7 +86,7 @@ const webhookSecret: Reader<string> = (value, name) => {
   return value;
 };
 
-/** Every setting of the gateway, besides the terminals (cli/env.ts). */
+/** Every setting of the gateway, besides the terminals (env.ts). */
 export const SETTINGS = {
   serviceUrl: { name: 'PAYMENT_API_URL', help: "the payment service's base URL", required: true, read: url },
   secret: {
@@ -206,7 +206,7 @@ export type GatewayConfig = {
   secrets: string[];
 };
 
-/** Every name the gateway reads: its settings and the terminals' variables (cli/env.ts). */
+/** Every name the gateway reads: its settings and the terminals' variables (env.ts). */
 const SETTING_NAMES: readonly string[] = [
   ...new Set([
     ...Object.values(SETTINGS as Record<string, Setting<unknown>>).map((setting) => setting.name),

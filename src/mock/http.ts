@@ -2,7 +2,7 @@
  * HTTP pieces of the mock: answers, errors in the documented shape (or the older one), bodies
  * read with a cap and a deadline, multipart forms. Imports errors.ts and the shared body reader.
  */
-import { BodyTooLargeError, readTextLimited } from '../server/body.js';
+import { BodyTooLargeError, readTextLimited } from '../server/http/body.js';
 import { MockControlError } from './errors.js';
 
 export { MockControlError } from './errors.js';

@@ -9,13 +9,17 @@
  */
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { MERCHANT_API_PREFIX, PUBLIC_API_PREFIX, type Signing } from '../schemas/operations.js';
-import { verifySignature } from '../server/client/signing.js';
+import { signingFor } from '../server/client/signing.js';
+import { nodePlatform } from '../server/node/platform.js';
 import { MERCHANT_ROUTES, type ApiEnv } from './api.js';
 import { MockControlError } from './errors.js';
 import type { Faults } from './faults.js';
 import { mediaType, parseJson, readBody, type FormPart, type RequestBody } from './http.js';
 import { PUBLIC_ROUTES } from './public-api.js';
 import type { MerchantRecord } from './records.js';
+
+/** The service's check of a signature, with Node's HMAC (the mock runs on Node). */
+const { verifySignature } = signingFor(nodePlatform);
 import { honoPath, refuseOtherMethods } from './routes.js';
 
 /** One API request the mock received, as {@link MockService.requests} lists it. */

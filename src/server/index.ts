@@ -1,12 +1,32 @@
 /**
- * `merchant-checkout/server`: request signing, the typed merchant API client, the checkout
- * proxy with its allow-listed projections, the notification receiver and the Node adapter. Runs in Node ≥ 20 and
- * any runtime with Web `fetch`, `Request`, `Response` and `crypto`.
+ * `merchant-checkout/server` on any runtime with Web `fetch`, `Request`, `Response`, streams,
+ * timers and `crypto.subtle` (the `default` export condition; Node, Bun and Deno load the Node
+ * entry, node.ts, which adds the Node adapter and Node's HMAC and `fetch`): request signing,
+ * the typed merchant API client, the checkout proxy with its allow-listed projections, the
+ * notification receiver, the books and the kit. The platform (HMAC, default `fetch`) is Web
+ * Crypto's and the global `fetch` (http/platform.ts), asked for when a client or a signature is
+ * first made. Importing this module changes nothing.
  */
-import { nodeDefaultFetch } from './node/fetch.js';
-import { setDefaultFetch } from './runtime-seam.js';
+import { checkoutTokensFor } from './proxy/checkout-token.js';
+import { signingFor } from './client/signing.js';
+import { webPlatform } from './http/platform.js';
 
-export { signRequest, verifySignature, stringToSign, type SignableRequest } from './client/signing.js';
+export { stringToSign, type SignableRequest, type RequestSigning } from './client/signing.js';
+export { webPlatform, type ServerPlatform, type HmacHash } from './http/platform.js';
+export type { UpstreamFetch } from './http/runtime-seam.js';
+
+const signing = signingFor(webPlatform);
+const tokens = checkoutTokensFor(webPlatform);
+/** {@inheritDoc RequestSigning.signRequest} */
+export const signRequest = signing.signRequest;
+/** {@inheritDoc RequestSigning.verifySignature} */
+export const verifySignature = signing.verifySignature;
+/** {@inheritDoc CheckoutTokens.signCheckoutToken} */
+export const signCheckoutToken = tokens.signCheckoutToken;
+/** {@inheritDoc CheckoutTokens.verifyCheckoutToken} */
+export const verifyCheckoutToken = tokens.verifyCheckoutToken;
+/** {@inheritDoc CheckoutTokens.checkoutTokenAuthorizer} */
+export const checkoutTokenAuthorizer = tokens.checkoutTokenAuthorizer;
 export {
   OPERATIONS,
   OPERATION_LIST,
@@ -44,15 +64,7 @@ export {
   type ServiceError,
 } from './client/service-errors.js';
 export type * from '../schemas/index.js';
-export {
-  toNodeHandler,
-  createNodeServer,
-  type NodeServerOptions,
-  PayloadTooLargeError,
-  DEFAULT_MAX_BODY_BYTES,
-  type FetchHandler,
-  type NodeHandlerOptions,
-} from './node/adapter.js';
+export type { FetchHandler } from './handler.js';
 export {
   createCheckoutHandler,
   DEFAULT_CHECKOUT_MAX_BODY_BYTES,
@@ -64,7 +76,7 @@ export {
   type DisputeContext,
 } from './proxy/handler.js';
 export { DEFAULT_CHECKOUT_MAX_UPLOAD_BYTES, DEFAULT_UPLOAD_TIMEOUT_MS } from './proxy/uploads.js';
-export { CheckoutHttpError } from './proxy/http.js';
+export { CheckoutHttpError } from './http/answers.js';
 export {
   createNotificationHandler,
   DEFAULT_NOTIFICATION_HANDLER_TIMEOUT_MS,
@@ -85,7 +97,7 @@ export {
 } from './kit.js';
 export { DEFAULT_CRON_BUDGET_MS, DEFAULT_CRON_PATH, MIN_CRON_SECRET_LENGTH, type KitCronOptions } from './books/cron.js';
 export { ChangeHandlerTimeoutError, BooksBusyError, type InvoiceChange, type ChangeSource, type ApplyOutcome } from './books/ledger.js';
-export type { ChangeKind, FieldChange, InvoiceSnapshot, DealSnapshot, SnapshotClaim } from './books/snapshot.js';
+export type { ChangeKind, FieldChange, InvoiceSnapshot, DealSnapshot, SnapshotClaim } from './store/snapshot.js';
 export {
   DEFAULT_RECONCILE_TICK_MS,
   type Reconciler,
@@ -101,9 +113,7 @@ export { DEFAULT_OPEN_INTERVAL_MS, DEFAULT_FINAL_FIRST_MS, DEFAULT_SETTLE_AFTER_
 export { createInvoiceReader, type InvoiceReader, type InvoiceReadOptions, type ReadInvoice } from './client/invoice-reader.js';
 export {
   CHECKOUT_TOKEN_HEADER,
-  signCheckoutToken,
-  verifyCheckoutToken,
-  checkoutTokenAuthorizer,
+  type CheckoutTokens,
   type CheckoutTokenAuthorizerOptions,
   type CheckoutTokenRefusal,
 } from './proxy/checkout-token.js';
@@ -116,8 +126,7 @@ export {
   type WebhookSenderOptions,
   type WebhookPayload,
 } from './notifications/webhooks.js';
-export { projectInvoice, projectCanceledInvoice, projectDeal, projectVariants, type InvoiceProjectionExtras } from './proxy/projection.js';
-export { createNodeFetch, type NodeFetchOptions } from './node/fetch.js';
+export { projectInvoice, projectCanceledInvoice, projectDeal, projectVariants, type InvoiceProjectionExtras } from './events/projection.js';
 export {
   createMemoryStore,
   DEFAULT_MEMORY_STORE_BOOKS,
@@ -161,7 +170,3 @@ export {
   DEFAULT_RETRY_MS,
   type CheckoutEventsOptions,
 } from './events/invoice-events.js';
-
-// This entry is built for Node (dist/node/server.js): a client given no `fetch` uses the Node
-// one (runtime-seam.ts); under Deno and Bun, and without an entry that names one, the global `fetch`.
-setDefaultFetch(nodeDefaultFetch);

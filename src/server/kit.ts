@@ -22,7 +22,8 @@ import {
   type NotificationReceiverOptions,
 } from './notifications/receiver.js';
 import { checkOptions, type OptionShapeOf } from './options-check.js';
-import { errorAnswer } from './proxy/http.js';
+import { requireRuntime } from './http/platform.js';
+import { errorAnswer } from './http/answers.js';
 import { createMemoryStore } from './store/memory.js';
 import type { CheckoutStore } from './store/types.js';
 import { JOURNAL_OPTIONS, createJournal, type Journal, type JournalOptions } from './journal/journal.js';
@@ -154,6 +155,8 @@ export const DEFAULT_NOTIFICATIONS_PATH = '/merchant-checkout/notifications';
  */
 export const createCheckoutServer = (options: CheckoutServerOptions): CheckoutServer => {
   checkOptions('createCheckoutServer', options, CHECKOUT_SERVER_OPTIONS);
+  // The reconciler's timers, the event streams, the receiver's and the scheduler's constant-time checks.
+  requireRuntime('createCheckoutServer', ['timers', 'streams', 'hmac']);
   validateCheckoutOptions(options, 'createCheckoutServer');
   const { onChange, onError } = options;
   if (onChange !== undefined && typeof onChange !== 'function') throw new TypeError('createCheckoutServer: onChange must be a function');
@@ -185,7 +188,8 @@ export const createCheckoutServer = (options: CheckoutServerOptions): CheckoutSe
     now: options.now,
     report: (error) => report(error),
   });
-  const proxy = createProxy({ reader: core.reader, store }, options);
+  // What the proxy reads or is answered, the books learn: their `learnRead` is its one writer.
+  const proxy = createProxy({ reader: core.reader, store, record: core.learnRead }, options);
   const checkout = tapCheckout(proxy, options.basePath ?? '', journal);
   const notifications: KitHandler = options.notifications
     ? createReceiver(core, options.notifications, report, (id, details) => journal.note(id, 'notification', details))

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/main.js';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
-import { MerchantClient, createCheckoutServer, toNodeHandler, type CheckoutServer, type InvoiceChange } from '../../src/server/index.js';
+import { MerchantClient, createCheckoutServer, toNodeHandler, type CheckoutServer, type InvoiceChange } from '../../src/server/node.js';
 
 const MERCHANT = { apiKey: 'cron-api-key', secretKey: 'cron-secret-key', storeId: 3, storeName: 'Cron Shop' };
 const TOKEN = 'cron-notification-token';

@@ -18,7 +18,7 @@ import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { createMockService, type MockService } from '../../src/mock/index.js';
 import { mockQuirks } from '../support/quirks.js';
-import { MerchantClient, createCheckoutHandler, toNodeHandler, type Invoice } from '../../src/server/index.js';
+import { MerchantClient, createCheckoutHandler, toNodeHandler, type Invoice } from '../../src/server/node.js';
 import { launchChromium } from './support/browser.js';
 
 const CDN_DIR = new URL('../../dist/cdn/', import.meta.url);

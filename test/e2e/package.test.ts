@@ -105,8 +105,8 @@ const EXPECTED_FILES = `
   dist/esm/element/session/session-events.js
   dist/esm/element/session/shop-return.js
   dist/esm/element/sse.js
-  dist/esm/element/stream-slots.js
   dist/esm/element/status.js
+  dist/esm/element/stream-slots.js
   dist/esm/element/version.js
   dist/esm/element/view-deal.js
   dist/esm/element/view-fields.js
@@ -134,14 +134,16 @@ const EXPECTED_FILES = `
   dist/esm/schemas/withdrawal.js
   dist/node/chunks/invoice.js
   dist/node/chunks/memory.js
-  dist/node/chunks/operations.js
+  dist/node/chunks/platform.js
   dist/node/chunks/remember.js
+  dist/node/chunks/runtime-seam.js
   dist/node/chunks/server.js
   dist/node/chunks/types.js
   dist/node/cli.js
   dist/node/mock-cli.js
   dist/node/mock.js
   dist/node/redis.js
+  dist/node/server-web.js
   dist/node/server.js
   dist/node/sqlite.js
   dist/types/cli/args.d.ts
@@ -152,7 +154,6 @@ const EXPECTED_FILES = `
   dist/types/cli/doctor/invoice.d.ts
   dist/types/cli/doctor/mock-options.d.ts
   dist/types/cli/doctor/shapes.d.ts
-  dist/types/cli/env.d.ts
   dist/types/cli/main.d.ts
   dist/types/cli/reconcile.d.ts
   dist/types/cli/serve.d.ts
@@ -217,8 +218,8 @@ const EXPECTED_FILES = `
   dist/types/element/session/session-types.d.ts
   dist/types/element/session/shop-return.d.ts
   dist/types/element/sse.d.ts
-  dist/types/element/stream-slots.d.ts
   dist/types/element/status.d.ts
+  dist/types/element/stream-slots.d.ts
   dist/types/element/version.d.ts
   dist/types/element/view-context.d.ts
   dist/types/element/view-deal.d.ts
@@ -227,6 +228,7 @@ const EXPECTED_FILES = `
   dist/types/element/view-parts.d.ts
   dist/types/element/views.d.ts
   dist/types/gateway/app.d.ts
+  dist/types/gateway/env.d.ts
   dist/types/gateway/journal.d.ts
   dist/types/gateway/server.d.ts
   dist/types/gateway/settings.d.ts
@@ -280,13 +282,12 @@ const EXPECTED_FILES = `
   dist/types/schemas/responses.d.ts
   dist/types/schemas/service.d.ts
   dist/types/schemas/withdrawal.d.ts
-  dist/types/server/body.d.ts
   dist/types/server/books/core.d.ts
   dist/types/server/books/cron.d.ts
   dist/types/server/books/ledger.d.ts
+  dist/types/server/books/raw-notification.d.ts
   dist/types/server/books/reconciler.d.ts
   dist/types/server/books/schedule.d.ts
-  dist/types/server/books/snapshot.d.ts
   dist/types/server/client/answer.d.ts
   dist/types/server/client/errors.d.ts
   dist/types/server/client/invoice-reader.d.ts
@@ -298,8 +299,13 @@ const EXPECTED_FILES = `
   dist/types/server/client/transport.d.ts
   dist/types/server/events/event-stream.d.ts
   dist/types/server/events/invoice-events.d.ts
+  dist/types/server/events/projection.d.ts
   dist/types/server/fingerprint.d.ts
   dist/types/server/handler.d.ts
+  dist/types/server/http/answers.d.ts
+  dist/types/server/http/body.d.ts
+  dist/types/server/http/platform.d.ts
+  dist/types/server/http/runtime-seam.d.ts
   dist/types/server/immutable.d.ts
   dist/types/server/index.d.ts
   dist/types/server/journal/console-keys.d.ts
@@ -310,13 +316,14 @@ const EXPECTED_FILES = `
   dist/types/server/journal/journal.d.ts
   dist/types/server/journal/taps.d.ts
   dist/types/server/kit.d.ts
+  dist/types/server/node.d.ts
   dist/types/server/node/adapter.d.ts
   dist/types/server/node/body-gate.d.ts
   dist/types/server/node/fetch.d.ts
+  dist/types/server/node/platform.d.ts
   dist/types/server/node/request.d.ts
   dist/types/server/node/sqlite.d.ts
   dist/types/server/node/stream.d.ts
-  dist/types/server/notifications/raw-notification.d.ts
   dist/types/server/notifications/receiver.d.ts
   dist/types/server/notifications/webhooks.d.ts
   dist/types/server/options-check.d.ts
@@ -325,9 +332,7 @@ const EXPECTED_FILES = `
   dist/types/server/proxy/context.d.ts
   dist/types/server/proxy/failures.d.ts
   dist/types/server/proxy/handler.d.ts
-  dist/types/server/proxy/http.d.ts
   dist/types/server/proxy/options.d.ts
-  dist/types/server/proxy/projection.d.ts
   dist/types/server/proxy/route-match.d.ts
   dist/types/server/proxy/router.d.ts
   dist/types/server/proxy/routes/banks.d.ts
@@ -342,7 +347,6 @@ const EXPECTED_FILES = `
   dist/types/server/proxy/uploads.d.ts
   dist/types/server/redis.d.ts
   dist/types/server/remember.d.ts
-  dist/types/server/runtime-seam.d.ts
   dist/types/server/single-flight.d.ts
   dist/types/server/sqlite.d.ts
   dist/types/server/store/index.d.ts
@@ -354,6 +358,7 @@ const EXPECTED_FILES = `
   dist/types/server/store/redis-scripts.d.ts
   dist/types/server/store/redis-settings.d.ts
   dist/types/server/store/redis.d.ts
+  dist/types/server/store/snapshot.d.ts
   dist/types/server/store/sqlite-journal.d.ts
   dist/types/server/store/sqlite.d.ts
   dist/types/server/store/types.d.ts

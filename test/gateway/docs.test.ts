@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { verifyCheckoutToken } from '../../src/server/index.js';
+import { verifyCheckoutToken } from '../../src/server/node.js';
 import { GATEWAY_DOCS, gatewayDocs } from '../../scripts/gen-gateway-docs.js';
 import { SETTINGS } from '../../src/gateway/settings.js';
 

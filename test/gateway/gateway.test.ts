@@ -17,7 +17,7 @@ import { pathOf } from '../../src/gateway/app.js';
 import { databaseFile, jsonLog, startGateway, watchClock, type RunningGateway } from '../../src/gateway/server.js';
 import { readConfig, settingsSource } from '../../src/gateway/settings.js';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
-import { signCheckoutToken } from '../../src/server/index.js';
+import { signCheckoutToken } from '../../src/server/node.js';
 import { waitFor } from '../support/wait.js';
 
 const MERCHANT = { apiKey: 'gateway-api-key', secretKey: 'gateway-secret-key', storeId: 9, storeName: 'Any Stack Shop' };

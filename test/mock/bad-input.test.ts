@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { signRequest } from '../../src/server/index.js';
+import { signRequest } from '../../src/server/node.js';
 import {
   MERCHANT,
   TRANSPORTS,

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { MerchantClient } from '../../src/server/index.js';
+import { MerchantClient } from '../../src/server/node.js';
 import { startCli } from '../helpers/cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { readFile } from 'node:fs/promises';
 import { CONTROL_ROUTES, MockControlError } from '../../src/mock/index.js';
-import { MerchantApiError, MerchantNetworkError, MerchantResponseError, MerchantTimeoutError } from '../../src/server/index.js';
+import { MerchantApiError, MerchantNetworkError, MerchantResponseError, MerchantTimeoutError } from '../../src/server/node.js';
 import { control, createInvoiceBody, inProcessMock, networkMock, type MockUnderTest } from './helpers.js';
 
 const newInvoice = (mock: MockUnderTest, overrides: Record<string, unknown> = {}) =>

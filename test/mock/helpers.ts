@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMockService, startMockServer, type MockService, type MockServiceOptions } from '../../src/mock/index.js';
-import { MerchantClient, signRequest } from '../../src/server/index.js';
+import { MerchantClient, signRequest } from '../../src/server/node.js';
 
 export const MERCHANT = { apiKey: 'shop-key', secretKey: 'shop-secret-Ключ', storeId: 17, storeName: 'Demo Shop' };
 export const OTHER_MERCHANT = { apiKey: 'other-key', secretKey: 'other-secret', storeId: 18, storeName: 'Other Shop' };

@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { InvoiceNotificationSchema, NOTIFICATION_TOKEN_HEADER, safeParse } from '../../src/schemas/index.js';
-import { createNotificationHandler, toNodeHandler, type InvoiceLookup } from '../../src/server/index.js';
+import { createNotificationHandler, toNodeHandler, type InvoiceLookup } from '../../src/server/node.js';
 import { FROZEN, START, createInvoiceBody, inProcessMock, isObject, networkMock, startReceiver } from './helpers.js';
 
 const FAST_RETRY = { attempts: 4, baseDelayMs: 20, maxDelayMs: 50, timeoutMs: 1_000 };

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { MerchantApiError, MerchantClient, signRequest } from '../../src/server/index.js';
+import { MerchantApiError, MerchantClient, signRequest } from '../../src/server/node.js';
 import {
   MERCHANT,
   OTHER_MERCHANT,

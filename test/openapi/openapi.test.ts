@@ -11,7 +11,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ISO_8601_PATTERN, OPENAPI_FILES, renderCheckout, renderGateway, renderMerchantApi } from '../../scripts/gen-openapi.js';
 import { createMockService, type MockService } from '../../src/mock/index.js';
 import { normalizeTimestamp } from '../../src/schemas/patterns.js';
-import { MerchantClient, createCheckoutHandler } from '../../src/server/index.js';
+import { MerchantClient, createCheckoutHandler } from '../../src/server/node.js';
 import { OPERATIONS } from '../../src/schemas/operations.js';
 import { documentedNotificationVariant, documentedPaidNotification } from '../fixtures/documented.js';
 

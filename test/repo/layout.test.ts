@@ -5,36 +5,17 @@
  * Each test names every offender, so one run says all there is to split.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { importGraph, root, sourceFiles, sourceOf, visit } from './source-graph.js';
 
 const MAX_FILE_LINES = 500;
 const MAX_FUNCTION_LINES = 150;
 const MAX_ELEMENT_CLASS_LINES = 300;
 const ELEMENT_FILE = 'src/element/merchant-checkout.ts';
 const ELEMENT_CLASS = 'MerchantCheckoutElement';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const SOURCE = /\.(?:[cm]?ts|tsx|[cm]?js)$/;
-
-/** Every hand-written source file under src/, relative to the repository, sorted. */
-const sourceFiles: string[] = readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })
-  .filter((entry) => entry.isFile() && SOURCE.test(entry.name) && !entry.name.includes('.generated.'))
-  .map((entry) => relative(root, join(entry.parentPath, entry.name)).split('\\').join('/'))
-  .sort();
-
-const parsed = new Map<string, ts.SourceFile>();
-const sourceOf = (file: string): ts.SourceFile => {
-  let source = parsed.get(file);
-  if (!source) {
-    source = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
-    parsed.set(file, source);
-  }
-  return source;
-};
 
 /** Lines of text, as `wc -l` counts them for a file that ends with a newline. */
 const lineCount = (text: string): number => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
@@ -57,11 +38,6 @@ const nameOf = (node: ts.Node): string => {
   if (parent && ts.isPropertyDeclaration(parent) && (ts.isIdentifier(parent.name) || ts.isPrivateIdentifier(parent.name)))
     return parent.name.text;
   return '(anonymous)';
-};
-
-const visit = (node: ts.Node, each: (node: ts.Node) => void): void => {
-  each(node);
-  ts.forEachChild(node, (child) => visit(child, each));
 };
 
 test(`no hand-written source file under src/ is over ${MAX_FILE_LINES} lines`, () => {
@@ -98,45 +74,6 @@ test(`the element class is at most ${MAX_ELEMENT_CLASS_LINES} lines`, () => {
     `${ELEMENT_CLASS} is ${lines} lines (its JSDoc not counted): move more into controllers or the session`,
   );
 });
-
-/** The relative module specifiers of a file: imports, re-exports, `import()`, `import('…')` types. */
-const specifiersOf = (source: ts.SourceFile): string[] => {
-  const found: string[] = [];
-  visit(source, (node) => {
-    if (
-      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
-      node.moduleSpecifier &&
-      ts.isStringLiteral(node.moduleSpecifier)
-    ) {
-      found.push(node.moduleSpecifier.text);
-    } else if (
-      ts.isImportEqualsDeclaration(node) &&
-      ts.isExternalModuleReference(node.moduleReference) &&
-      ts.isStringLiteral(node.moduleReference.expression)
-    ) {
-      found.push(node.moduleReference.expression.text);
-    } else if (
-      ts.isCallExpression(node) &&
-      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
-      node.arguments[0] &&
-      ts.isStringLiteralLike(node.arguments[0])
-    ) {
-      found.push(node.arguments[0].text);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
-      found.push(node.argument.literal.text);
-    }
-  });
-  return found.filter((specifier) => specifier.startsWith('.'));
-};
-
-/** The file a relative specifier names (`./x.js` is `./x.ts` in the sources), if it is one of src/. */
-const resolveSpecifier = (from: string, specifier: string): string | undefined => {
-  const base = resolve(root, dirname(from), specifier);
-  const stem = base.replace(/\.(?:[cm]?js|jsx)$/, '');
-  const candidates = [base, `${stem}.ts`, `${stem}.tsx`, `${stem}.d.ts`, `${stem}.mts`, join(base, 'index.ts')];
-  const hit = candidates.find((candidate) => SOURCE.test(candidate) && existsSync(candidate));
-  return hit && relative(root, hit).split('\\').join('/');
-};
 
 /** Strongly connected components of more than one file (or a file importing itself): Tarjan's. */
 const cyclesOf = (graph: Map<string, Set<string>>): string[][] => {
@@ -199,15 +136,7 @@ const cyclePath = (graph: Map<string, Set<string>>, component: string[]): string
 };
 
 test('src/ has no import cycle, type-only imports and import() included', () => {
-  const graph = new Map<string, Set<string>>();
-  for (const file of sourceFiles) {
-    const targets = new Set<string>();
-    for (const specifier of specifiersOf(sourceOf(file))) {
-      const target = resolveSpecifier(file, specifier);
-      if (target && sourceFiles.includes(target)) targets.add(target);
-    }
-    graph.set(file, targets);
-  }
+  const graph = importGraph();
   const cycles = cyclesOf(graph).map((component) => `${component.join(', ')}\n    e.g. ${cyclePath(graph, component)}`);
   assert.ok(cycles.length === 0, `move what both sides share into a module both import:\n${cycles.join('\n')}`);
 });

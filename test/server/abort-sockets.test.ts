@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { MerchantClient, createCheckoutHandler, createNodeFetch } from '../../src/server/index.js';
+import { MerchantClient, createCheckoutHandler, createNodeFetch } from '../../src/server/node.js';
 
 const ID = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
 let upstream: Server;

@@ -14,7 +14,7 @@ import {
   type CheckoutServerOptions,
   type InvoiceChange,
   type UnconfirmedNotification,
-} from '../../src/server/index.js';
+} from '../../src/server/node.js';
 import { documentedPaidNotification } from '../fixtures/documented.js';
 import { createScriptedService, type ScriptedService } from '../support/scripted-service.js';
 

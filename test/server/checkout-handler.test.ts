@@ -10,7 +10,7 @@ import {
   PayloadTooLargeError,
   createCheckoutHandler,
   type CheckoutHandlerOptions,
-} from '../../src/server/index.js';
+} from '../../src/server/node.js';
 import {
   INVOICE_ID,
   checkoutViewOf as fixtureView,

@@ -16,7 +16,7 @@ import {
   type Invoice,
   type InvoiceLookup,
   type PaymentVariant,
-} from '../../src/server/index.js';
+} from '../../src/server/node.js';
 
 const MERCHANT = { apiKey: 'acceptance-api-key-7Hq2', secretKey: 'acceptance-secret-Lp9w-Ключ', storeId: 31, storeName: 'Proxy Shop' };
 const TIMEOUT_MS = 400;

@@ -13,7 +13,7 @@ import { CHECKOUT_ROUTE_DOCS } from '../../scripts/openapi-checkout-paths.js';
 import { createCheckoutClient } from '../../src/element/protocol-client.js';
 import { CHECKOUT_ROUTE_SCHEMAS, type CheckoutRouteSchemas } from '../../src/schemas/checkout-route-schemas.js';
 import { CHECKOUT_ROUTES, CHECKOUT_ROUTE_NAMES, checkoutPath } from '../../src/schemas/checkout-routes.js';
-import { MerchantClient, createCheckoutHandler } from '../../src/server/index.js';
+import { MerchantClient, createCheckoutHandler } from '../../src/server/node.js';
 import { ROUTE_HANDLERS } from '../../src/server/proxy/routes/index.js';
 
 const ID = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkoutTokenAuthorizer, signCheckoutToken } from '../../src/server/index.js';
+import { checkoutTokenAuthorizer, signCheckoutToken } from '../../src/server/node.js';
 
 const SECRET = 'checkout-token-test-secret-01';
 const A = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';

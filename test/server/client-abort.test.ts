@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { abortable } from '../../src/server/body.js';
+import { abortable } from '../../src/server/http/body.js';
 import { MerchantClient } from '../../src/server/client/merchant-client.js';
 
 const unhandledDuring = async (work: () => Promise<unknown>): Promise<unknown[]> => {

@@ -24,7 +24,7 @@ import {
 } from '../../src/server/client/errors.js';
 import { createNodeFetch } from '../../src/server/node/fetch.js';
 import { SERVICE_ERROR_CODES } from '../../src/server/client/service-errors.js';
-import { verifySignature } from '../../src/server/client/signing.js';
+import { verifySignature } from '../../src/server/node.js';
 import {
   ACCOUNT_ID,
   DEAL_ID,

@@ -8,7 +8,7 @@ import {
   MerchantResponseError,
   MerchantTimeoutError,
   MerchantValidationError,
-} from '../../src/server/index.js';
+} from '../../src/server/node.js';
 import { OPERATIONS } from '../../src/schemas/operations.js';
 import { safeParse } from '../../src/schemas/index.js';
 import {

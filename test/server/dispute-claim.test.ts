@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createMemoryStore } from '../../src/server/index.js';
+import { createMemoryStore } from '../../src/server/node.js';
 
 const ID = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
 const OTHER = '11111111-2222-4333-8444-555555555555';

@@ -72,6 +72,7 @@ const setUp = (options: CheckoutEventsOptions = {}) => {
       read: () => Promise.reject(new Error('no reads in these tests')),
       withBankNames: (invoice) => Promise.resolve(invoice),
       report: () => undefined,
+      record: () => undefined,
     },
     options,
   );

@@ -16,7 +16,7 @@ import {
   type CheckoutHandlerOptions,
   type CheckoutStore,
   type Invoice,
-} from '../../src/server/index.js';
+} from '../../src/server/node.js';
 import { readSse, type SseReader } from '../support/sse.js';
 
 const MERCHANT = { apiKey: 'events-api-key', secretKey: 'events-secret-key', storeId: 41, storeName: 'Streaming Shop' };

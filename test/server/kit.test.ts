@@ -12,7 +12,7 @@ import {
   type MerchantClient,
   type CheckoutServer,
   type InvoiceChange,
-} from '../../src/server/index.js';
+} from '../../src/server/node.js';
 import { kitOnMock } from '../support/kit-on-mock.js';
 import { readSse } from '../support/sse.js';
 

@@ -12,7 +12,7 @@ import { inspect } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { toNodeHandler, type FetchHandler } from '../../src/server/node/adapter.js';
-import { textAnswer } from '../../src/server/runtime-seam.js';
+import { textAnswer } from '../../src/server/http/runtime-seam.js';
 
 const servers: ReturnType<typeof createServer>[] = [];
 after(async () => {

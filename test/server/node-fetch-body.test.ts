@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { serve } from '../support/node-server.js';
-import { createNodeFetch } from '../../src/server/index.js';
+import { createNodeFetch } from '../../src/server/node.js';
 
 describe('createNodeFetch answers', () => {
   test('a large body arrives whole, also when its reader takes its time', async () => {

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { startMockServer } from '../../src/mock/index.js';
-import { MerchantClient, createNodeFetch } from '../../src/server/index.js';
+import { MerchantClient, createNodeFetch } from '../../src/server/node.js';
 import { INVOICE_ID, exampleLookupInvoice, exampleVariants, validCreateInvoice } from '../fixtures/dto.js';
 import { startSigningServer, type SigningServer } from '../helpers/signing-server.js';
 

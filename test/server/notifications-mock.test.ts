@@ -13,7 +13,7 @@ import {
   toNodeHandler,
   type InvoiceLookup,
   type RawNotification,
-} from '../../src/server/index.js';
+} from '../../src/server/node.js';
 
 const MERCHANT = { apiKey: 'notify-api-key', secretKey: 'notify-secret-key', storeId: 5, storeName: 'Notified Shop' };
 const TOKEN = 'shop-notification-token-8d2c';

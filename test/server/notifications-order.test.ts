@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createNotificationHandler, type Invoice } from '../../src/server/index.js';
+import { createNotificationHandler, type Invoice } from '../../src/server/node.js';
 import { documentedNotificationVariant, documentedPaidNotification } from '../fixtures/documented.js';
 
 const TOKEN = 'merchant_notification_token';

@@ -6,7 +6,7 @@ import {
   type InvoiceLookup,
   type RawNotification,
   type NotificationHandlerOptions,
-} from '../../src/server/index.js';
+} from '../../src/server/node.js';
 import { INVOICE_ID, exampleLookupInvoice } from '../fixtures/dto.js';
 
 const TOKEN = 'notify-token-5c1f2e';

@@ -15,7 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import { inspect } from 'node:util';
 import * as mockEntry from '../../src/mock/index.js';
 import * as redisEntry from '../../src/server/redis.js';
-import * as serverEntry from '../../src/server/index.js';
+import * as serverEntry from '../../src/server/node.js';
 import * as sqliteEntry from '../../src/server/sqlite.js';
 import {
   MerchantClient,
@@ -29,7 +29,7 @@ import {
   createWebhookSender,
   createJournalConsole,
   toNodeHandler,
-} from '../../src/server/index.js';
+} from '../../src/server/node.js';
 import { createRedisStore } from '../../src/server/redis.js';
 import { createSqliteStore } from '../../src/server/sqlite.js';
 import { createMockService, startMockServer } from '../../src/mock/index.js';
@@ -358,6 +358,8 @@ const ENTRIES: Record<string, { module: Record<string, unknown>; functions: Reco
       signRequest: 'takes a request and a secret key',
       verifySignature: 'takes a request, a signature and a secret key',
       stringToSign: 'takes a request',
+      webPlatform: 'takes nothing: the Web platform of this runtime',
+      nodePlatform: "takes nothing: Node's platform",
       signCheckoutToken: 'takes a secret, an invoice id and an expiry',
       verifyCheckoutToken: 'takes secrets, a token, an invoice id and a time',
       signWebhook: 'takes a secret, an id, a time and a body',

@@ -19,7 +19,7 @@ import {
   type CheckoutStore,
   type DisputeContext,
   type Invoice,
-} from '../../src/server/index.js';
+} from '../../src/server/node.js';
 import { mockQuirks } from '../support/quirks.js';
 import { readSse } from '../support/sse.js';
 

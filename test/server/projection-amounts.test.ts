@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { InvoiceSchema, safeParse } from '../../src/schemas/index.js';
-import { projectInvoice } from '../../src/server/index.js';
+import { projectInvoice } from '../../src/server/node.js';
 import { documentedPaidNotification } from '../fixtures/documented.js';
 import { exampleLookupInvoice } from '../fixtures/dto.js';
 

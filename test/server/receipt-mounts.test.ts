@@ -23,7 +23,7 @@ import {
   MerchantClient,
   toNodeHandler,
   type CheckoutServer,
-} from '../../src/server/index.js';
+} from '../../src/server/node.js';
 import { MAX_UPLOAD_PARTS } from '../../src/server/proxy/uploads.js';
 import { serve } from '../support/node-server.js';
 

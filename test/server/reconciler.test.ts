@@ -16,7 +16,7 @@ import {
   type CheckoutServerOptions,
   type CheckoutStore,
   type InvoiceChange,
-} from '../../src/server/index.js';
+} from '../../src/server/node.js';
 import { documentedPaidNotification } from '../fixtures/documented.js';
 import { createScriptedService, type NotifiedInvoiceJson, type ScriptedService } from '../support/scripted-service.js';
 

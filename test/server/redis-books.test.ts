@@ -14,7 +14,7 @@ import {
   type CheckoutServer,
   type CheckoutStore,
   type InvoiceChange,
-} from '../../src/server/index.js';
+} from '../../src/server/node.js';
 import { createRedisStore } from '../../src/server/redis.js';
 import { documentedPaidNotification } from '../fixtures/documented.js';
 import { createScriptedService, type ScriptedService } from '../support/scripted-service.js';

@@ -13,7 +13,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
-import { MerchantClient, type CheckoutStore } from '../../src/server/index.js';
+import { MerchantClient, type CheckoutStore } from '../../src/server/node.js';
 import { createRedisStore } from '../../src/server/redis.js';
 import { startCluster, type Cluster, type Instance } from '../support/cluster.js';
 import { startRedis, type RedisProcess } from '../support/redis-server.js';

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { MerchantClient, createCheckoutHandler, createMemoryStore, createNodeFetch, type CheckoutStore } from '../../src/server/index.js';
+import { MerchantClient, createCheckoutHandler, createMemoryStore, createNodeFetch, type CheckoutStore } from '../../src/server/node.js';
 import type { SharedReadOptions } from '../../src/server/client/options.js';
 import { INVOICE_ID, exampleLookupInvoice } from '../fixtures/dto.js';
 import { startSigningServer, type SigningServer } from '../helpers/signing-server.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { signRequest, stringToSign, verifySignature } from '../../src/server/index.js';
+import { signRequest, stringToSign, verifySignature } from '../../src/server/node.js';
 
 /**
  * Expected values were computed independently with OpenSSL:

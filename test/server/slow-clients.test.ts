@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Server } from 'node:http';
-import { MerchantClient, createCheckoutHandler, createNodeServer, createNotificationHandler } from '../../src/server/index.js';
+import { MerchantClient, createCheckoutHandler, createNodeServer, createNotificationHandler } from '../../src/server/node.js';
 import { INVOICE_ID, exampleLookupInvoice } from '../fixtures/dto.js';
 
 const client = new MerchantClient({

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createMemoryStore, type CheckoutStore } from '../../src/server/index.js';
+import { createMemoryStore, type CheckoutStore } from '../../src/server/node.js';
 import { createRedisStore } from '../../src/server/redis.js';
 import { createSqliteStore } from '../../src/server/sqlite.js';
 import { InvoiceSchema, safeParse, type Invoice } from '../../src/schemas/index.js';

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { MerchantTrackingError, type CheckoutStore } from '../../src/server/index.js';
+import { MerchantTrackingError, type CheckoutStore } from '../../src/server/node.js';
 import { createSqliteStore } from '../../src/server/sqlite.js';
 import { kitOnMock } from '../support/kit-on-mock.js';
 

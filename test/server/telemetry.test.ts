@@ -13,7 +13,7 @@ import { ROOT_CONTEXT, context, metrics, trace, type Context } from '@openteleme
 import { TracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import type { MockService } from '../../src/mock/index.js';
-import { DEFAULT_NOTIFICATIONS_PATH, type CheckoutServer, type MerchantClient } from '../../src/server/index.js';
+import { DEFAULT_NOTIFICATIONS_PATH, type CheckoutServer, type MerchantClient } from '../../src/server/node.js';
 import { kitOnMock } from '../support/kit-on-mock.js';
 import { readSse } from '../support/sse.js';
 

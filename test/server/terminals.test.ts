@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { MerchantClient, createCheckoutHandler, createNotificationHandler, type Invoice } from '../../src/server/index.js';
+import { MerchantClient, createCheckoutHandler, createNotificationHandler, type Invoice } from '../../src/server/node.js';
 import { createMockService, startMockServer, type MockServer } from '../../src/mock/index.js';
 
 const SECRET = 'one-secret-for-two-terminals';

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MerchantClient, MerchantResponseError, createCheckoutHandler } from '../../src/server/index.js';
+import { MerchantClient, MerchantResponseError, createCheckoutHandler } from '../../src/server/node.js';
 import { timestampWarnings } from '../../src/schemas/index.js';
 import {
   INVOICE_ID,

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { CheckoutHttpError } from '../../src/server/index.js';
+import { CheckoutHttpError } from '../../src/server/node.js';
 import { contentMatches, receiptOf } from '../../src/server/proxy/uploads.js';
 
 const bytes = (...parts: (string | number[])[]): Uint8Array<ArrayBuffer> =>

@@ -18,7 +18,7 @@ import {
   createCheckoutServer,
   toNodeHandler,
   type CheckoutStore,
-} from '../../src/server/index.js';
+} from '../../src/server/node.js';
 import { createRedisStore } from '../../src/server/redis.js';
 
 const env = (name: string): string => {

@@ -5,7 +5,7 @@
  * given).
  */
 import { createMockService, type MockMerchant, type MockService } from '../../src/mock/index.js';
-import { MerchantClient, createCheckoutServer, type CheckoutServer, type CheckoutServerOptions } from '../../src/server/index.js';
+import { MerchantClient, createCheckoutServer, type CheckoutServer, type CheckoutServerOptions } from '../../src/server/node.js';
 
 const SERVICE_URL = 'https://pay.mock.invalid';
 

@@ -81,7 +81,7 @@ let integration;
 const createIntegration = async () => {
   const root = import.meta.url;
   const { createMockService } = await tsImport('../../src/mock/index.ts', root);
-  const { MerchantClient, createCheckoutHandler, toNodeHandler } = await tsImport('../../src/server/index.ts', root);
+  const { MerchantClient, createCheckoutHandler, toNodeHandler } = await tsImport('../../src/server/node.ts', root);
   const service = createMockService({ merchants: [MERCHANT], publicBaseUrl: SERVICE_URL, controls: true, paymentMethodName: 'always' });
   const client = new MerchantClient({ baseUrl: SERVICE_URL, apiKey: MERCHANT.apiKey, secretKey: MERCHANT.secretKey, fetch: service.fetch });
   /** The merchant's own table: invoice id → order id. */

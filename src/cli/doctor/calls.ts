@@ -7,7 +7,7 @@
  * code above it asks. The answers' text is kept (`Tap`) so that the checks can report the
  * shape the brand wrote, not only what the kit read from it.
  */
-import { OPERATION_LIST, PUBLIC_API_PREFIX, createNodeFetch, type MerchantClient, type OperationName } from '../../server/index.js';
+import { OPERATION_LIST, PUBLIC_API_PREFIX, createNodeFetch, type MerchantClient, type OperationName } from '../../server/node.js';
 
 /** The operations the doctor calls; nothing else of the client is reachable from it. */
 export const DOCTOR_OPERATIONS = [

@@ -4,7 +4,7 @@
  * state every check writes into (rows of the table, the mock options observed, why an option
  * was not) and the helpers they share. The invoice's checks are invoice.ts.
  */
-import { MerchantApiError, MerchantResponseError, type MerchantClient } from '../../server/index.js';
+import { MerchantApiError, MerchantResponseError, type MerchantClient } from '../../server/node.js';
 import type { AmountLimit, MockRefusal, MockServiceOptions } from '../../mock/index.js';
 import type { DoctorClient, Exchange, Tap } from './calls.js';
 import {

@@ -6,7 +6,7 @@
  * be, and until when it stays open).
  */
 import { MOCK_DEFAULTS } from '../../mock/index.js';
-import { MerchantApiError, MerchantResponseError, type CreateInvoiceRequest } from '../../server/index.js';
+import { MerchantApiError, MerchantResponseError, type CreateInvoiceRequest } from '../../server/node.js';
 import { attempt, jsonOf, kitOnFailure, readRow, row, saidBy, type DoctorState } from './checks.js';
 import {
   CANCELED_FIELDS,

@@ -14,7 +14,7 @@ import { remember } from '../remember.js';
 import type { CheckoutStore } from '../store/types.js';
 import { createBooks, type ApplyOptions, type ApplyOutcome, type Books, type InvoiceChange } from './ledger.js';
 import { nextReadAt, scheduleOf, type ReconcileSchedule } from './schedule.js';
-import { snapshotOf, snapshotPrint } from './snapshot.js';
+import { snapshotOf, snapshotPrint } from '../store/snapshot.js';
 
 /** What a core is made of. */
 export interface CoreOptions {
@@ -44,9 +44,18 @@ export interface KitCore {
    * reconciler reads it next when its state says (or stops once it is settled).
    */
   learn(invoice: Invoice, client: MerchantClient | undefined, options: ApplyOptions): Promise<ApplyOutcome>;
+  /**
+   * A state the proxy read or was answered (its one writer, proxy/context.ts `record`), or the
+   * shop's own call answered: {@link learn}ed as a read, unless this process learned that state
+   * last.
+   */
+  readonly learnRead: (invoice: Invoice, client: MerchantClient | undefined) => Promise<void>;
   /** Tracks an invoice met without its state (a notification about to be verified). */
   track(id: string, client: MerchantClient | undefined): Promise<void>;
-  /** Feeds every invoice the clients' calls answer into `learn` (the kit); answers a function that stops it. */
+  /**
+   * Feeds every invoice the shop's own calls answer into `learn` (the kit; what a part of the kit
+   * reads, it records itself); answers a function that stops it.
+   */
   observe(): () => void;
 }
 
@@ -55,7 +64,8 @@ const KNOWN_STATES = 10_000;
 
 export const createCore = (options: CoreOptions): KitCore => {
   const { store, report } = options;
-  const reader = createInvoiceReader(options.clients);
+  // Whoever reads through the kit's reader records what it read (`learn`, `learnRead`).
+  const reader = createInvoiceReader(options.clients, true);
   const schedule = scheduleOf(options.schedule);
   const now = options.now ?? Date.now;
   const onChange = options.onChange ?? (() => undefined);
@@ -86,24 +96,21 @@ export const createCore = (options: CoreOptions): KitCore => {
   const track = (id: string, client: MerchantClient | undefined) =>
     store.track(id.toLowerCase(), client?.terminal, now() + schedule.openIntervalMs);
 
-  /** Every whole invoice the clients answer; the same object (a shared answer read again) only once. */
-  const seen = new WeakSet<Invoice>();
-  const observer = (invoice: Invoice, _operation: string, client: MerchantClient, created: boolean): Promise<void> | undefined => {
-    if (seen.has(invoice)) return undefined;
-    seen.add(invoice);
-    const id = invoice.id.toLowerCase();
-    const print = snapshotPrint(snapshotOf(invoice));
-    if (known.get(id) === print) return undefined;
-    // After the caller's own work: a receiver or reconciler that made this read learns it itself.
-    const learnSoon = () =>
-      void setTimeout(() => {
-        if (known.get(id) === print) return;
-        learn(invoice, client, { source: 'read', verified: true }).catch(report);
-      }, 0);
-    if (!created) return learnSoon();
-    // A new invoice is in the store before its create answers: a process killed right after
-    // the answer still reconciles it after its restart.
-    return track(id, client).then(learnSoon);
+  const learnRead = async (invoice: Invoice, client: MerchantClient | undefined): Promise<void> => {
+    if (known.get(invoice.id.toLowerCase()) === snapshotPrint(snapshotOf(invoice))) return;
+    await learn(invoice, client, { source: 'read', verified: true });
+  };
+
+  /**
+   * The shop's own calls. A part of the kit that made the call (`recorded`) learns what it read
+   * itself: the receiver as a notification, the reconciler as a reconcile, the proxy through
+   * `learnRead`. A new invoice is in the store before its create answers: a process killed
+   * right after the answer still reconciles it after its restart.
+   */
+  const observer = (invoice: Invoice, _operation: string, client: MerchantClient, created: boolean, recorded: boolean) => {
+    if (recorded) return undefined;
+    if (!created) return void learnRead(invoice, client).catch(report);
+    return track(invoice.id, client).then(() => void learnRead(invoice, client).catch(report));
   };
 
   return {
@@ -114,6 +121,7 @@ export const createCore = (options: CoreOptions): KitCore => {
     now,
     report,
     learn,
+    learnRead,
     track,
     observe: () => {
       const stops = options.clients.map((client) => client.onInvoice(observer));

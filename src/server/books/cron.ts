@@ -8,7 +8,7 @@
  * leases (`claimDue`): each due invoice is read by one of them.
  */
 import type { OptionShapeOf } from '../options-check.js';
-import { baseHeaders, errorAnswer, jsonAnswer, secretMatcher } from '../proxy/http.js';
+import { baseHeaders, errorAnswer, jsonAnswer, secretMatcher } from '../http/answers.js';
 import type { Reconciler } from './reconciler.js';
 
 /** The kit's handler for a scheduler: its secret, where the kit's `fetch` serves it, how long a call may read. */

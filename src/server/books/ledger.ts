@@ -13,7 +13,7 @@
  * reconciliation pass delivers the same change again (same `change.id`).
  */
 import type { Invoice } from '../../schemas/index.js';
-import type { RawNotification } from '../notifications/raw-notification.js';
+import type { RawNotification } from './raw-notification.js';
 import type { BooksEntry, CheckoutStore } from '../store/types.js';
 import {
   changeKind,
@@ -25,7 +25,7 @@ import {
   type ChangeKind,
   type FieldChange,
   type InvoiceSnapshot,
-} from './snapshot.js';
+} from '../store/snapshot.js';
 
 /** Where the kit learned of a state: the service's notification, the reconciler's read, or a read made for a payer or by the shop's own client call. */
 export type ChangeSource = 'notification' | 'reconcile' | 'read';

@@ -9,7 +9,7 @@
 import { TERMINAL_INVOICE_STATUSES } from '../../schemas/index.js';
 import { instant } from '../fingerprint.js';
 import type { OptionShapeOf } from '../options-check.js';
-import type { InvoiceSnapshot } from './snapshot.js';
+import type { InvoiceSnapshot } from '../store/snapshot.js';
 
 /** The reconciler's timing. */
 export interface ReconcileSchedule {

@@ -51,8 +51,12 @@ export interface InvoiceReader {
 /** How many invoice → terminal answers a reader remembers (several terminals only). */
 const MAX_REMEMBERED_TERMINALS = 10_000;
 
-/** A reader over the shop's terminals (see {@link InvoiceReader}); with none, every read answers undefined. */
-export const createInvoiceReader = (clients: readonly MerchantClient[]): InvoiceReader => {
+/**
+ * A reader over the shop's terminals (see {@link InvoiceReader}); with none, every read answers
+ * undefined. `recorded`: every caller of this reader records what it reads itself (the kit's
+ * reader: its proxy, receiver and reconciler), so the clients' observers are told `recorded`.
+ */
+export const createInvoiceReader = (clients: readonly MerchantClient[], recorded = false): InvoiceReader => {
   const flight = createSingleFlight();
   const owners = new Map<string, MerchantClient>();
 
@@ -60,7 +64,12 @@ export const createInvoiceReader = (clients: readonly MerchantClient[]): Invoice
     try {
       // Shared: the same answer as last time is the same frozen invoice (client/answer.ts, `sharedAnswer`).
       return await flight(client, id, options.signal, (shared) => {
-        const read: SharedReadOptions = { signal: shared, sharedAnswer: true, traceContext: options.traceContext };
+        const read: SharedReadOptions = {
+          signal: shared,
+          sharedAnswer: true,
+          traceContext: options.traceContext,
+          ...(recorded ? { recorded: true } : {}),
+        };
         return client.getInvoice(id, read);
       });
     } catch (error) {

@@ -25,12 +25,14 @@ import {
   MerchantValidationError,
 } from './errors.js';
 import { fingerprint } from '../fingerprint.js';
+import { requireRuntime, webPlatform, type ServerPlatform } from '../http/platform.js';
 import { checkOptions } from '../options-check.js';
 import {
   DEFAULT_TIMEOUT_MS,
   DEFAULT_MAX_RESPONSE_BYTES,
   MERCHANT_CLIENT_OPTIONS,
   type MerchantClientOptions,
+  recordedByCaller,
   type OpenDisputeRequest,
   type RawRequestBody,
   type RequestOptions,
@@ -43,12 +45,15 @@ import { Transport } from './transport.js';
  * Told of every whole invoice a client's call answered (see {@link MerchantClient.onInvoice}).
  * `created` is true when the call made it (a create, or `createInvoiceOnce` finding its lost
  * answer): the caller gets the invoice only once the promise this answers has resolved.
+ * `recorded` is true when a part of the kit made the call and records the invoice itself (its
+ * reads of invoices, its proxy's state changes).
  */
 export type InvoiceObserver = (
   invoice: Invoice,
   operation: OperationName,
   client: MerchantClient,
   created: boolean,
+  recorded: boolean,
 ) => void | Promise<void>;
 
 /** Caller names of the dispute's wire fields, for validation messages. */
@@ -89,8 +94,15 @@ export class MerchantClient {
   readonly #transport: Transport;
   readonly #observers = new Set<InvoiceObserver>();
 
-  constructor(options: MerchantClientOptions) {
+  /**
+   * @param platform The runtime's HMAC and default `fetch` (default: the entry's:
+   * `merchant-checkout/server` passes Node's on Node, Bun and Deno, Web Crypto's and the global
+   * `fetch` elsewhere). A runtime without Web Crypto's HMAC, or without a `fetch` when none is
+   * given, is refused here, naming what is missing.
+   */
+  constructor(options: MerchantClientOptions, platform: ServerPlatform = webPlatform()) {
     checkOptions('MerchantClient', options, MERCHANT_CLIENT_OPTIONS);
+    if (options.fetch === undefined && platform.defaultFetch() === undefined) requireRuntime('MerchantClient', ['fetch']);
     const { baseUrl, apiKey, secretKey } = options;
     let base: URL;
     try {
@@ -120,6 +132,7 @@ export class MerchantClient {
       secretKey,
       fetch: options.fetch,
       maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      platform,
     });
   }
 
@@ -316,16 +329,16 @@ export class MerchantClient {
     const answer = (await this.#send(operationCall(this.baseUrl, name, input, options))) as OperationAnswer<Name>;
     const row: OperationRow = OPERATIONS[name];
     if (row.answersInvoice && this.#observers.size > 0)
-      await this.#observe(answer as Invoice, name, created || row.createsInvoice === true);
+      await this.#observe(answer as Invoice, name, created || row.createsInvoice === true, recordedByCaller(options));
     return answer;
   }
 
   /** Tells every observer; a new invoice waits for them all (a read never does, nor fails by them). */
-  async #observe(invoice: Invoice, operation: OperationName, created: boolean): Promise<void> {
+  async #observe(invoice: Invoice, operation: OperationName, created: boolean, recordedByCaller: boolean): Promise<void> {
     const recorded: Promise<void>[] = [];
     for (const observer of this.#observers) {
       try {
-        const result = observer(invoice, operation, this, created);
+        const result = observer(invoice, operation, this, created, recordedByCaller);
         if (created && result) recorded.push(result);
         else result?.catch(() => undefined);
       } catch (error) {

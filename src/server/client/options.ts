@@ -83,4 +83,14 @@ export interface SharedReadOptions extends RequestOptions {
    * reader was an eighth of the proxy's CPU).
    */
   readonly sharedAnswer?: true;
+  /**
+   * The caller records the invoice this call answers itself (a part of the kit: its reader,
+   * its proxy's state changes): the client's observers are told so (`recorded`), and the kit's
+   * own observer leaves it to that caller (one writer per state, books/core.ts).
+   */
+  readonly recorded?: true;
 }
+
+/** Whether the caller of a call with `options` records its answer itself ({@link SharedReadOptions.recorded}). @internal */
+export const recordedByCaller = (options: RequestOptions | SharedReadOptions | undefined): boolean =>
+  options !== undefined && 'recorded' in options && options.recorded === true;

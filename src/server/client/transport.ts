@@ -5,13 +5,14 @@
  * size limit into a value or a typed error (answer.ts). Holds the keys, which never leave it
  * except as the signature.
  */
-import { BodyTooLargeError, abortable, readTextLimited } from '../body.js';
-import { UpstreamDeadlineError, defaultFetch, textEntryOf, type TextFetch } from '../runtime-seam.js';
+import { BodyTooLargeError, abortable, readTextLimited } from '../http/body.js';
+import type { ServerPlatform } from '../http/platform.js';
+import { UpstreamDeadlineError, textEntryOf, type TextFetch } from '../http/runtime-seam.js';
 import { remember } from '../remember.js';
 import { SharedAnswers, redactor, refusal, type RawAnswer } from './answer.js';
 import { MerchantNetworkError, MerchantResponseError, MerchantTimeoutError } from './errors.js';
 import type { Call } from './request.js';
-import { signRequest } from './signing.js';
+import { stringToSign } from './signing.js';
 
 /** How many bodyless calls' signatures a client keeps (oldest first out). */
 const SIGNATURES = 1024;
@@ -22,6 +23,8 @@ export interface TransportOptions {
   secretKey: string;
   fetch: ((request: Request) => Promise<Response>) | undefined;
   maxResponseBytes: number;
+  /** The runtime's HMAC and default `fetch` (http/platform.ts). */
+  platform: ServerPlatform;
 }
 
 class TimeoutSignal extends Error {}
@@ -39,6 +42,7 @@ const failure = (call: Call, error: unknown, timedOut: boolean, timeoutMs: numbe
 export class Transport {
   readonly #apiKey: string;
   readonly #secretKey: string;
+  readonly #platform: ServerPlatform;
   readonly #fetch: (href: string, init: RequestInit) => Promise<Response>;
   /** A node fetch's entry that reads a JSON or empty call's answer whole into text, with no `Response` (bench/profile.ts). */
   readonly #fetchText: TextFetch['sendText'] | undefined;
@@ -50,7 +54,8 @@ export class Transport {
   constructor(options: TransportOptions) {
     this.#apiKey = options.apiKey;
     this.#secretKey = options.secretKey;
-    const custom = options.fetch ?? defaultFetch();
+    this.#platform = options.platform;
+    const custom = options.fetch ?? options.platform.defaultFetch();
     // A node fetch takes a JSON or empty call as it is, and answers its text (no `Request` or
     // `Response` built: they cost CPU on every proxied answer); a multipart one goes as a `Request`.
     this.#fetchText = custom && textEntryOf(custom);
@@ -74,7 +79,11 @@ export class Transport {
       const key = `${method} ${href}`;
       signature =
         (bodyless ? this.#signatures.get(key) : undefined) ??
-        (await signRequest({ method, url: href, body: call.signing === 'json' ? body : undefined }, this.#secretKey));
+        (await this.#platform.hmac(
+          'SHA-1',
+          this.#secretKey,
+          stringToSign({ method, url: href, body: call.signing === 'json' ? body : undefined }),
+        ));
       if (bodyless && !this.#signatures.has(key)) remember(this.#signatures, key, signature, SIGNATURES);
       headers['x-identity'] = this.#apiKey;
       headers['x-signature'] = signature;

@@ -27,10 +27,10 @@
 import type { Context } from 'hono';
 import type { Invoice } from '../../schemas/index.js';
 import type { MerchantClient } from '../client/merchant-client.js';
-import { projectInvoice } from '../proxy/projection.js';
+import { projectInvoice } from './projection.js';
 import { jsonText } from '../immutable.js';
 import type { OptionShapeOf } from '../options-check.js';
-import { baseHeaders } from '../proxy/http.js';
+import { baseHeaders } from '../http/answers.js';
 import {
   fingerprint,
   isStale,
@@ -117,6 +117,8 @@ export interface InvoiceEventsDeps {
   /** Fills in bank names (never rejects). */
   withBankNames: (invoice: Invoice, client: MerchantClient) => Promise<Invoice>;
   report: (error: unknown) => void;
+  /** Records a state a watch read again (the proxy's one writer, proxy/context.ts `record`). */
+  record: (invoice: Invoice, client: MerchantClient) => void;
   /** Told of each state sent to a payer's stream (metrics: reads by push). */
   sent?: () => void;
 }
@@ -162,7 +164,7 @@ export const validateEventsOptions = (options: CheckoutEventsOptions | false | u
 };
 
 export interface InvoiceEvents {
-  /** A whole invoice just read from the service by any route: watches and other instances learn it. */
+  /** A whole invoice just read from the service by any route: this instance's watch of it takes it (the proxy records it). */
   observe(invoice: Invoice): void;
   /** The watched state of `id`, unless a client resuming from `lastEventId` has seen newer. */
   current(id: string, lastEventId: string | null): { invoice: Invoice; client: MerchantClient } | undefined;
@@ -173,7 +175,7 @@ export interface InvoiceEvents {
 }
 
 /** `report`, at most once per `ms`. */
-const throttled = (report: (error: unknown) => void, ms: number) => {
+export const throttled = (report: (error: unknown) => void, ms: number) => {
   let last = 0;
   return (error: unknown): void => {
     const now = Date.now();
@@ -238,7 +240,11 @@ export const createInvoiceEvents = (deps: InvoiceEventsDeps, options: CheckoutEv
         // The store is away: every instance reads for itself until it is back.
         storeFailed(error);
       }
-      if (turn) observe(await deps.read(watch.client, watch.id));
+      if (turn) {
+        const invoice = await deps.read(watch.client, watch.id);
+        observe(invoice);
+        deps.record(invoice, watch.client);
+      }
     } catch (error) {
       deps.report(error);
     } finally {
@@ -265,19 +271,9 @@ export const createInvoiceEvents = (deps: InvoiceEventsDeps, options: CheckoutEv
         return undefined;
       }));
 
-  /** Invoices already observed: the callers that one single-flight read answered all observe the same object. */
-  const observed = new WeakSet<Invoice>();
   const observe = (invoice: Invoice) => {
-    if (observed.has(invoice)) return;
-    observed.add(invoice);
     const watch = watches.get(invoice.id.toLowerCase());
     if (watch) apply(watch, invoice, 'read');
-    store.record({ invoice, source: 'read' }).catch((error: unknown) => {
-      // Not recorded: the same invoice read again (client.ts hands back the same object for
-      // the same answer) is recorded then, rather than taken as done.
-      observed.delete(invoice);
-      storeFailed(error);
-    });
   };
 
   /** The watch of `id`, made with `invoice` when there is none, else given it as a read. */

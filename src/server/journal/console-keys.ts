@@ -5,7 +5,7 @@
  * is held off until the window ends, each refusal told to `onRefused`.
  */
 import { remember } from '../remember.js';
-import { secretMatcher } from '../proxy/http.js';
+import { secretMatcher } from '../http/answers.js';
 
 const WINDOW_MS = 15 * 60 * 1000;
 const SESSION_MS = 12 * 60 * 60 * 1000;

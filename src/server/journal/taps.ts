@@ -10,7 +10,7 @@ import type { InvoiceChange } from '../books/ledger.js';
 import type { ReconcileReport } from '../books/reconciler.js';
 import { isTerminal } from '../store/types.js';
 import { remember } from '../remember.js';
-import { requestPath } from '../runtime-seam.js';
+import { requestPath } from '../http/runtime-seam.js';
 import { maskRequisites } from './entry.js';
 import type { Journal, JournalMeta } from './journal.js';
 

@@ -4,9 +4,8 @@
  * and deadline of the route that reads it (body-gate.ts); the answer is streamed back with
  * backpressure; a payer who goes away aborts the request's `signal`, so upstream work stops too.
  */
-import type * as Http from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { BODY_LIMITS } from '../body.js';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { BODY_LIMITS } from '../http/body.js';
 import { BodyGate, PayloadTooLargeError } from './body-gate.js';
 import { NodeRequest, NodeTextResponse, toHeaders } from './request.js';
 import type { FetchHandler } from '../handler.js';
@@ -432,10 +431,7 @@ const NODE_SERVER_OPTIONS = {
 export const createNodeServer = (handler: FetchHandler, options: NodeServerOptions = {}): Server => {
   checkOptions('createNodeServer', options, NODE_SERVER_OPTIONS);
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, ...handlerOptions } = options;
-  const http = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:http') as
-    typeof Http | undefined;
-  if (!http) throw new TypeError('createNodeServer needs Node ≥ 20.16 (process.getBuiltinModule)');
-  const server = http.createServer(
+  const server = createServer(
     {
       headersTimeout: headersTimeoutMs ?? 10_000,
       // The bodies' deadlines are the routes' (toNodeHandler): one of the server's own would cut a route's longer one.

@@ -9,7 +9,7 @@
  * once an answer went out), as `node:http`'s `requestTimeout` would: every body has one.
  */
 import type { IncomingMessage } from 'node:http';
-import type { BodyLimits } from '../body.js';
+import type { BodyLimits } from '../http/body.js';
 import { nodeStream } from './stream.js';
 
 /** Error of a request body stream that grew past the size limit. */

@@ -6,23 +6,18 @@
  *
  *   new MerchantClient({ baseUrl, apiKey, secretKey, fetch: createNodeFetch() })
  *
- * The Node modules are looked up when it is called (`process.getBuiltinModule`, Node ≥ 20.16),
- * not imported, so `merchant-checkout/server` still loads in edge runtimes.
+ * Node-only: exported by the Node entry (`src/server/node.ts`) alone, so the runtime-neutral
+ * entry that edge runtimes load never names `node:http`.
  */
-import type * as Http from 'node:http';
-import type * as Https from 'node:https';
-import { BodyTooLargeError } from '../body.js';
+import * as Http from 'node:http';
+import * as Https from 'node:https';
+import process from 'node:process';
+import { BodyTooLargeError } from '../http/body.js';
 import { checkOptions, type OptionShapeOf } from '../options-check.js';
-import { UpstreamDeadlineError, type TextAnswer, type TextCall, type TextFetch } from '../runtime-seam.js';
+import { UpstreamDeadlineError, type TextAnswer, type TextCall, type TextFetch } from '../http/runtime-seam.js';
 import { nodeStream } from './stream.js';
 
 type IncomingMessage = Http.IncomingMessage;
-
-const builtin = <T>(id: string): T => {
-  const module = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(id);
-  if (!module) throw new TypeError(`createNodeFetch needs Node ≥ 20.16 (process.getBuiltinModule('${id}'))`);
-  return module as T;
-};
 
 /** Options of {@link createNodeFetch}. */
 export interface NodeFetchOptions {
@@ -70,8 +65,8 @@ const headerObject = (headers: Headers): Record<string, string> => {
  */
 export const createNodeFetch = (options: NodeFetchOptions = {}): TextFetch => {
   checkOptions('createNodeFetch', options, NODE_FETCH_OPTIONS);
-  const http = builtin<typeof Http>('node:http');
-  const https = builtin<typeof Https>('node:https');
+  const http = Http;
+  const https = Https;
   const agentOptions = {
     keepAlive: true,
     maxSockets: options.maxSockets ?? 64,
@@ -225,18 +220,15 @@ type RawInit = Omit<TextCall, 'timeoutMs'>;
 let shared: TextFetch | undefined;
 
 /**
- * The `fetch` a client uses on Node when given none (named by the Node entry point,
- * runtime-seam.ts `setDefaultFetch`): one shared `createNodeFetch()` on Node ≥ 20.16, whose
+ * The `fetch` a client uses on Node when given none (the Node platform's, node/platform.ts):
+ * one shared `createNodeFetch()` on Node, whose
  * aborted calls close their sockets at once (Node's global fetch, undici, completes the
  * connects that were under way when the abort came and keeps them idle for 4 s: 200 timed-out
  * calls left 200 sockets open on the service 2 s later) and which costs less CPU per call;
  * under Deno or Bun (which also load Node entry points) the global `fetch`.
  */
 export const nodeDefaultFetch = (): TextFetch | undefined => {
-  const runtime = (
-    globalThis as { process?: { getBuiltinModule?: (id: string) => unknown; versions?: { node?: string; bun?: string; deno?: string } } }
-  ).process;
-  if (typeof runtime?.getBuiltinModule !== 'function' || !runtime.versions?.node || runtime.versions.bun || runtime.versions.deno)
-    return undefined;
+  const versions = process.versions as NodeJS.ProcessVersions & { bun?: string; deno?: string };
+  if (versions.bun || versions.deno) return undefined;
   return (shared ??= createNodeFetch());
 };

@@ -4,7 +4,7 @@
  * only as far as a request needs; the real one is made on first use of anything else.
  */
 import type { IncomingMessage } from 'node:http';
-import { AdapterRequest } from '../runtime-seam.js';
+import { AdapterRequest } from '../http/runtime-seam.js';
 
 /** Node's parsed headers as a real `Headers`. */
 export const toHeaders = (req: Pick<IncomingMessage, 'headers'>): Headers => {

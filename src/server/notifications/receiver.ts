@@ -17,6 +17,7 @@
  * With `verify: false` the notification's own word is taken (documented with its risk).
  */
 import { Hono } from 'hono';
+import { requireRuntime } from '../http/platform.js';
 import {
   InvoiceSchema,
   NOTIFICATION_TOKEN_HEADER,
@@ -29,7 +30,7 @@ import {
 import type { MerchantClient } from '../client/merchant-client.js';
 import { MerchantApiError, MerchantTimeoutError } from '../client/errors.js';
 import { createCore, type KitCore } from '../books/core.js';
-import { contradictions, snapshotOf, type FieldChange, type InvoiceSnapshot, type SnapshotClaim } from '../books/snapshot.js';
+import { contradictions, snapshotOf, type FieldChange, type InvoiceSnapshot, type SnapshotClaim } from '../store/snapshot.js';
 import type { ApplyOutcome, InvoiceChange } from '../books/ledger.js';
 import { STORE_OPTION, createMemoryStore } from '../store/memory.js';
 import { CLIENT_OPTION } from '../client/options.js';
@@ -44,12 +45,12 @@ import {
   readBodyLimited,
   secretMatcher,
   secretsEqual,
-} from '../proxy/http.js';
+} from '../http/answers.js';
 import type { Context as TraceContext } from '@opentelemetry/api';
 import { notificationSpan, type NotificationOutcome } from '../telemetry.js';
-import type { RawNotification } from './raw-notification.js';
+import type { RawNotification } from '../books/raw-notification.js';
 
-export type { RawNotification } from './raw-notification.js';
+export type { RawNotification } from '../books/raw-notification.js';
 
 type Outcome = (value: NotificationOutcome, kind?: string) => void;
 /** One notification being handled: its request, where its outcome goes, its span (the parent of the reads it makes). */
@@ -465,6 +466,7 @@ export const createReceiver = (
  */
 export const createNotificationHandler = (options: NotificationHandlerOptions): ((request: Request) => Promise<Response>) => {
   checkOptions('createNotificationHandler', options, NOTIFICATION_HANDLER_OPTIONS);
+  requireRuntime('createNotificationHandler', ['timers', 'hmac']); // its deadline; the token compared by HMAC
   const { client, onChange, onNotification, onError } = options;
   const clients: readonly MerchantClient[] = client === undefined ? [] : Array.isArray(client) ? client : [client as MerchantClient];
   if (onChange !== undefined && typeof onChange !== 'function')

@@ -8,7 +8,7 @@
  * read). A failed read is forgotten at once; the names never fail an answer.
  */
 import type { Invoice } from '../../schemas/index.js';
-import { abortable } from '../body.js';
+import { abortable } from '../http/body.js';
 import { deepFreeze } from '../immutable.js';
 import type { MerchantClient } from '../client/merchant-client.js';
 import type { RequestOptions } from '../client/options.js';

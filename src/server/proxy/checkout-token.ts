@@ -7,11 +7,11 @@
  *
  * The element sends it in `X-Checkout-Token`; the kit's `authorize` (`checkoutTokenAuthorizer`)
  * accepts a request for an invoice only with a token for exactly that invoice, not expired,
- * compared in constant time. Web Crypto only.
+ * compared in constant time, with the platform's HMAC (http/platform.ts).
  */
 
 import { CHECKOUT_TOKEN_HEADER } from '../../schemas/headers.js';
-import { nodeCrypto } from '../client/signing.js';
+import type { ServerPlatform } from '../http/platform.js';
 import { checkOptions, type OptionShapeOf } from '../options-check.js';
 
 export { CHECKOUT_TOKEN_HEADER };
@@ -19,25 +19,7 @@ export { CHECKOUT_TOKEN_HEADER };
 /** Why a token was refused. */
 export type CheckoutTokenRefusal = 'missing' | 'malformed' | 'expired' | 'wrong_invoice' | 'bad_signature';
 
-const encoder = new TextEncoder();
-type HmacKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
-const keys = new Map<string, Promise<HmacKey>>();
-
-const keyOf = (secret: string): Promise<HmacKey> => {
-  let key = keys.get(secret);
-  if (!key) {
-    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
-    // One key per secret: a process has one or two (a rotation).
-    if (keys.size < 16) keys.set(secret, key);
-  }
-  return key;
-};
-
-const base64url = (bytes: ArrayBuffer): string => {
-  let binary = '';
-  for (const byte of new Uint8Array(bytes)) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-};
+const base64url = (base64: string): string => base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
 const fromBase64url = (text: string): Uint8Array<ArrayBuffer> | undefined => {
   if (!/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
@@ -52,24 +34,57 @@ const checkSecret = (secret: string) => {
     throw new TypeError('checkout tokens: the secret must be a string of at least 16 characters');
 };
 
-/** A token for invoice `invoiceId` valid until `expiresAt` (a `Date` or epoch ms). */
-export const signCheckoutToken = async (secret: string, invoiceId: string, expiresAt: Date | number): Promise<string> => {
-  checkSecret(secret);
-  const seconds = Math.floor((typeof expiresAt === 'number' ? expiresAt : expiresAt.getTime()) / 1000);
-  const id = invoiceId.toLowerCase();
-  const signature = await crypto.subtle.sign('HMAC', await keyOf(secret), encoder.encode(`${id}.${seconds}`));
-  return `${id}.${seconds}.${base64url(signature)}`;
+/** Checkout tokens made and checked with one platform's HMAC (http/platform.ts). */
+export interface CheckoutTokens {
+  /** A token for invoice `invoiceId` valid until `expiresAt` (a `Date` or epoch ms). */
+  readonly signCheckoutToken: (secret: string, invoiceId: string, expiresAt: Date | number) => Promise<string>;
+  /**
+   * Whether `token` lets its bearer act on invoice `invoiceId` at `now` (epoch ms): true, or why
+   * not. Every secret given is tried (a rotation), each in constant time.
+   */
+  readonly verifyCheckoutToken: (
+    secrets: string | readonly string[],
+    token: string | null | undefined,
+    invoiceId: string,
+    now?: number,
+  ) => Promise<true | CheckoutTokenRefusal>;
+  /**
+   * An `authorize` hook for the kit: a request may touch an invoice only with a valid checkout
+   * token for it in `X-Checkout-Token`. `onRefused` hears why one was refused (never the token).
+   * A token whose signature was verified is remembered (at most 4,096, then
+   * forgotten all at once), so a page's next reads cost no HMAC; its invoice and expiry are
+   * checked on every request all the same.
+   */
+  readonly checkoutTokenAuthorizer: (
+    secrets: string | readonly string[],
+    options?: CheckoutTokenAuthorizerOptions,
+  ) => (invoiceId: string, request: Request) => Promise<boolean>;
+}
+
+/** Checkout tokens with the HMAC of the platform `platform()` answers (the entries pass theirs). */
+export const checkoutTokensFor = (platform: () => ServerPlatform): CheckoutTokens => {
+  const signCheckoutToken: CheckoutTokens['signCheckoutToken'] = async (secret, invoiceId, expiresAt) => {
+    checkSecret(secret);
+    const seconds = Math.floor((typeof expiresAt === 'number' ? expiresAt : expiresAt.getTime()) / 1000);
+    const id = invoiceId.toLowerCase();
+    return `${id}.${seconds}.${base64url(await platform().hmac('SHA-256', secret, `${id}.${seconds}`))}`;
+  };
+  const verifyCheckoutToken: CheckoutTokens['verifyCheckoutToken'] = async (secrets, token, invoiceId, now = Date.now()) =>
+    verifyToken(platform(), secrets, token, invoiceId, now);
+  return {
+    signCheckoutToken,
+    verifyCheckoutToken,
+    checkoutTokenAuthorizer: (secrets, options = {}) => authorizer(verifyCheckoutToken, secrets, options),
+  };
 };
 
-/**
- * Whether `token` lets its bearer act on invoice `invoiceId` at `now` (epoch ms): true, or why
- * not. Every secret given is tried (a rotation), each in constant time.
- */
-export const verifyCheckoutToken = async (
+/** {@link CheckoutTokens.verifyCheckoutToken} with `platform`'s HMAC. */
+const verifyToken = async (
+  platform: ServerPlatform,
   secrets: string | readonly string[],
   token: string | null | undefined,
   invoiceId: string,
-  now: number = Date.now(),
+  now: number,
 ): Promise<true | CheckoutTokenRefusal> => {
   if (!token) return 'missing';
   const match = /^([0-9a-fA-F-]{36})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token);
@@ -78,15 +93,11 @@ export const verifyCheckoutToken = async (
   const mac = fromBase64url(signature);
   if (!mac) return 'malformed';
   let valid = false;
-  const node = nodeCrypto();
   for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
-    if (node) {
-      // Synchronous where Node has it (Web Crypto's HMAC goes through the thread pool and a promise: most of a token check's cost).
-      if (node.timingSafeEqual(node.createHmac('sha256', secret).update(`${id}.${seconds}`, 'utf8').digest(), mac)) valid = true;
-      continue;
-    }
-    // Each secret is tried whatever the last one said: the time taken tells nothing.
-    if (await crypto.subtle.verify('HMAC', await keyOf(secret), mac, encoder.encode(`${id}.${seconds}`))) valid = true;
+    // Each secret is tried whatever the last one said: the time taken tells nothing. Node's
+    // platform answers synchronously (Web Crypto's HMAC goes through the thread pool and a
+    // promise: most of a token check's cost).
+    if (await platform.verifyHmac('SHA-256', secret, `${id}.${seconds}`, mac)) valid = true;
   }
   if (!valid) return 'bad_signature';
   if (id.toLowerCase() !== invoiceId.toLowerCase()) return 'wrong_invoice';
@@ -108,16 +119,11 @@ const CHECKOUT_TOKEN_AUTHORIZER_OPTIONS = { now: true, onRefused: true } as cons
 /** How many verified tokens an authorizer remembers (a page reads its invoice every few seconds with the same one). */
 const VERIFIED_TOKENS = 4_096;
 
-/**
- * An `authorize` hook for the kit: a request may touch an invoice only with a valid checkout
- * token for it in `X-Checkout-Token`. `onRefused` hears why one was refused (never the token).
- * A token whose signature was verified is remembered (at most 4,096, then
- * forgotten all at once), so a page's next reads cost no HMAC; its invoice and expiry are
- * checked on every request all the same.
- */
-export const checkoutTokenAuthorizer = (
+/** {@link CheckoutTokens.checkoutTokenAuthorizer} over `verifyCheckoutToken`. */
+const authorizer = (
+  verifyCheckoutToken: CheckoutTokens['verifyCheckoutToken'],
   secrets: string | readonly string[],
-  options: CheckoutTokenAuthorizerOptions = {},
+  options: CheckoutTokenAuthorizerOptions,
 ): ((invoiceId: string, request: Request) => Promise<boolean>) => {
   checkOptions('checkoutTokenAuthorizer', options, CHECKOUT_TOKEN_AUTHORIZER_OPTIONS);
   for (const secret of typeof secrets === 'string' ? [secrets] : secrets) checkSecret(secret);

@@ -8,16 +8,17 @@ import type { CheckoutReceiptsPolicy, Invoice } from '../../schemas/index.js';
 import { RECEIPTS_POLICIES } from '../../schemas/index.js';
 import type { MerchantClient } from '../client/merchant-client.js';
 import type { InvoiceReader, ReadInvoice } from '../client/invoice-reader.js';
-import { createInvoiceEvents, type InvoiceEvents } from '../events/invoice-events.js';
+import { createInvoiceEvents, throttled, type InvoiceEvents } from '../events/invoice-events.js';
+import type { RequestOptions, SharedReadOptions } from '../client/options.js';
 import { remember } from '../remember.js';
 import type { CheckoutStore } from '../store/types.js';
 import { countRead } from '../telemetry.js';
 import { createBankNames } from './bank-names.js';
 import type { Context } from 'hono';
 import { fail, upstreamUnavailable, type Budget } from './failures.js';
-import { DEFAULT_BODY_TIMEOUT_MS, type Deadline } from './http.js';
+import { DEFAULT_BODY_TIMEOUT_MS, type Deadline } from '../http/answers.js';
 import { DEFAULT_CHECKOUT_MAX_BODY_BYTES, isClient, type CheckoutHandlerOptions, type ReceiptsOption } from './options.js';
-import { projectInvoice, withReceiptsPolicy } from './projection.js';
+import { projectInvoice, withReceiptsPolicy } from '../events/projection.js';
 import {
   createUploadFlight,
   receiptLimit,
@@ -34,6 +35,14 @@ export const UNDISPUTABLE_DEAL_STATUSES: readonly string[] = ['completed', 'disp
 
 /** The proxy's options without what the kit shares (the client(s) and the store). */
 export type ProxyOptions = Omit<CheckoutHandlerOptions, 'client' | 'store'>;
+
+/** What a proxy shares with the kit around it (or makes for itself alone). */
+export interface ProxyShared {
+  reader: InvoiceReader;
+  store: CheckoutStore;
+  /** The one writer of the states the proxy reads or is answered (the kit's `learnRead`); default the store's `record`. */
+  record?: ((invoice: Invoice, client: MerchantClient | undefined) => Promise<unknown>) | undefined;
+}
 
 /** The proxy's shared state and steps (see the module's header). */
 export class ProxyContext {
@@ -59,10 +68,22 @@ export class ProxyContext {
   /** The policy a function answered last per invoice: what the event stream (one projection per state) carries. */
   readonly #receiptsOf = new Map<string, CheckoutReceiptsPolicy>();
 
-  constructor(shared: { reader: InvoiceReader; store: CheckoutStore }, options: ProxyOptions) {
+  /** Answers already recorded: the callers one single-flight read answered all see the same object. */
+  readonly #recorded = new WeakSet<Invoice>();
+  readonly #record: (invoice: Invoice, client: MerchantClient | undefined) => Promise<unknown>;
+  readonly #storeFailed: (error: unknown) => void;
+
+  /**
+   * `shared.record` is the one writer of what the proxy reads or is answered: the kit's books
+   * (`learnRead`, which records in the store), or, for the proxy alone, the store.
+   */
+  constructor(shared: ProxyShared, options: ProxyOptions) {
     this.options = options;
     this.reader = shared.reader;
     this.store = shared.store;
+    this.#record = shared.record ?? ((invoice) => shared.store.record({ invoice, source: 'read' }));
+    // During a store outage every read would tell it again: at most once per 5 s.
+    this.#storeFailed = throttled((error) => this.report(error, new Request('http://checkout.invalid/events')), 5000);
     this.clients = shared.reader.clients;
     this.timeoutMs = options.timeoutMs ?? Math.max(...this.clients.map((client) => client.timeoutMs));
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_CHECKOUT_MAX_BODY_BYTES;
@@ -91,6 +112,7 @@ export class ProxyContext {
             this.receiptMaxBytes,
           ),
         report: (error) => this.report(error, new Request('http://checkout.invalid/events')),
+        record: (invoice, client) => this.record(invoice, client),
         sent: () => countRead('push'),
       },
       this.options.events || undefined,
@@ -150,6 +172,7 @@ export class ProxyContext {
     const found = await this.reader.read(id, { client: chosen ?? undefined, signal: deadline.signal, traceContext: deadline.traceContext });
     if (!found) return fail('not_found', 'unknown invoice');
     this.events?.observe(found.invoice);
+    this.record(found.invoice, found.client);
     return found;
   }
 
@@ -216,14 +239,35 @@ export class ProxyContext {
     return projectInvoice(named, { receipts: policy, receiptMaxBytes: this.receiptMaxBytes });
   }
 
-  /** An answer of a state change about `id`: it must be that invoice, then every stream hears it. */
-  changed(invoice: Invoice, id: string, request: Request, source: string): Invoice {
+  /** An answer of a state change about `id`: it must be that invoice, then every stream hears it and it is recorded. */
+  changed(invoice: Invoice, client: MerchantClient, id: string, request: Request, source: string): Invoice {
     if (invoice.id.toLowerCase() !== id) {
       this.report(new Error(`${source} answered invoice ${invoice.id} for ${id}`), request);
       throw upstreamUnavailable();
     }
     this.events?.observe(invoice);
+    this.record(invoice, client);
     return invoice;
+  }
+
+  /**
+   * Records a state the proxy read or was answered, once per answer, through its one writer
+   * (the kit's books or the store). Not recorded (the store away): the same answer read again
+   * is recorded then, rather than taken as done.
+   */
+  record(invoice: Invoice, client: MerchantClient | undefined): void {
+    if (this.#recorded.has(invoice)) return;
+    this.#recorded.add(invoice);
+    this.#record(invoice, client).catch((error: unknown) => {
+      this.#recorded.delete(invoice);
+      this.#storeFailed(error);
+    });
+  }
+
+  /** The options of a call whose answer the proxy records itself (`changed`): the clients' observers are told `recorded`. */
+  recordedCall(upstream: Deadline | RequestOptions): RequestOptions {
+    const options: SharedReadOptions = { ...('upstream' in upstream ? upstream.upstream() : upstream), recorded: true };
+    return options;
   }
 }
 

@@ -5,7 +5,7 @@
 import type { Context } from '@opentelemetry/api';
 import type { CheckoutProxyErrorCode } from '../../schemas/index.js';
 import { MerchantApiError, MerchantNetworkError, MerchantResponseError, MerchantTimeoutError } from '../client/errors.js';
-import { CheckoutHttpError, Deadline } from './http.js';
+import { CheckoutHttpError, Deadline } from '../http/answers.js';
 
 /**
  * The service's refusals a payer can act on, by the client's stable code (`MerchantApiError.code`),

@@ -8,10 +8,10 @@
  * context.ts, the options options.ts.
  */
 import type { MerchantClient } from '../client/merchant-client.js';
-import { createInvoiceReader, type InvoiceReader } from '../client/invoice-reader.js';
+import { requireRuntime } from '../http/platform.js';
+import { createInvoiceReader } from '../client/invoice-reader.js';
 import { createMemoryStore } from '../store/memory.js';
-import type { CheckoutStore } from '../store/types.js';
-import { ProxyContext, type ProxyOptions } from './context.js';
+import { ProxyContext, type ProxyOptions, type ProxyShared } from './context.js';
 import { checkOptions } from '../options-check.js';
 import { CHECKOUT_HANDLER_OPTIONS, validateOptions, type CheckoutHandlerOptions } from './options.js';
 import { createRouter } from './router.js';
@@ -44,6 +44,8 @@ export {
  */
 export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((request: Request) => Promise<Response>) => {
   checkOptions('createCheckoutHandler', options, CHECKOUT_HANDLER_OPTIONS);
+  // The time budget's timers and the event streams.
+  requireRuntime('createCheckoutHandler', ['timers', 'streams']);
   validateOptions(options);
   const clients: readonly MerchantClient[] = Array.isArray(options.client) ? options.client : [options.client as MerchantClient];
   return createProxy({ reader: createInvoiceReader(clients), store: options.store ?? createMemoryStore() }, options);
@@ -54,10 +56,7 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
  * {@link createCheckoutHandler} and the kit's `checkout` are.
  * @internal
  */
-export const createProxy = (
-  shared: { reader: InvoiceReader; store: CheckoutStore },
-  options: ProxyOptions,
-): ((request: Request) => Promise<Response>) => {
+export const createProxy = (shared: ProxyShared, options: ProxyOptions): ((request: Request) => Promise<Response>) => {
   // Each route reads its body with its own cap and deadline, and tells an adapter in front of
   // it (`toNodeHandler`) so (body.ts, BODY_LIMITS): nothing to declare here.
   return createRouter(new ProxyContext(shared, options));

@@ -11,7 +11,7 @@ import { STORE_OPTION } from '../store/memory.js';
 import type { CheckoutStore } from '../store/types.js';
 // Named by the hooks' documentation ({@link}), which the API docs resolve.
 // eslint-disable-next-line @typescript-eslint/no-unused-vars
-import type { CheckoutHttpError } from './http.js';
+import type { CheckoutHttpError } from '../http/answers.js';
 
 /** Default request body limit: the only body of the protocol, `{ option, method }`, is tiny. */
 export const DEFAULT_CHECKOUT_MAX_BODY_BYTES = 16 * 1024;

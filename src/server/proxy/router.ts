@@ -9,12 +9,12 @@ import type { Context as TraceContext } from '@opentelemetry/api';
 import { Hono, type Context, type Next } from 'hono';
 import { cors as corsMiddleware } from 'hono/cors';
 import { CHECKOUT_ROUTES, CHECKOUT_ROUTE_NAMES, type CheckoutRouteName } from '../../schemas/checkout-routes.js';
-import { requestPath } from '../runtime-seam.js';
-import { declaredLength } from '../body.js';
+import { requestPath } from '../http/runtime-seam.js';
+import { declaredLength } from '../http/body.js';
 import { checkoutRoute, countRead, observeStreams } from '../telemetry.js';
 import type { ProxyContext } from './context.js';
 import { Budget, toCheckoutError } from './failures.js';
-import { CheckoutHttpError, announcesBody, baseHeaderPairs, baseHeaders, errorAnswer, errorAnswerOf, jsonAnswer } from './http.js';
+import { CheckoutHttpError, announcesBody, baseHeaderPairs, baseHeaders, errorAnswer, errorAnswerOf, jsonAnswer } from '../http/answers.js';
 import { UPLOAD_ROUTES, basePathSegments, matchCheckoutRoute } from './route-match.js';
 import { ROUTE_HANDLERS } from './routes/index.js';
 

@@ -6,8 +6,8 @@
  */
 import { MaxPartsExceededError, MultipartParseError, MultipartParser, type MultipartPart } from '@remix-run/multipart-parser';
 import { MAX_RECEIPT_BYTES, RECEIPT_MEDIA_TYPES, type ReceiptMediaType } from '../../schemas/index.js';
-import { BodyTooLargeError, readChunks } from '../body.js';
-import { CheckoutHttpError } from './http.js';
+import { BodyTooLargeError, readChunks } from '../http/body.js';
+import { CheckoutHttpError } from '../http/answers.js';
 
 /** The default upload cap of the proxy: a 10 MiB receipt and 64 KiB of multipart framing and text fields. */
 export const DEFAULT_CHECKOUT_MAX_UPLOAD_BYTES = MAX_RECEIPT_BYTES + 64 * 1024;

@@ -7,7 +7,7 @@
  * `createRedisStore()` (several processes behind one Redis).
  */
 import { TERMINAL_INVOICE_STATUSES, type Invoice } from '../../schemas/index.js';
-import type { InvoiceSnapshot } from '../books/snapshot.js';
+import type { InvoiceSnapshot } from './snapshot.js';
 import { fingerprint, instant } from '../fingerprint.js';
 
 export { fingerprint, instant };

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { createMockService, type MockService } from '../../../src/mock/index.js';
-import { createCheckoutServer, MerchantClient, toNodeHandler, type CheckoutServer, type Invoice } from '../../../src/server/index.js';
+import { createCheckoutServer, MerchantClient, toNodeHandler, type CheckoutServer, type Invoice } from '../../../src/server/node.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../support/chromium.js';
 
 const MERCHANT = { apiKey: 'lab-key', secretKey: 'lab-secret', storeId: 9, storeName: 'Lab Shop' };

@@ -1,7 +1,7 @@
 /** `GET /banks?currency=`: the service's banks of a currency, public, from the shared cache; off with `bankNames: false`. */
 import type { ProxyRoute } from '../context.js';
 import { fail } from '../failures.js';
-import { jsonAnswer } from '../http.js';
+import { jsonAnswer } from '../../http/answers.js';
 
 export const banksRoute: ProxyRoute = {
   enabled: (proxy) => proxy.bankNames !== undefined,

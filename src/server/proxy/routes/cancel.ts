@@ -2,8 +2,8 @@
 import { MerchantApiError } from '../../client/errors.js';
 import type { ProxyRoute } from '../context.js';
 import { fail } from '../failures.js';
-import { readBodyLimited } from '../http.js';
-import { projectCanceledInvoice } from '../projection.js';
+import { readBodyLimited } from '../../http/answers.js';
+import { projectCanceledInvoice } from '../../events/projection.js';
 
 export const cancelRoute: ProxyRoute = {
   serve: async (proxy, { request, id, budget: { deadline } }) => {

@@ -7,7 +7,7 @@ import { CHECKOUT_ROUTE_SCHEMAS } from '../../../schemas/checkout-route-schemas.
 import type { MerchantClient } from '../../client/merchant-client.js';
 import type { ProxyContext, ProxyRoute } from '../context.js';
 import { fail, upstreamUnavailable } from '../failures.js';
-import { readBodyLimited, type Deadline } from '../http.js';
+import { readBodyLimited, type Deadline } from '../../http/answers.js';
 
 /** The deal request: JSON in UTF-8, an object of the route's request schema. */
 const readDealRequest = async (proxy: ProxyContext, request: Request) => {
@@ -42,7 +42,7 @@ const dealStarted = (
 ) => {
   if (invoice.id.toLowerCase() === id && !invoice.deals.some((deal) => deal.isActive))
     fail('no_requisites', 'this bank has no free requisites right now');
-  return proxy.projected(proxy.changed(invoice, id, request, source), client, request, deadline);
+  return proxy.projected(proxy.changed(invoice, client, id, request, source), client, request, deadline);
 };
 
 export const dealRoute: ProxyRoute = {
@@ -51,7 +51,7 @@ export const dealRoute: ProxyRoute = {
     const { invoice, client } = await proxy.verifiedInvoice(id, request, deadline);
     const { startDeal } = proxy.options;
     if (!startDeal) {
-      const started = await client.startDeal(id, { paymentOption: option, paymentMethod: method }, deadline.upstream());
+      const started = await client.startDeal(id, { paymentOption: option, paymentMethod: method }, proxy.recordedCall(deadline));
       return dealStarted(proxy, started, id, request, 'start-deal', client, deadline);
     }
     const answer = await deadline.race(

@@ -106,7 +106,7 @@ const serveDispute = async (proxy: ProxyContext, id: string, request: Request, b
   }
   let disputed: Invoice;
   try {
-    disputed = await client.openDispute(id, { dealId: deal.id!, reason, amount, attachment }, deadline.upstream());
+    disputed = await client.openDispute(id, { dealId: deal.id!, reason, amount, attachment }, proxy.recordedCall(deadline));
   } catch (error) {
     if ((error instanceof MerchantApiError && error.status < 500) || error instanceof MerchantValidationError) {
       // Refused: nothing was opened, the payer may try again.
@@ -124,7 +124,7 @@ const serveDispute = async (proxy: ProxyContext, id: string, request: Request, b
   await settle('kept');
   return {
     outcome: 'forwarded',
-    invoice: await proxy.projected(proxy.changed(disputed, id, request, 'dispute'), client, request, deadline),
+    invoice: await proxy.projected(proxy.changed(disputed, client, id, request, 'dispute'), client, request, deadline),
   };
 };
 

@@ -30,13 +30,16 @@ export const receiptRoute: ProxyRoute = {
     try {
       // Not the payer's signal: a receipt that arrived whole is delivered even if its sender
       // went away, and a repeat of it (a second tap, a POST the browser sent again) joins it.
-      confirmed = await deadline.race(proxy.uploadFlight(id, () => client.confirmTransfer(id, attachment, { timeoutMs: proxy.timeoutMs })));
+      confirmed = await deadline.race(
+        proxy.uploadFlight(id, () => client.confirmTransfer(id, attachment, proxy.recordedCall({ timeoutMs: proxy.timeoutMs }))),
+      );
     } catch (error) {
       if (error instanceof MerchantApiError && error.status >= 400 && error.status < 500 && ![401, 403].includes(error.status)) {
         // Refused: perhaps because another instance delivered it just now. The invoice says.
         const now = (
           await proxy.reader.read(id, { client, signal: deadline.signal, traceContext: deadline.traceContext }).catch(() => undefined)
         )?.invoice;
+        if (now) proxy.record(now, client);
         if (now?.deals.find((each) => each.isActive)?.status === 'transfer_confirmed')
           return proxy.projected(now, client, request, deadline, policy);
         proxy.report(error, request);
@@ -44,6 +47,6 @@ export const receiptRoute: ProxyRoute = {
       }
       throw error;
     }
-    return proxy.projected(proxy.changed(confirmed, id, request, 'confirm-transfer'), client, request, deadline, policy);
+    return proxy.projected(proxy.changed(confirmed, client, id, request, 'confirm-transfer'), client, request, deadline, policy);
   },
 };

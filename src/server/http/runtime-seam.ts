@@ -9,8 +9,8 @@
  *   ({@link requestPath}) and a text answer it writes without a body stream ({@link textAnswer}).
  * - The client's upstream `fetch` may be a {@link TextFetch}: a direct entry that sends a JSON or
  *   empty call and reads the answer whole into text, with no `Request` or `Response`
- *   ({@link textEntryOf}); and a Node entry point names the client's default `fetch` once
- *   ({@link setDefaultFetch}).
+ *   ({@link textEntryOf}). Which `fetch` a client uses when given none is the platform's
+ *   (platform.ts), chosen by the entry.
  */
 
 /**
@@ -85,17 +85,3 @@ export interface TextFetch extends UpstreamFetch {
 export const textEntryOf = (fetch: UpstreamFetch): TextFetch['sendText'] | undefined => (isTextFetch(fetch) ? fetch.sendText : undefined);
 
 const isTextFetch = (fetch: UpstreamFetch): fetch is TextFetch => 'sendText' in fetch && typeof fetch.sendText === 'function';
-
-let platformFetch: (() => UpstreamFetch | undefined) | undefined;
-
-/**
- * Names the `fetch` a `MerchantClient` uses when given none, once, from a runtime's entry point
- * (the Node entry `merchant-checkout/server` names `createNodeFetch`'s; Stripe's SDK picks its
- * `HttpClient` the same way). Without one, the global `fetch`.
- */
-export const setDefaultFetch = (make: () => UpstreamFetch | undefined): void => {
-  platformFetch = make;
-};
-
-/** The `fetch` a client uses when given none (see {@link setDefaultFetch}); undefined: the global one. */
-export const defaultFetch = (): UpstreamFetch | undefined => platformFetch?.();

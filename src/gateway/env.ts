@@ -3,7 +3,7 @@
  * service is and the shop's terminals. A missing or malformed setting is an error naming the
  * variable, before anything is sent.
  */
-import { MerchantClient } from '../server/index.js';
+import { MerchantClient } from '../server/node.js';
 
 /** A setting the command cannot run without, or one it cannot read: named, for the shop's operator. */
 export class SettingError extends Error {

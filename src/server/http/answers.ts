@@ -5,9 +5,9 @@
  */
 import type { Context } from '@opentelemetry/api';
 import { CHECKOUT_ERROR_STATUS, type CheckoutProxyErrorCode } from '../../schemas/index.js';
-import { BodyTooLargeError, abortable, declaredLength, readTextLimited } from '../body.js';
+import { BodyTooLargeError, abortable, declaredLength, readTextLimited } from './body.js';
 import { jsonText } from '../immutable.js';
-import { textAnswer } from '../runtime-seam.js';
+import { textAnswer } from './runtime-seam.js';
 
 /**
  * Thrown by a merchant's hook (`resolveInternalId`, `startDeal`, `onNotification`) to answer

@@ -108,9 +108,10 @@ describe('the journal of an invoice', () => {
       steps.map((step) => step.replace(/differs: .*/, 'differs')),
       [
         'created',
+        // The books learn the deal from the service's answer before the route answers the payer.
+        'change deal_updated read',
         'deal_started',
         'requisites_shown',
-        'change deal_updated read',
         'notification accepted unconfirmed differs',
         'notification wrong refused missing or wrong token',
         'change paid notification',

@@ -183,10 +183,16 @@ const consumedBody = (req: IncomingMessage): string | Uint8Array<ArrayBuffer> | 
  * description, as `@hono/node-server` did. Only read; every answer it does not describe
  * exactly goes through the body stream.
  */
-const responseState: symbol | undefined = Object.getOwnPropertySymbols(new Response('')).find((symbol) => symbol.description === 'state');
+let responseState: symbol | undefined | null = null;
+/** Looked up at the first answer, not at import: workerd refuses a `Response` made in a module's global scope. */
+const stateSymbol = (): symbol | undefined =>
+  responseState === null
+    ? (responseState = Object.getOwnPropertySymbols(new Response('')).find((symbol) => symbol.description === 'state'))
+    : responseState;
 
 /** The text or bytes a response was made from and their length in bytes, while its stream is untouched; otherwise undefined. */
 const bodySource = (response: Response): { source: string | Uint8Array; length: number } | undefined => {
+  const responseState = stateSymbol();
   if (!responseState || response.bodyUsed || !response.body || response.body.locked) return undefined;
   const body = (response as unknown as Record<symbol, { body?: { source?: unknown; length?: unknown } | null } | undefined>)[responseState]
     ?.body;

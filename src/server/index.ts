@@ -1,6 +1,6 @@
 /**
  * `merchant-checkout/server`: request signing, the typed merchant API client, the checkout
- * proxy with its allow-listed projections, the notification receiver and the Node adapter. Runs in Node ≥ 20 and
+ * proxy with its allow-listed projections, the notification receiver and the Node adapter. Runs in Node ≥ 22 and
  * any runtime with Web `fetch`, `Request`, `Response` and `crypto`.
  */
 import { nodeDefaultFetch } from './node/fetch.js';

@@ -8,7 +8,7 @@ import type * as Http from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { BODY_LIMITS } from '../body.js';
 import { BodyGate, PayloadTooLargeError } from './body-gate.js';
-import { NodeRequest, NodeTextResponse, toHeaders } from './request.js';
+import { NodeRequest, NodeTextResponse, standInsWork, toHeaders } from './request.js';
 import type { FetchHandler } from '../handler.js';
 import { checkOptions, type OptionShapeOf } from '../options-check.js';
 
@@ -356,7 +356,13 @@ export const toNodeHandler = (handler: FetchHandler, options: NodeHandlerOptions
     let request: Request;
     let gate: BodyGate | undefined;
     if (method === 'GET' || method === 'HEAD') {
-      request = new NodeRequest(url, method, req, controller.signal) as unknown as Request;
+      if (standInsWork()) request = new NodeRequest(url, method, req, controller.signal) as unknown as Request;
+      else {
+        const real = new Request(url.href, { method, headers: toHeaders(req), signal: controller.signal });
+        // Held until the answer ends: its `signal` (undici's own, following `controller`) dies with it.
+        res.once('close', () => void real.signal);
+        request = real;
+      }
       // Its body is nobody's: not waited for after the answer, however slowly it comes.
       if (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0) res.setHeader('connection', 'close');
     } else {

@@ -205,6 +205,16 @@ export class NodeTextResponse {
 }
 
 let stoodIn = false;
+let standInsPass: boolean | undefined;
+
+/**
+ * Whether a stand-in passes for a real `Request` on this Node: undici up to Node 22 keeps a
+ * request's state under symbols, which the stand-in hands on (`new Request(standIn)` reads them);
+ * from Node 24 it keeps it in private fields, which no stand-in can have (`new Request(standIn)`
+ * throws there), so the adapter hands real requests. Asked at the first request.
+ */
+export const standInsWork = (): boolean =>
+  (standInsPass ??= Object.getOwnPropertySymbols(new Request('http://localhost/')).some((symbol) => symbol.description === 'state'));
 
 /**
  * Makes the stand-ins, once, when the first request arrives rather than at import: a runtime

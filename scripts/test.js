@@ -4,12 +4,17 @@
  *
  *   1. build (`dist/`: the demo, the e2e tests and the type checks import the package by name)
  *   2. typecheck (tsc, with and without the DOM library) and lint (ESLint, lit-analyzer)
- *   3. the Node suite (node:test through tsx): schemas, server, mock
+ *   3. the Node suite (node:test through tsx): schemas, server, mock, once on each Node line
+ *      (scripts/node-lines.js: 22, 24, 26; `--node VERSION` for fewer)
  *   4. the browser suite (web-test-runner): the element, the React wrapper, once in each engine
  *      (Chromium, Firefox ESR, WebKit; web-test-runner.config.js), `--engine NAME` for fewer
  *   5. the end-to-end suite (node:test driving Chromium with playwright-core) against the build
  *   6. the proxy and end-to-end suites once more against the mock with `quirks` on
  *      (`MOCK_QUIRKS`, see test/support/quirks.ts): every answer shape the reference permits
+ *
+ * Everything but the Node suite runs on the newest LTS (`MAIN_LINE`), whichever Node started this
+ * script: its folder leads PATH, so `npm`, the runners and the processes the tests start run on it
+ * too. The lines' binaries are installed by scripts/setup.sh; a missing one fails its part, saying so.
  *
  * Each suite's own output streams through; the last line is `N passed, N failed` over the
  * whole run (a check counts as one test); the line before it gives each part's counts and
@@ -23,8 +28,9 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { delimiter, join, relative } from 'node:path';
 import { ENGINES } from '../test/support/engines.js';
+import { MAIN_LINE, NODE_LINES, nodeBinDir, nodeBinary } from './node-lines.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const valuesOf = (flag) => process.argv.flatMap((arg, i, all) => (arg === flag ? [all[i + 1]] : []));
@@ -33,6 +39,16 @@ const wanted = (name) => only.length === 0 || only.includes(name);
 const engines = valuesOf('--engine').length > 0 ? valuesOf('--engine') : ENGINES;
 for (const engine of engines) {
   if (!ENGINES.includes(engine)) throw new TypeError(`--engine ${engine}: one of ${ENGINES.join(', ')}`);
+}
+const main = nodeBinary(MAIN_LINE);
+if (main instanceof Error) {
+  console.error(`${main.message} (every part runs on Node ${MAIN_LINE})`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+const lines = valuesOf('--node').length > 0 ? valuesOf('--node') : NODE_LINES;
+for (const line of lines) {
+  if (!NODE_LINES.includes(line)) throw new TypeError(`--node ${line}: one of ${NODE_LINES.join(', ')}`);
 }
 
 const BROWSER_DIRS = ['test/element', 'test/react'];
@@ -57,11 +73,22 @@ const findTests = (dir) => {
   return out.sort();
 };
 
-/** Runs a command with its output streaming through, and resolves with its exit code. */
-const run = (command, args, env = {}) =>
+/** PATH with a Node line's folder first: `node`, `npm` and every `#!/usr/bin/env node` run on it. */
+const pathFor = (line) => [nodeBinDir(line), process.env.PATH].join(delimiter);
+
+/** Runs a command (on the main line unless `line` says) with its output streaming through, and resolves with its exit code. */
+const run = (command, args, env = {}, line = MAIN_LINE) =>
   new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(command, args, {
+      cwd: root,
+      env: { ...process.env, PATH: pathFor(line), ...env },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0) }));
+    child.on('error', (error) => {
+      console.error(`${command}: ${error.message}`);
+      resolve({ code: 1 });
+    });
   });
 
 const secondsSince = (started) => Math.round((Date.now() - started) / 1000);
@@ -105,16 +132,22 @@ const NODE_TIMEOUTS = {
  * A `node:test` run through tsx: the `spec` reporter streams to the terminal, and
  * scripts/node-test-counts.js writes the counts to a file that this script reads.
  */
-const nodeSuite = async (name, files, { env = {}, timeouts = NODE_TIMEOUTS.node } = {}) => {
-  console.log(`\n── ${name}: ${files.length} files ──`);
+const nodeSuite = async (name, files, { env = {}, timeouts = NODE_TIMEOUTS.node, line = MAIN_LINE } = {}) => {
+  console.log(`\n── ${name}: ${files.length} files, Node ${line} ──`);
   if (files.length === 0) {
     results.push({ name, passed: 0, failed: 1, note: 'no test files found' });
+    return;
+  }
+  const node = nodeBinary(line);
+  if (node instanceof Error) {
+    console.error(node.message);
+    results.push({ name, passed: 0, failed: 1, note: node.message });
     return;
   }
   const counts = reportFile(name);
   const started = Date.now();
   const { code } = await run(
-    process.execPath,
+    node,
     [
       '--import',
       'tsx',
@@ -129,6 +162,7 @@ const nodeSuite = async (name, files, { env = {}, timeouts = NODE_TIMEOUTS.node 
       ...files,
     ],
     { NODE_TEST_TIMEOUT_MS: String(timeouts.test), ...env },
+    line,
   );
   const report = readReport(counts);
   record(name, {
@@ -151,7 +185,7 @@ if (wanted('checks') && built) {
 if (wanted('node')) {
   const all = findTests('test');
   const nodeFiles = all.filter((file) => ![...BROWSER_DIRS, E2E_DIR].some((dir) => file.startsWith(`${dir}/`)));
-  await nodeSuite('node', nodeFiles);
+  for (const line of lines) await nodeSuite(`node ${line.split('.')[0]}`, nodeFiles, { line });
 }
 
 if (wanted('browser')) {

@@ -18,6 +18,7 @@ import { databaseFile, jsonLog, startGateway, watchClock, type RunningGateway } 
 import { readConfig, settingsSource } from '../../src/gateway/settings.js';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
 import { signCheckoutToken } from '../../src/server/node.js';
+import { openSqliteFile } from '../../src/server/node/sqlite.js';
 import { waitFor } from '../support/wait.js';
 
 const MERCHANT = { apiKey: 'gateway-api-key', secretKey: 'gateway-secret-key', storeId: 9, storeName: 'Any Stack Shop' };
@@ -257,8 +258,7 @@ describe('merchant-checkout serve: the gateway', () => {
   test('its store on disk cannot write (the file locked): /readyz says why, a notification is not acknowledged, pages still read; then it carries on', async () => {
     const gateway = await startSelf({ GATEWAY_RECONCILE_INTERVAL_MS: '500' });
     const created = await createInvoice(gateway.url);
-    const { default: Database } = await import('better-sqlite3');
-    const holder = new Database(databaseFile(readConfig(settingsSource(env({ GATEWAY_DATA_DIR: dataDirOf(gateway) }), undefined))));
+    const holder = openSqliteFile(databaseFile(readConfig(settingsSource(env({ GATEWAY_DATA_DIR: dataDirOf(gateway) }), undefined))));
     holder.exec('BEGIN EXCLUSIVE');
     try {
       const ready = await fetch(`${gateway.url}/readyz`);

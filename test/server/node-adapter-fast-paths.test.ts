@@ -12,6 +12,7 @@ import { inspect } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { toNodeHandler, type FetchHandler } from '../../src/server/node/adapter.js';
+import { standInsWork } from '../../src/server/node/request.js';
 import { textAnswer } from '../../src/server/http/runtime-seam.js';
 
 const servers: ReturnType<typeof createServer>[] = [];
@@ -158,7 +159,10 @@ describe('the text answer made for a request of toNodeHandler', () => {
     const direct = await raw(`${base}/as-is`);
     assert.equal(direct.status, 201);
     assert.equal(direct.body.toString('utf8'), text);
-    assert.equal(direct.headers['content-length'], String(Buffer.byteLength(text)));
+    // Written whole with its length where the adapter hands stand-ins (Node 22); from Node 24 the
+    // request is a real one (undici keeps its state in private fields), the answer real, streamed.
+    if (standInsWork()) assert.equal(direct.headers['content-length'], String(Buffer.byteLength(text)));
+    else assert.equal(direct.headers['transfer-encoding'], 'chunked');
     assert.equal(direct.headers['x-added'], 'later');
     const wrapped = await raw(`${base}/wrapped`);
     assert.equal(wrapped.status, 201);
@@ -196,12 +200,16 @@ describe('answers', () => {
       ),
     );
     const first = await raw(`${base}/text`);
-    assert.equal(first.body.toString('utf8'), text);
-    assert.equal(first.headers['content-length'], String(Buffer.byteLength(text)));
-    assert.equal(first.headers['transfer-encoding'], undefined);
     const second = await raw(`${base}/bytes`);
+    assert.equal(first.body.toString('utf8'), text);
     assert.deepEqual([...second.body], [...bytes]);
-    assert.equal(second.headers['content-length'], '5');
+    // undici up to Node 22 shows what a Response was made from (a symbol), so the answer is written
+    // whole with its length; from Node 24 that is a private field, and the same bytes are streamed.
+    if (standInsWork()) {
+      assert.equal(first.headers['content-length'], String(Buffer.byteLength(text)));
+      assert.equal(first.headers['transfer-encoding'], undefined);
+      assert.equal(second.headers['content-length'], '5');
+    } else assert.deepEqual([first.headers['transfer-encoding'], second.headers['transfer-encoding']], ['chunked', 'chunked']);
   });
 
   test('a body the handler streams, or read part of, is streamed as it comes', async () => {
@@ -284,7 +292,9 @@ describe('an open stream', () => {
     assert.match(new TextDecoder().decode((await reader.read()).value), /^event: invoice/);
     await gc();
     await gc();
-    assert.equal(requestRef?.deref(), undefined, 'the request was collected while the stream is open');
+    // From Node 24 the request is a real one, held while its answer is open: undici's signal of it,
+    // which tells the handler that the payer left, dies with it.
+    if (standInsWork()) assert.equal(requestRef?.deref(), undefined, 'the request was collected while the stream is open');
     assert.equal(responseRef?.deref(), undefined, 'the answer object was collected while its body streams');
     assert.equal(serverSockets, 1);
     controller.abort();

@@ -11,7 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { MerchantTrackingError, type CheckoutStore } from '../../src/server/node.js';
+import { openSqliteFile } from '../../src/server/node/sqlite.js';
 import { createSqliteStore } from '../../src/server/sqlite.js';
+import type { SqliteDatabase } from '../../src/server/store/sqlite.js';
 import { kitOnMock } from '../support/kit-on-mock.js';
 
 const MERCHANT = { apiKey: 'sqlite-api-key', secretKey: 'sqlite-secret-key', storeId: 21, storeName: 'SQLite Shop' };
@@ -19,6 +21,8 @@ const TOKEN = 'sqlite-notification-token';
 const folder = mkdtempSync(join(tmpdir(), 'store-sqlite-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
 const file = () => join(folder, `${crypto.randomUUID()}.db`);
+/** A pragma's value, read through the binding this Node line's store opens files with (node:sqlite or better-sqlite3). */
+const pragma = (database: SqliteDatabase, name: string): unknown => Object.values(database.prepare(`PRAGMA ${name}`).get() as object)[0];
 
 const createInvoice = (world: ReturnType<typeof kitOnMock>) =>
   world.client.createInvoice({
@@ -55,16 +59,15 @@ describe('the SQLite store keeps what it acknowledged', () => {
   });
 
   test('the file is in WAL with a full sync per commit, leases aside', async () => {
-    const { default: Database } = await import('better-sqlite3');
-    const database = new Database(file());
+    const database = openSqliteFile(file());
     const store = createSqliteStore({ database });
-    assert.equal(database.pragma('journal_mode', { simple: true }), 'wal');
+    assert.equal(pragma(database, 'journal_mode'), 'wal');
     await store.outboxAdd({ id: 'one', body: '{}', createdAt: 1 }, 1);
     await store.outboxClaim(2, 10, 1000);
     await store.track('a', undefined, 1);
     await store.claimDue(2, 10, 1000);
     // 2 is FULL: a lease's lighter write (NORMAL) is set back at once.
-    assert.equal(database.pragma('synchronous', { simple: true }), 2);
+    assert.equal(pragma(database, 'synchronous'), 2);
     await store.close();
   });
 
@@ -148,16 +151,15 @@ describe('the SQLite store keeps what it acknowledged', () => {
 
 describe('the SQLite store under faults', () => {
   test("a full disk: the write is refused with SQLite's words, check() says so, nothing is half-written, and it works again once there is room", async () => {
-    const { default: Database } = await import('better-sqlite3');
-    const database = new Database(file());
+    const database = openSqliteFile(file());
     const store = createSqliteStore({ database });
     await store.check!();
     // SQLite's page limit plays the full disk: the same SQLITE_FULL a disk without room gives.
-    database.pragma(`max_page_count = ${database.pragma('page_count', { simple: true }) as number}`);
+    database.exec(`PRAGMA max_page_count = ${Number(pragma(database, 'page_count'))}`);
     const big = 'x'.repeat(64 * 1024);
     await assert.rejects(store.outboxAdd({ id: 'big', body: big, createdAt: 1 }, 1), /full/i);
     assert.deepEqual(await store.outboxList('pending', 10), [], 'nothing half-written');
-    database.pragma('max_page_count = 1073741823');
+    database.exec('PRAGMA max_page_count = 1073741823');
     assert.equal(await store.outboxAdd({ id: 'big', body: big, createdAt: 1 }, 1), true);
     await store.check!();
     await store.close();
@@ -167,8 +169,7 @@ describe('the SQLite store under faults', () => {
     const path = file();
     const store = createSqliteStore({ path });
     await store.track('a', undefined, 1);
-    const { default: Database } = await import('better-sqlite3');
-    const holder = new Database(path);
+    const holder = openSqliteFile(path);
     holder.exec('BEGIN EXCLUSIVE');
     try {
       await assert.rejects(store.track('b', undefined, 1), /locked|busy/i);
@@ -182,7 +183,7 @@ describe('the SQLite store under faults', () => {
     await store.close();
   });
 
-  test('a file that is not a database, and one of a newer schema, are refused at construction, naming the file', async () => {
+  test('a file that is not a database, and one of a newer schema, are refused at construction, naming the file', () => {
     const garbage = file();
     writeFileSync(garbage, 'this is not a database file, it is a shopping list: milk, eggs, bread, and more text');
     assert.throws(
@@ -190,9 +191,8 @@ describe('the SQLite store under faults', () => {
       (error: Error) => error.message.includes(garbage) && /not a database/.test(error.message),
     );
     const newer = file();
-    const { default: Database } = await import('better-sqlite3');
-    const raw = new Database(newer);
-    raw.pragma('user_version = 99');
+    const raw = openSqliteFile(newer);
+    raw.exec('PRAGMA user_version = 99');
     raw.close();
     assert.throws(() => createSqliteStore({ path: newer }), /newer merchant-checkout \(schema 99/);
   });

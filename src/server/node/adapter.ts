@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { BODY_LIMITS } from '../http/body.js';
 import { BodyGate, PayloadTooLargeError } from './body-gate.js';
-import { NodeRequest, NodeTextResponse, toHeaders } from './request.js';
+import { NodeRequest, NodeTextResponse, standInsWork, toHeaders } from './request.js';
 import type { FetchHandler } from '../handler.js';
 import { checkOptions, type OptionShapeOf } from '../options-check.js';
 
@@ -182,10 +182,16 @@ const consumedBody = (req: IncomingMessage): string | Uint8Array<ArrayBuffer> | 
  * description, as `@hono/node-server` did. Only read; every answer it does not describe
  * exactly goes through the body stream.
  */
-const responseState: symbol | undefined = Object.getOwnPropertySymbols(new Response('')).find((symbol) => symbol.description === 'state');
+let responseState: symbol | undefined | null = null;
+/** Looked up at the first answer, not at import: workerd refuses a `Response` made in a module's global scope. */
+const stateSymbol = (): symbol | undefined =>
+  responseState === null
+    ? (responseState = Object.getOwnPropertySymbols(new Response('')).find((symbol) => symbol.description === 'state'))
+    : responseState;
 
 /** The text or bytes a response was made from and their length in bytes, while its stream is untouched; otherwise undefined. */
 const bodySource = (response: Response): { source: string | Uint8Array; length: number } | undefined => {
+  const responseState = stateSymbol();
   if (!responseState || response.bodyUsed || !response.body || response.body.locked) return undefined;
   const body = (response as unknown as Record<symbol, { body?: { source?: unknown; length?: unknown } | null } | undefined>)[responseState]
     ?.body;
@@ -349,7 +355,13 @@ export const toNodeHandler = (handler: FetchHandler, options: NodeHandlerOptions
     let request: Request;
     let gate: BodyGate | undefined;
     if (method === 'GET' || method === 'HEAD') {
-      request = new NodeRequest(url, method, req, controller.signal) as unknown as Request;
+      if (standInsWork()) request = new NodeRequest(url, method, req, controller.signal) as unknown as Request;
+      else {
+        const real = new Request(url.href, { method, headers: toHeaders(req), signal: controller.signal });
+        // Held until the answer ends: its `signal` (undici's own, following `controller`) dies with it.
+        res.once('close', () => void real.signal);
+        request = real;
+      }
       // Its body is nobody's: not waited for after the answer, however slowly it comes.
       if (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0) res.setHeader('connection', 'close');
     } else {

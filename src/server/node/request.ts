@@ -35,6 +35,8 @@ export class NodeRequest extends AdapterRequest {
 
   constructor(url: URL, method: string, incoming: IncomingMessage, signal: AbortSignal) {
     super();
+    // NodeHeaders and NodeTextResponse are made only through a NodeRequest.
+    standInOnce();
     this.#url = url;
     this.#href = url.href;
     this.#method = method;
@@ -155,9 +157,6 @@ const standIn = (light: { prototype: object }, Native: { prototype: object }, sa
   if (!Object.prototype.isPrototypeOf.call(Native.prototype, light.prototype)) Object.setPrototypeOf(light.prototype, Native.prototype);
 };
 
-standIn(NodeRequest, Request, new Request('http://localhost/'));
-standIn(NodeHeaders, Headers, new Headers());
-
 /**
  * A text answer to a request that came through {@link toNodeHandler}: the status, headers and
  * text are its own, and the adapter writes the text as it is; every other member (`body`,
@@ -205,4 +204,27 @@ export class NodeTextResponse {
   }
 }
 
-standIn(NodeTextResponse, Response, new Response(''));
+let stoodIn = false;
+let standInsPass: boolean | undefined;
+
+/**
+ * Whether a stand-in passes for a real `Request` on this Node: undici up to Node 22 keeps a
+ * request's state under symbols, which the stand-in hands on (`new Request(standIn)` reads them);
+ * from Node 24 it keeps it in private fields, which no stand-in can have (`new Request(standIn)`
+ * throws there), so the adapter hands real requests. Asked at the first request.
+ */
+export const standInsWork = (): boolean =>
+  (standInsPass ??= Object.getOwnPropertySymbols(new Request('http://localhost/')).some((symbol) => symbol.description === 'state'));
+
+/**
+ * Makes the stand-ins, once, when the first request arrives rather than at import: a runtime
+ * that bundles this module without using it (workerd refuses a `Request` or `Response` made in
+ * a module's global scope) can import the server entry.
+ */
+const standInOnce = (): void => {
+  if (stoodIn) return;
+  stoodIn = true;
+  standIn(NodeRequest, Request, new Request('http://localhost/'));
+  standIn(NodeHeaders, Headers, new Headers());
+  standIn(NodeTextResponse, Response, new Response(''));
+};

@@ -25,7 +25,7 @@ import type { BooksClaim, BooksEntry, CheckoutStore, DisputeClaim, OutboxMessage
 export interface SqliteStatement {
   /** Runs it with the values of its `?` (text, numbers, null); answers `{ changes }`. */
   run(...params: unknown[]): unknown;
-  /** The first row, or undefined. */
+  /** The first row, or undefined (`null` in bun:sqlite). */
   get(...params: unknown[]): unknown;
   /** Every row. */
   all(...params: unknown[]): unknown[];
@@ -252,7 +252,8 @@ export const sqliteStore = (db: SqliteDatabase, limits: SqliteStoreLimits = {}):
       const now = heldClock();
       const held = booksHeld.get(id);
       if (held && held.until > now) return { state: 'busy' } as const;
-      const row = statements.book.get(id) as { entry: string } | undefined;
+      // No row is undefined in better-sqlite3 and node:sqlite, null in bun:sqlite.
+      const row = (statements.book.get(id) ?? undefined) as { entry: string } | undefined;
       const token = Symbol(id);
       booksHeld.set(id, { token, until: now + holdMs });
       const release = () => {
@@ -275,7 +276,7 @@ export const sqliteStore = (db: SqliteDatabase, limits: SqliteStoreLimits = {}):
     });
 
   const claimDispute = async (id: string, holdMs: number): Promise<DisputeClaim | undefined> => {
-    if (await step(() => statements.disputeKept.get(id) !== undefined)) return undefined;
+    if (await step(() => (statements.disputeKept.get(id) ?? undefined) !== undefined)) return undefined;
     const claim = await volatile.claimDispute(id, holdMs);
     if (!claim) return undefined;
     return {

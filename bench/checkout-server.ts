@@ -25,8 +25,8 @@ export const ENDPOINT = '/checkout-api';
 
 const EXAMPLE_PAGE = fileURLToPath(new URL('../examples/cdn.html', import.meta.url));
 
-/** The chunks every first screen in English needs (strings, templates, the QR encoder), preloaded beside the main file (docs/element.md, "Script tag"). */
-export const FIRST_SCREEN_CHUNKS = ['merchant-checkout-en.js', 'merchant-checkout-views.js', 'merchant-checkout-qr-matrix.js'];
+/** The chunks every first screen in English needs (strings, templates; the QR encoder loads after the first paint), preloaded beside the main file. */
+export const FIRST_SCREEN_CHUNKS = ['merchant-checkout-en.js', 'merchant-checkout-views.js'];
 const PRELOAD_LINKS = (integrity: Record<string, string>) =>
   FIRST_SCREEN_CHUNKS.map(
     (name) => `    <link rel="modulepreload" href="/assets/${name}" integrity="${integrity[name] ?? ''}" crossorigin="anonymous" />\n`,

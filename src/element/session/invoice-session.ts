@@ -2,6 +2,7 @@ import { initialState, Task, TaskStatus } from '@lit/task';
 import type { CheckoutInvoice, StartDealRequest } from '../../schemas/checkout.js';
 import type { PaymentVariant } from '../../schemas/invoice.js';
 import { UUID_PATTERN } from '../../schemas/patterns.js';
+import { afterPaint } from '../controllers/after-paint.js';
 import { CountdownController } from '../controllers/countdown-controller.js';
 import { PollController } from '../controllers/poll-controller.js';
 import { type Absence, PresenceController } from '../controllers/presence-controller.js';
@@ -469,8 +470,11 @@ export class InvoiceSession extends ControllerHub {
       this.#options.announce((t) => `${t.statusLabel}: ${statusText(statusLine(invoice), t)}`);
       this.#events.afterRender(new CheckoutStatusEvent({ status: invoice.status, previous: previous.status, invoice, source }));
     }
-    // A cross-border deal's banks are those of the payer's country (its currency's list).
-    this.#banks.load(this.#options.client, invoice.crossBorderCurrency ?? invoice.sum.currency, this.#work.signal);
+    // A cross-border deal's banks are those of the payer's country (its currency's list). Once
+    // this state is on screen: until then the screen shows the bank's code made readable.
+    const work = this.#work.signal;
+    const currency = invoice.crossBorderCurrency ?? invoice.sum.currency;
+    this.#afterShown(() => this.#banks.load(this.#options.client, currency, work));
     if (isFinalStatus(invoice.status)) {
       this.#pause();
       this.#countdown.stop();
@@ -483,5 +487,14 @@ export class InvoiceSession extends ControllerHub {
     if (statusMeaning(invoice.status) === 'dispute') this.#countdown.stop();
     else this.#countdown.set(deadlineOf(invoice), this.#clockOffset ?? 0);
     if (source !== 'poll' && source !== 'push') this.#follow();
+  }
+
+  /**
+   * Runs `work` once this state is on screen: the element's update is complete (the language's
+   * strings and the screens' templates are here) and the frame that shows it painted.
+   */
+  #afterShown(work: () => void): void {
+    const signal = this.#work.signal;
+    void this.host.updateComplete.then(() => afterPaint(work, signal));
   }
 }

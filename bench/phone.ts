@@ -5,10 +5,11 @@
  *
  * - Requisites on screen: from navigation start to the first frame after the formatted
  *   requisites are in the element's shadow root, on examples/cdn.html as a shop serves it
- *   (bench/checkout-server.ts: dist/cdn/ at /assets/ with its SRI hash, gzip, the real proxy and
- *   mock), and on the same page with the first screen's chunks preloaded
- *   (`<link rel="modulepreload">`), and with the element's two first reads preloaded too
- *   (`<link rel="preload" as="fetch">`), loads alternating so all see the same machine.
+ *   (bench/checkout-server.ts: dist/cdn/ at /assets/ with its SRI hash, brotli, the real proxy
+ *   and mock), on the demo's payer side bundled by Vite from the npm build
+ *   (bench/page/checkout.html), and on examples/cdn.html with the first screen's chunks
+ *   (`<link rel="modulepreload">`) and the element's two first reads
+ *   (`<link rel="preload" as="fetch">`) preloaded, loads alternating so all see the same machine.
  * - The floor of a load: its round trips that must follow one another × 150 ms, plus the bytes
  *   it transfers ÷ 1.6 Mbps (what CDP's throttling charges), from the load's own requests that
  *   ended before the requisites were on screen.
@@ -18,7 +19,7 @@
  *   node --import tsx bench/phone.ts        printed (about 2 min)
  */
 import type { Browser, CDPSession, Page } from 'playwright-core';
-import type { CheckoutServer } from './checkout-server.js';
+import { type CheckoutServer, SHOP_BASE } from './checkout-server.js';
 import { log, median } from './lib.js';
 
 export const PHONE = { cpuSlowdown: 4, latencyMs: 150, downloadBytesPerSecond: 1_600_000 / 8, uploadBytesPerSecond: 750_000 / 8 };
@@ -27,7 +28,7 @@ export const PHONE_RUNS = Number(process.env.BENCH_PHONE_RUNS ?? 10);
 export const PHONE_REQUISITES_GOAL_MS = 1000;
 export const PHONE_INP_GOAL_MS = 100;
 
-export const PHONE_PAGES = { plain: '/cdn.html', preloaded: '/cdn-preload.html', reads: '/cdn-preload-invoice.html' } as const;
+export const PHONE_PAGES = { plain: '/cdn.html', shop: `${SHOP_BASE}checkout.html`, reads: '/cdn-preload-invoice.html' } as const;
 export type PhonePage = keyof typeof PHONE_PAGES;
 
 export interface PhoneLoad {
@@ -154,7 +155,7 @@ const interaction = async (page: Page, part: string): Promise<number> => {
 };
 
 export const runPhone = async (browser: Browser, server: CheckoutServer): Promise<PhoneResult> => {
-  const loads: Record<PhonePage, PhoneLoad[]> = { plain: [], preloaded: [], reads: [] };
+  const loads: Record<PhonePage, PhoneLoad[]> = { plain: [], shop: [], reads: [] };
   const copy: number[] = [];
   const paid: number[] = [];
   // One warm-up load of each: the server's first answers and gzip are not the phone's cost.
@@ -171,7 +172,7 @@ export const runPhone = async (browser: Browser, server: CheckoutServer): Promis
       await page.context().close();
     }
     log(
-      `phone run ${run + 1}: plain ${loads.plain.at(-1)!.requisites.toFixed(0)} ms, preloaded ${loads.preloaded.at(-1)!.requisites.toFixed(0)} ms, copy ${copy.at(-1)!.toFixed(0)} ms, paid ${paid.at(-1)!.toFixed(0)} ms`,
+      `phone run ${run + 1}: plain ${loads.plain.at(-1)!.requisites.toFixed(0)} ms, shop ${loads.shop.at(-1)!.requisites.toFixed(0)} ms, reads ${loads.reads.at(-1)!.requisites.toFixed(0)} ms, copy ${copy.at(-1)!.toFixed(0)} ms, paid ${paid.at(-1)!.toFixed(0)} ms`,
     );
   }
   const summary = (page: PhonePage): PhonePageResult => {
@@ -189,7 +190,7 @@ export const runPhone = async (browser: Browser, server: CheckoutServer): Promis
     };
   };
   return {
-    pages: [summary('plain'), summary('preloaded'), summary('reads')],
+    pages: [summary('plain'), summary('shop'), summary('reads')],
     inp: { copy: median(copy), paid: median(paid), runs: copy.length },
   };
 };

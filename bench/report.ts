@@ -325,8 +325,8 @@ const goals = (results: Results): Goal[] => {
 
 const PHONE_PAGE_LABELS = {
   plain: 'examples/cdn.html',
-  preloaded: "examples/cdn.html with the first screen's chunks preloaded",
-  reads: 'the same with the invoice and variants reads preloaded too',
+  shop: "the demo's plain checkout page bundled by Vite (bench/page/checkout.html)",
+  reads: "examples/cdn.html with the first screen's chunks and the invoice and variants reads preloaded",
 } as const;
 
 /** The phone (issue 38): Lighthouse's mobile profile, cold. */
@@ -334,7 +334,7 @@ const phoneGoals = (outcome: Outcome<PhoneResult> | undefined): Goal[] => {
   const p = outcome?.ok ? outcome.value : undefined;
   const none = 'not measured';
   return [
-    ...(['plain', 'preloaded', 'reads'] as const).map((name) => {
+    ...(['plain', 'shop', 'reads'] as const).map((name) => {
       const page = p?.pages.find((each) => each.page === name);
       return {
         what: `Phone (4× CPU, 150 ms, 1.6 Mbps), cold: navigation start → requisites on screen, ${PHONE_PAGE_LABELS[name]}, median of ${p?.pages[0]?.runs ?? 10} (the load's floor in brackets)`,
@@ -357,7 +357,7 @@ export const phoneSection = (outcome: Outcome<PhoneResult> | undefined): string 
   if (!outcome?.ok) return failure(outcome);
   const p = outcome.value;
   return [
-    `\`bench/phone.ts\`: Debian's Chromium over CDP with Lighthouse's mobile profile (\`Emulation.setCPUThrottlingRate\` ${PHONE.cpuSlowdown}, \`Network.emulateNetworkConditions\` ${PHONE.latencyMs} ms, ${int(PHONE.downloadBytesPerSecond * 8)} bit/s down, ${int(PHONE.uploadBytesPerSecond * 8)} bit/s up), a new browser context per load (cold cache, new connections), a 412 px touch screen. The pages (bench/checkout-server.ts) are examples/cdn.html as a shop serves it (\`${PHONE_PAGES.plain}\`: dist/cdn/ at /assets/ with its SRI hash, gzip as Chromium asks over plain HTTP), the same page with \`<link rel="modulepreload">\` of the English strings, the screens' templates and the QR encoder (\`${PHONE_PAGES.preloaded}\`), and that page with \`<link rel="preload" as="fetch">\` of the element's two first reads, the invoice and its payment variants (\`${PHONE_PAGES.reads}\`), loads alternating; the proxy and the mock are real, on loopback. Requisites on screen: the frame after the formatted requisites are first in the shadow root. The floor: the longest chain of requests that each waited for the one before × ${PHONE.latencyMs} ms, plus the load's bytes on the wire ÷ 1.6 Mbps, from the load's own requests that ended before the requisites were on screen (CPU time not counted). Interaction to next paint: a click through CDP input on the loaded plain page, the Event Timing API's longest \`duration\` of that interaction.`,
+    `\`bench/phone.ts\`: Debian's Chromium over CDP with Lighthouse's mobile profile (\`Emulation.setCPUThrottlingRate\` ${PHONE.cpuSlowdown}, \`Network.emulateNetworkConditions\` ${PHONE.latencyMs} ms, ${int(PHONE.downloadBytesPerSecond * 8)} bit/s down, ${int(PHONE.uploadBytesPerSecond * 8)} bit/s up), a new browser context per load (cold cache, new connections), a 412 px touch screen. The pages (bench/checkout-server.ts) are examples/cdn.html as a shop serves it (\`${PHONE_PAGES.plain}\`: dist/cdn/ at /assets/ with its SRI hash), the demo's payer side without its QA panel as a shop with a bundler ships it (\`${PHONE_PAGES.shop}\`: bench/page/checkout.html, \`import 'merchant-checkout/define'\` from the npm build, built by Vite for production), and examples/cdn.html with \`<link rel="modulepreload">\` of the English strings and the screens' templates and \`<link rel="preload" as="fetch">\` of the element's two first reads, the invoice and its payment variants (\`${PHONE_PAGES.reads}\`), loads alternating; every file brotli (quality 11), which Chromium asks for over plain HTTP too; the proxy and the mock are real, on loopback. Requisites on screen: the frame after the formatted requisites are first in the shadow root. The floor: the longest chain of requests that each waited for the one before × ${PHONE.latencyMs} ms, plus the load's bytes on the wire ÷ 1.6 Mbps, from the load's own requests that ended before the requisites were on screen (CPU time not counted). Interaction to next paint: a click through CDP input on the loaded plain page, the Event Timing API's longest \`duration\` of that interaction.`,
     '',
     '| page | requisites on screen, median | p90 | floor | chain of requests | requests | bytes on the wire | above the floor |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',

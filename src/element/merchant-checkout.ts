@@ -266,6 +266,9 @@ export class MerchantCheckoutElement extends LitElement {
   };
 
   override connectedCallback(): void {
+    // The payer's strings and the screens' templates are what the first invoice screen waits
+    // for longest on a slow network: asked for first, before the styles and the first reads.
+    if (this.invoiceId) this.#languages[languageOf(this.#lang())].get();
     super.connectedCallback();
     this.#langObserver = new MutationObserver(() => this.requestUpdate());
     this.#langObserver.observe(document.documentElement, { attributes: true, attributeFilter: ['lang'] });

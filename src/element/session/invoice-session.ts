@@ -284,7 +284,7 @@ export class InvoiceSession extends ControllerHub {
 
   /** Back from the check to the payment details (the confirmation stays; "I have paid" returns to the check). */
   toggleDetails(show: boolean): void {
-    this.#choices.details(show);
+    this.#choices.showDetails = show;
     this.requestUpdate();
   }
 
@@ -303,7 +303,7 @@ export class InvoiceSession extends ControllerHub {
 
   /** Opens or closes the SBP bank picker. */
   bankPicker(open: boolean): void {
-    this.#choices.openBankPicker(open);
+    this.#choices.bankPicker = open;
     this.requestUpdate();
   }
 
@@ -440,7 +440,7 @@ export class InvoiceSession extends ControllerHub {
     if (was && is && dealKey(was) !== dealKey(is)) {
       // Another deal: its receipt is still to come, its details are what to look at.
       this.forms.newDeal();
-      this.#choices.details(false);
+      this.#choices.showDetails = false;
     }
     this.requestUpdate();
     if (source === 'load') {

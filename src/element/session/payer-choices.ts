@@ -7,41 +7,20 @@ import { remember, remembered } from './paid-memory.js';
  */
 export class PayerChoices {
   readonly #invoiceId: string;
-  #confirmed: string | undefined;
-  #showDetails = false;
-  #bankPicker = false;
+  /** The key of the deal "I have paid" was said of. */
+  confirmed: string | undefined;
+  showDetails = false;
+  bankPicker = false;
 
   constructor(invoiceId: string) {
     this.#invoiceId = invoiceId;
-    this.#confirmed = invoiceId ? remembered(invoiceId) : undefined;
-  }
-
-  /** The key of the deal "I have paid" was said of. */
-  get confirmed(): string | undefined {
-    return this.#confirmed;
-  }
-
-  get showDetails(): boolean {
-    return this.#showDetails;
-  }
-
-  get bankPicker(): boolean {
-    return this.#bankPicker;
+    this.confirmed = invoiceId ? remembered(invoiceId) : undefined;
   }
 
   /** "I have paid" for the deal `dealKey`: remembered, and the check shown rather than the details. */
   confirm(dealKey: string): void {
-    this.#confirmed = dealKey;
-    this.#showDetails = false;
+    this.confirmed = dealKey;
+    this.showDetails = false;
     remember(this.#invoiceId, dealKey);
-  }
-
-  /** Back to the payment details from the check, or to the check. */
-  details(show: boolean): void {
-    this.#showDetails = show;
-  }
-
-  openBankPicker(open: boolean): void {
-    this.#bankPicker = open;
   }
 }

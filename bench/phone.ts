@@ -40,6 +40,8 @@ export interface PhoneLoad {
   chain: number;
   /** `chain × 150 ms + bytes ÷ 1.6 Mbps`. */
   floor: number;
+  /** Navigation start → the last of those requests ended, ms: what is left after it is the page's CPU (at 4×) and its frames. */
+  lastByte: number;
 }
 
 export interface PhonePageResult {
@@ -52,6 +54,7 @@ export interface PhonePageResult {
   bytes: number;
   chain: number;
   floor: number;
+  lastByte: number;
 }
 
 export interface PhoneResult {
@@ -93,7 +96,11 @@ interface Request {
 }
 
 /** One cold load of `path` in a fresh context: the time to requisites and what went over the wire. */
-const coldLoad = async (browser: Browser, server: CheckoutServer, path: string): Promise<PhoneLoad & { page: Page; cdp: CDPSession }> => {
+export const coldLoad = async (
+  browser: Browser,
+  server: CheckoutServer,
+  path: string,
+): Promise<PhoneLoad & { page: Page; cdp: CDPSession }> => {
   const context = await browser.newContext({
     viewport: { width: 412, height: 823 },
     deviceScaleFactor: 1.75,
@@ -118,8 +125,12 @@ const coldLoad = async (browser: Browser, server: CheckoutServer, path: string):
   // is what they could have waited for.
   const all = [...requests.values()];
   const start = Math.min(...all.map((request) => request.start));
-  const before = all.filter((request) => Number.isFinite(request.end) && request.end <= start + requisites / 1000);
-  return { requisites, ...floorOf(before), page, cdp };
+  // The browser's own /favicon.ico (examples/cdn.html names no icon) is no request of the page.
+  const before = all.filter(
+    (request) => Number.isFinite(request.end) && request.end <= start + requisites / 1000 && !request.url.endsWith('/favicon.ico'),
+  );
+  const lastByte = (Math.max(...before.map((request) => request.end)) - start) * 1000;
+  return { requisites, ...floorOf(before), lastByte, page, cdp };
 };
 
 /**
@@ -127,7 +138,7 @@ const coldLoad = async (browser: Browser, server: CheckoutServer, path: string):
  * module after the page, a chunk after the module that imports it, the invoice after the
  * element ran), and the load's bytes: the floor no code can beat on this network.
  */
-const floorOf = (requests: Request[]): Omit<PhoneLoad, 'requisites'> => {
+const floorOf = (requests: Request[]): Omit<PhoneLoad, 'requisites' | 'lastByte'> => {
   const sorted = [...requests].sort((a, b) => a.start - b.start);
   const depth = new Map<string, number>();
   for (const request of sorted) {
@@ -187,6 +198,7 @@ export const runPhone = async (browser: Browser, server: CheckoutServer): Promis
       bytes: median(list.map((load) => load.bytes)),
       chain: median(list.map((load) => load.chain)),
       floor: median(list.map((load) => load.floor)),
+      lastByte: median(list.map((load) => load.lastByte)),
     };
   };
   return {

@@ -255,9 +255,8 @@ export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutCl
     }
   };
 
-  // One method per row of the protocol's table, as the proxy's router has one route per row:
-  // the invoice id where the path has one (else the row's query value), the body where the row
-  // takes one, then `{ signal }`. The event stream's `watch` is the one written out (below).
+  // One method per row of the protocol's table, as the proxy's router has one route per row (the
+  // row's `client` says how it is called); the event stream's `watch` is written out below.
   const methods: Partial<Record<RouteMethod, unknown>> = {};
   for (const name of CHECKOUT_ROUTE_NAMES) {
     const row: CheckoutRouteRow = CHECKOUT_ROUTES[name];

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { build, type Plugin, type Rolldown } from 'vite';
 import { type Language, LANGUAGES } from '../src/element/i18n/lang.js';
 import { sizesOf, type Sizes } from './lib.js';
+import { cssLiterals } from '../scripts/css-literals.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -131,7 +132,7 @@ export const bundle = async (
     publicDir: false,
     define: { 'process.env.NODE_ENV': '"production"' },
     resolve: { conditions: ['browser', 'production'] },
-    plugins: [plugin, qrSegments],
+    plugins: [plugin, qrSegments, cssLiterals],
     build: {
       write: false,
       target: 'es2022',

@@ -5,7 +5,7 @@
  * the network between the payer and the merchant's server.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,8 +25,36 @@ export const ENDPOINT = '/checkout-api';
 
 const EXAMPLE_PAGE = fileURLToPath(new URL('../examples/cdn.html', import.meta.url));
 
-/** The chunks every first screen in English needs (strings, templates, the QR encoder), preloaded beside the main file (docs/element.md, "Script tag"). */
-export const FIRST_SCREEN_CHUNKS = ['merchant-checkout-en.js', 'merchant-checkout-views.js', 'merchant-checkout-qr-matrix.js'];
+/** Where the bundled shop page is served from: its HTML at `${SHOP_BASE}checkout.html`, Vite's files below. */
+export const SHOP_BASE = '/shop/';
+
+/**
+ * The demo's payer side as a shop ships it: bench/page/checkout.html, whose script imports
+ * `merchant-checkout/define` from the npm build (`{root}/dist/esm/`), built by Vite for
+ * production (minified, `<link rel="modulepreload">` of the entry's static imports, as Vite
+ * writes them) into bench/.out/. Its files by URL path.
+ */
+const buildShopPage = async (root: string): Promise<Map<string, Buffer>> => {
+  const { build } = await import('vite');
+  const outDir = fileURLToPath(new URL('./.out/shop-page/', import.meta.url));
+  await build({
+    configFile: false,
+    root: fileURLToPath(new URL('./page/', import.meta.url)),
+    base: SHOP_BASE,
+    logLevel: 'silent',
+    publicDir: false,
+    resolve: { alias: { 'merchant-checkout/define': join(root, 'dist/esm/define.js') } },
+    build: { outDir, emptyOutDir: true, target: 'es2022', rolldownOptions: { input: 'checkout.html' } },
+  });
+  const files = new Map<string, Buffer>();
+  for (const name of await readdir(outDir, { recursive: true })) {
+    if (/\.(html|js)$/.test(name)) files.set(`${SHOP_BASE}${name}`, await readFile(join(outDir, name)));
+  }
+  return files;
+};
+
+/** The chunks every first screen in English needs (strings, templates; the QR encoder loads after the first paint), preloaded beside the main file. */
+export const FIRST_SCREEN_CHUNKS = ['merchant-checkout-en.js', 'merchant-checkout-views.js'];
 const PRELOAD_LINKS = (integrity: Record<string, string>) =>
   FIRST_SCREEN_CHUNKS.map(
     (name) => `    <link rel="modulepreload" href="/assets/${name}" integrity="${integrity[name] ?? ''}" crossorigin="anonymous" />\n`,
@@ -89,7 +117,7 @@ export const startCheckoutServer = async (root?: string): Promise<CheckoutServer
     if (/^merchant-checkout-[\w-]+\.js$/.test(name)) chunks.set(`/${name}`, await readFile(join(cdnDir, name)));
   }
   // examples/cdn.html as a shop serves it (dist/cdn/ at /assets/, the real invoice and SRI
-  // hash), and the same page with the first screen's chunks preloaded (bench/phone.ts).
+  // hash), and the same page with the first screen's chunks preloaded…
   const integrity = JSON.parse(await readFile(join(cdnDir, 'integrity.json'), 'utf8')) as Record<string, string>;
   const example = (await readFile(EXAMPLE_PAGE, 'utf8'))
     .replace(/invoice-id="[^"]*"/, `invoice-id="${invoice.id}"`)
@@ -100,15 +128,28 @@ export const startCheckoutServer = async (root?: string): Promise<CheckoutServer
   const invoiceRead = [`${ENDPOINT}/invoices/${invoice.id}`, `${ENDPOINT}/invoices/${invoice.id}/available-payment-variants`]
     .map((href) => `    <link rel="preload" as="fetch" href="${href}" crossorigin="anonymous" />\n`)
     .join('');
+  const shop = await buildShopPage(root ?? fileURLToPath(new URL('..', import.meta.url)));
+  const shopPage = shop.get(`${SHOP_BASE}checkout.html`)?.toString('utf8').replace('INVOICE_ID', invoice.id);
+  if (!shopPage) throw new Error('the Vite build of bench/page/checkout.html wrote no checkout.html');
   const pages = new Map([
+    [`${SHOP_BASE}checkout.html`, shopPage],
     ['/cdn.html', example],
-    ['/cdn-preload.html', preloaded],
     ['/cdn-preload-invoice.html', preloaded.replace('  </head>', `${invoiceRead}  </head>`)],
   ]);
-  const compressed = new Map<string | Buffer, Buffer>();
-  const gzipped = (body: string | Buffer): Buffer => {
-    if (!compressed.has(body)) compressed.set(body, gzipSync(body, { level: 9 }));
-    return compressed.get(body)!;
+  // Compressed once, as a CDN serves static files: brotli at its best where the browser asks for
+  // it (Chromium does, over plain HTTP to loopback too), else gzip -9.
+  const compressed = new Map<string, Buffer>();
+  const compress = (path: string, body: string | Buffer, encoding: 'br' | 'gzip'): Buffer => {
+    const key = `${encoding} ${path}`;
+    if (!compressed.has(key)) {
+      compressed.set(
+        key,
+        encoding === 'br'
+          ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } })
+          : gzipSync(body, { level: 9 }),
+      );
+    }
+    return compressed.get(key)!;
   };
   let latency = 0;
   let inFlight = 0;
@@ -136,19 +177,21 @@ export const startCheckoutServer = async (root?: string): Promise<CheckoutServer
               ? { type: 'text/javascript', body: pageScript }
               : chunks.has(file)
                 ? { type: 'text/javascript', body: chunks.get(file)! }
-                : undefined;
+                : shop.has(path) && path.endsWith('.js')
+                  ? { type: 'text/javascript', body: shop.get(path)! }
+                  : undefined;
     if (!asset) {
       response.writeHead(404).end();
       return;
     }
-    // Compressed as a CDN would, where the browser asks for it (Chromium over plain HTTP: gzip).
-    const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+    const accepted = String(request.headers['accept-encoding'] ?? '');
+    const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : undefined;
     response.writeHead(200, {
       'content-type': `${asset.type}; charset=utf-8`,
       'cache-control': 'no-store',
-      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+      ...(encoding ? { 'content-encoding': encoding, vary: 'accept-encoding' } : {}),
     });
-    response.end(gzip ? gzipped(asset.body) : asset.body);
+    response.end(encoding ? compress(path, asset.body, encoding) : asset.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -5,10 +5,11 @@
  *
  * - Requisites on screen: from navigation start to the first frame after the formatted
  *   requisites are in the element's shadow root, on examples/cdn.html as a shop serves it
- *   (bench/checkout-server.ts: dist/cdn/ at /assets/ with its SRI hash, gzip, the real proxy and
- *   mock), and on the same page with the first screen's chunks preloaded
- *   (`<link rel="modulepreload">`), and with the element's two first reads preloaded too
- *   (`<link rel="preload" as="fetch">`), loads alternating so all see the same machine.
+ *   (bench/checkout-server.ts: dist/cdn/ at /assets/ with its SRI hash, brotli, the real proxy
+ *   and mock), on the demo's payer side bundled by Vite from the npm build
+ *   (bench/page/checkout.html), and on examples/cdn.html with the first screen's chunks
+ *   (`<link rel="modulepreload">`) and the element's two first reads
+ *   (`<link rel="preload" as="fetch">`) preloaded, loads alternating so all see the same machine.
  * - The floor of a load: its round trips that must follow one another × 150 ms, plus the bytes
  *   it transfers ÷ 1.6 Mbps (what CDP's throttling charges), from the load's own requests that
  *   ended before the requisites were on screen.
@@ -18,7 +19,7 @@
  *   node --import tsx bench/phone.ts        printed (about 2 min)
  */
 import type { Browser, CDPSession, Page } from 'playwright-core';
-import type { CheckoutServer } from './checkout-server.js';
+import { type CheckoutServer, SHOP_BASE } from './checkout-server.js';
 import { log, median } from './lib.js';
 
 export const PHONE = { cpuSlowdown: 4, latencyMs: 150, downloadBytesPerSecond: 1_600_000 / 8, uploadBytesPerSecond: 750_000 / 8 };
@@ -27,7 +28,7 @@ export const PHONE_RUNS = Number(process.env.BENCH_PHONE_RUNS ?? 10);
 export const PHONE_REQUISITES_GOAL_MS = 1000;
 export const PHONE_INP_GOAL_MS = 100;
 
-export const PHONE_PAGES = { plain: '/cdn.html', preloaded: '/cdn-preload.html', reads: '/cdn-preload-invoice.html' } as const;
+export const PHONE_PAGES = { plain: '/cdn.html', shop: `${SHOP_BASE}checkout.html`, reads: '/cdn-preload-invoice.html' } as const;
 export type PhonePage = keyof typeof PHONE_PAGES;
 
 export interface PhoneLoad {
@@ -39,6 +40,8 @@ export interface PhoneLoad {
   chain: number;
   /** `chain × 150 ms + bytes ÷ 1.6 Mbps`. */
   floor: number;
+  /** Navigation start → the last of those requests ended, ms: what is left after it is the page's CPU (at 4×) and its frames. */
+  lastByte: number;
 }
 
 export interface PhonePageResult {
@@ -51,6 +54,7 @@ export interface PhonePageResult {
   bytes: number;
   chain: number;
   floor: number;
+  lastByte: number;
 }
 
 export interface PhoneResult {
@@ -92,7 +96,11 @@ interface Request {
 }
 
 /** One cold load of `path` in a fresh context: the time to requisites and what went over the wire. */
-const coldLoad = async (browser: Browser, server: CheckoutServer, path: string): Promise<PhoneLoad & { page: Page; cdp: CDPSession }> => {
+export const coldLoad = async (
+  browser: Browser,
+  server: CheckoutServer,
+  path: string,
+): Promise<PhoneLoad & { page: Page; cdp: CDPSession }> => {
   const context = await browser.newContext({
     viewport: { width: 412, height: 823 },
     deviceScaleFactor: 1.75,
@@ -117,8 +125,12 @@ const coldLoad = async (browser: Browser, server: CheckoutServer, path: string):
   // is what they could have waited for.
   const all = [...requests.values()];
   const start = Math.min(...all.map((request) => request.start));
-  const before = all.filter((request) => Number.isFinite(request.end) && request.end <= start + requisites / 1000);
-  return { requisites, ...floorOf(before), page, cdp };
+  // The browser's own /favicon.ico (examples/cdn.html names no icon) is no request of the page.
+  const before = all.filter(
+    (request) => Number.isFinite(request.end) && request.end <= start + requisites / 1000 && !request.url.endsWith('/favicon.ico'),
+  );
+  const lastByte = (Math.max(...before.map((request) => request.end)) - start) * 1000;
+  return { requisites, ...floorOf(before), lastByte, page, cdp };
 };
 
 /**
@@ -126,7 +138,7 @@ const coldLoad = async (browser: Browser, server: CheckoutServer, path: string):
  * module after the page, a chunk after the module that imports it, the invoice after the
  * element ran), and the load's bytes: the floor no code can beat on this network.
  */
-const floorOf = (requests: Request[]): Omit<PhoneLoad, 'requisites'> => {
+const floorOf = (requests: Request[]): Omit<PhoneLoad, 'requisites' | 'lastByte'> => {
   const sorted = [...requests].sort((a, b) => a.start - b.start);
   const depth = new Map<string, number>();
   for (const request of sorted) {
@@ -154,7 +166,7 @@ const interaction = async (page: Page, part: string): Promise<number> => {
 };
 
 export const runPhone = async (browser: Browser, server: CheckoutServer): Promise<PhoneResult> => {
-  const loads: Record<PhonePage, PhoneLoad[]> = { plain: [], preloaded: [], reads: [] };
+  const loads: Record<PhonePage, PhoneLoad[]> = { plain: [], shop: [], reads: [] };
   const copy: number[] = [];
   const paid: number[] = [];
   // One warm-up load of each: the server's first answers and gzip are not the phone's cost.
@@ -171,7 +183,7 @@ export const runPhone = async (browser: Browser, server: CheckoutServer): Promis
       await page.context().close();
     }
     log(
-      `phone run ${run + 1}: plain ${loads.plain.at(-1)!.requisites.toFixed(0)} ms, preloaded ${loads.preloaded.at(-1)!.requisites.toFixed(0)} ms, copy ${copy.at(-1)!.toFixed(0)} ms, paid ${paid.at(-1)!.toFixed(0)} ms`,
+      `phone run ${run + 1}: plain ${loads.plain.at(-1)!.requisites.toFixed(0)} ms, shop ${loads.shop.at(-1)!.requisites.toFixed(0)} ms, reads ${loads.reads.at(-1)!.requisites.toFixed(0)} ms, copy ${copy.at(-1)!.toFixed(0)} ms, paid ${paid.at(-1)!.toFixed(0)} ms`,
     );
   }
   const summary = (page: PhonePage): PhonePageResult => {
@@ -186,10 +198,11 @@ export const runPhone = async (browser: Browser, server: CheckoutServer): Promis
       bytes: median(list.map((load) => load.bytes)),
       chain: median(list.map((load) => load.chain)),
       floor: median(list.map((load) => load.floor)),
+      lastByte: median(list.map((load) => load.lastByte)),
     };
   };
   return {
-    pages: [summary('plain'), summary('preloaded'), summary('reads')],
+    pages: [summary('plain'), summary('shop'), summary('reads')],
     inp: { copy: median(copy), paid: median(paid), runs: copy.length },
   };
 };

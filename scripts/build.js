@@ -24,6 +24,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+import { cssLiterals } from './css-literals.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const src = (path) => `${root}src/${path}`;
@@ -97,7 +98,7 @@ await build({
   define: { 'process.env.NODE_ENV': '"production"' },
   // Not Vite's default list: without `development`, Lit resolves to its production build.
   resolve: { conditions: ['browser', 'production'] },
-  plugins: [qrSegments],
+  plugins: [qrSegments, cssLiterals],
   build: {
     outDir: 'dist/cdn',
     emptyOutDir: false,

@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
+import { afterPaint } from './controllers/after-paint.js';
 import { FocusController } from './controllers/focus-controller.js';
 import { LazyModule } from './controllers/lazy-module.js';
 import { LazyPartsController } from './controllers/lazy-parts-controller.js';
@@ -15,6 +16,7 @@ import {
 } from './i18n/lang.js';
 import { type Translation, withStrings } from './i18n/translation.js';
 import type { JourneyStrings } from './journey/strings.js';
+import { numberFormat } from './format.js';
 import { styles } from './merchant-checkout.styles.js';
 import { CHECKOUT_TOKEN_HEADER, type CheckoutClient, createCheckoutClient } from './protocol-client.js';
 import { DEFAULT_POLL_INTERVAL } from './poll-policy.js';
@@ -264,6 +266,9 @@ export class MerchantCheckoutElement extends LitElement {
   };
 
   override connectedCallback(): void {
+    // The payer's strings and the screens' templates are what the first invoice screen waits
+    // for longest on a slow network: asked for first, before the styles and the first reads.
+    if (this.invoiceId) this.#languages[languageOf(this.#lang())].get();
     super.connectedCallback();
     this.#langObserver = new MutationObserver(() => this.requestUpdate());
     this.#langObserver.observe(document.documentElement, { attributes: true, attributeFilter: ['lang'] });
@@ -296,7 +301,10 @@ export class MerchantCheckoutElement extends LitElement {
         autoReturn: () => (this.autoReturn > 0 && Number.isFinite(this.autoReturn) ? Math.ceil(this.autoReturn) : 0),
         banks: () => this.banks,
       });
-      if (this.invoiceId) this.#lazy.loadQr();
+      // The first `Intl.NumberFormat` of a page sets up the browser's number data: 60–200 ms on
+      // a phone's CPU (BENCHMARKS.md, section 12). Made while the invoice is read, once the
+      // loading screen is drawn, it is not paid again when the amount is formatted.
+      if (this.invoiceId) afterPaint(() => numberFormat(intlLocale(this.#lang(), { language: languageOf(this.#lang()) })));
     }
   }
 

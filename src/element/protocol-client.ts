@@ -9,7 +9,14 @@
  * to zod's verdicts by a property test, for about 2 KB gzip instead of 9.
  */
 import { CHECKOUT_TOKEN_HEADER } from '../schemas/headers.js';
-import { CHECKOUT_ROUTES, checkoutPath, type CheckoutRouteName } from '../schemas/checkout-routes.js';
+import {
+  CHECKOUT_ROUTE_NAMES,
+  CHECKOUT_ROUTES,
+  checkoutPath,
+  type CheckoutRouteBody,
+  type CheckoutRouteName,
+  type CheckoutRouteRow,
+} from '../schemas/checkout-routes.js';
 import {
   canceledInvoiceJsonSchema,
   checkoutErrorJsonSchema,
@@ -248,16 +255,28 @@ export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutCl
     }
   };
 
-  const client: CheckoutClient = {
-    getInvoice: (id, { signal } = {}) => call('invoice', id, undefined, signal),
-    getPaymentVariants: (id, { signal } = {}) => call('variants', id, undefined, signal),
-    cancelInvoice: (id, { signal } = {}) => call('cancel', id, undefined, signal),
-    startDeal: (id, variant, { signal } = {}) => call('deal', id, { option: variant.option, method: variant.method }, signal),
-    getBanks: (currency, { signal } = {}) => call('banks', '', undefined, signal, timeoutMs, `?currency=${encodeURIComponent(currency)}`),
-    sendReceipt: (id, file, { signal } = {}) => call('receipt', id, formOf({ attachment: file }), signal, uploadTimeoutMs),
-    reportPayment: (id, { reason, amount, attachment }, { signal } = {}) =>
-      call('dispute', id, formOf({ reason, amount, attachment }), signal, uploadTimeoutMs),
-  };
+  // One method per row of the protocol's table, as the proxy's router has one route per row (the
+  // row's `client` says how it is called); the event stream's `watch` is written out below.
+  const methods: Partial<Record<RouteMethod, unknown>> = {};
+  for (const name of CHECKOUT_ROUTE_NAMES) {
+    const row: CheckoutRouteRow = CHECKOUT_ROUTES[name];
+    if (name === 'events') continue;
+    const takesBody = row.body !== 'none';
+    methods[row.client as RouteMethod] = (key: string, ...rest: unknown[]): Promise<CheckoutAnswer> => {
+      const { signal } = ((takesBody ? rest[1] : rest[0]) ?? {}) as CheckoutRequestOptions;
+      const query = row.query ? `?${row.query}=${encodeURIComponent(key)}` : '';
+      const upload = row.body === 'multipart';
+      return call(
+        name,
+        row.path.includes('{id}') ? key : '',
+        bodyOf(row.body, rest[0]),
+        signal,
+        upload ? uploadTimeoutMs : timeoutMs,
+        query,
+      );
+    };
+  }
+  const client = methods as CheckoutClient;
   if (typeof ReadableStream === 'function' && typeof TextDecoder === 'function') {
     // The reader loads with the first stream (a chunk of its own in the CDN build): the first
     // render never needs it.
@@ -299,6 +318,20 @@ export const createCheckoutClient = (options: CheckoutClientOptions): CheckoutCl
  * (the merchant's SBP bank list, `sbp-banks`): the element itself never names `fetch`.
  */
 export const fetchText = (input: string, init: RequestInit): Promise<Response> => fetch(input, init);
+
+/** The method names of `CheckoutClient`, each a row's `client` (src/schemas/checkout-routes.ts). */
+type RouteMethod = (typeof CHECKOUT_ROUTES)[CheckoutRouteName]['client'];
+
+/**
+ * The request body of a row's `body` kind from the method's argument: JSON as given, a form of
+ * the fields given for a multipart upload (a file alone is the form's `attachment`).
+ */
+const bodyOf = (kind: CheckoutRouteBody, value: unknown): unknown =>
+  kind === 'none'
+    ? undefined
+    : kind === 'json'
+      ? value
+      : formOf(value instanceof Blob ? { attachment: value } : (value as Record<string, string | Blob | undefined>));
 
 /** A multipart form of the fields given; a file keeps its name (a bare `Blob` is named `receipt`). */
 const formOf = (fields: Record<string, string | Blob | undefined>): FormData => {

@@ -18,18 +18,27 @@ export interface CheckoutRouteRow {
   readonly path: string;
   /** What the request carries; a body sent to a `none` POST is read within the limit and ignored. */
   readonly body: CheckoutRouteBody;
+  /**
+   * The method of the element's `CheckoutClient` that asks this route
+   * (src/element/protocol-client.ts builds its default client from these rows): it takes the
+   * invoice id where the path has one, else the value of `query`; then the body, where there is
+   * one; then `{ signal }`.
+   */
+  readonly client: string;
+  /** The one query parameter of a route without an invoice id (`GET /banks?currency=RUB`). */
+  readonly query?: string;
 }
 
 /** Every route, in the order the OpenAPI file lists them. */
 export const CHECKOUT_ROUTES = {
-  invoice: { method: 'GET', path: '/invoices/{id}', body: 'none' },
-  variants: { method: 'GET', path: '/invoices/{id}/available-payment-variants', body: 'none' },
-  cancel: { method: 'POST', path: '/invoices/{id}/cancel', body: 'none' },
-  deal: { method: 'POST', path: '/invoices/{id}/deal', body: 'json' },
-  receipt: { method: 'POST', path: '/invoices/{id}/receipt', body: 'multipart' },
-  dispute: { method: 'POST', path: '/invoices/{id}/dispute', body: 'multipart' },
-  banks: { method: 'GET', path: '/banks', body: 'none' },
-  events: { method: 'GET', path: '/invoices/{id}/events', body: 'none' },
+  invoice: { method: 'GET', path: '/invoices/{id}', body: 'none', client: 'getInvoice' },
+  variants: { method: 'GET', path: '/invoices/{id}/available-payment-variants', body: 'none', client: 'getPaymentVariants' },
+  cancel: { method: 'POST', path: '/invoices/{id}/cancel', body: 'none', client: 'cancelInvoice' },
+  deal: { method: 'POST', path: '/invoices/{id}/deal', body: 'json', client: 'startDeal' },
+  receipt: { method: 'POST', path: '/invoices/{id}/receipt', body: 'multipart', client: 'sendReceipt' },
+  dispute: { method: 'POST', path: '/invoices/{id}/dispute', body: 'multipart', client: 'reportPayment' },
+  banks: { method: 'GET', path: '/banks', body: 'none', client: 'getBanks', query: 'currency' },
+  events: { method: 'GET', path: '/invoices/{id}/events', body: 'none', client: 'watch' },
 } as const satisfies Readonly<Record<string, CheckoutRouteRow>>;
 
 /** A route of the checkout protocol; all but `banks` name an invoice. */

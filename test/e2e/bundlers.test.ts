@@ -28,7 +28,8 @@ const withEsbuild = async (code: string, options: { ignoreAnnotations?: boolean 
   return result.outputFiles[0]!.text;
 };
 
-const withVite = async (code: string): Promise<string> => {
+/** The chunks Vite makes of `code`, the entry first. */
+const viteChunks = async (code: string): Promise<Rollup.OutputChunk[]> => {
   const result = await viteBuild({
     configFile: false,
     root,
@@ -49,8 +50,11 @@ const withVite = async (code: string): Promise<string> => {
     },
   });
   const outputs = (Array.isArray(result) ? result : [result as Rollup.RollupOutput]).flatMap((output) => output.output);
-  return outputs.flatMap((chunk) => (chunk.type === 'chunk' ? [chunk.code] : [])).join('\n');
+  const chunks = outputs.filter((chunk): chunk is Rollup.OutputChunk => chunk.type === 'chunk');
+  return chunks.sort((a, b) => Number(b.isEntry) - Number(a.isEntry));
 };
+
+const withVite = async (code: string): Promise<string> => (await viteChunks(code)).map((chunk) => chunk.code).join('\n');
 
 /** What is left of the element in a bundle. */
 const traces = (code: string) => ({
@@ -120,6 +124,15 @@ for (const [name, bundle] of [
     });
   });
 }
+
+test("Vite: import 'merchant-checkout/define' keeps the languages out of the page's first file, each loaded on demand", async () => {
+  const [entry, ...chunks] = await viteChunks("import 'merchant-checkout/define';");
+  // A Russian title (src/element/i18n/ru.ts): in a chunk of its own, not in what the page loads first.
+  assert.ok(!entry!.code.includes('Переведите деньги'), 'the Russian strings are not in the entry chunk');
+  const russian = chunks.filter((chunk) => chunk.code.includes('Переведите деньги'));
+  assert.equal(russian.length, 1, 'one chunk holds them');
+  assert.ok(entry!.dynamicImports.includes(russian[0]!.fileName), 'the entry loads it with import()');
+});
 
 test('control: without the sideEffects hint (esbuild ignoreAnnotations) the unused element stays', async () => {
   // Proves the empty bundles above come from package.json `sideEffects`, not from an empty entry.

@@ -58,6 +58,7 @@ const EXPECTED_FILES = `
   dist/esm/element/banks/lettermark.js
   dist/esm/element/banks/picker-view.js
   dist/esm/element/banks/sbp.js
+  dist/esm/element/controllers/after-paint.js
   dist/esm/element/controllers/countdown-controller.js
   dist/esm/element/controllers/focus-controller.js
   dist/esm/element/controllers/lazy-module.js
@@ -95,13 +96,16 @@ const EXPECTED_FILES = `
   dist/esm/element/register.js
   dist/esm/element/screen.js
   dist/esm/element/screen.styles.js
+  dist/esm/element/session/announcements.js
   dist/esm/element/session/bank-names.js
   dist/esm/element/session/cancel-flow.js
   dist/esm/element/session/controller-hub.js
   dist/esm/element/session/copy-state.js
   dist/esm/element/session/invoice-session.js
   dist/esm/element/session/paid-memory.js
+  dist/esm/element/session/payer-choices.js
   dist/esm/element/session/payer-forms.js
+  dist/esm/element/session/server-clock.js
   dist/esm/element/session/session-events.js
   dist/esm/element/session/shop-return.js
   dist/esm/element/sse.js
@@ -166,6 +170,7 @@ const EXPECTED_FILES = `
   dist/types/element/banks/picker-view.d.ts
   dist/types/element/banks/sbp.d.ts
   dist/types/element/cdn.d.ts
+  dist/types/element/controllers/after-paint.d.ts
   dist/types/element/controllers/countdown-controller.d.ts
   dist/types/element/controllers/focus-controller.d.ts
   dist/types/element/controllers/lazy-module.d.ts
@@ -207,13 +212,16 @@ const EXPECTED_FILES = `
   dist/types/element/screen-model.d.ts
   dist/types/element/screen.d.ts
   dist/types/element/screen.styles.d.ts
+  dist/types/element/session/announcements.d.ts
   dist/types/element/session/bank-names.d.ts
   dist/types/element/session/cancel-flow.d.ts
   dist/types/element/session/controller-hub.d.ts
   dist/types/element/session/copy-state.d.ts
   dist/types/element/session/invoice-session.d.ts
   dist/types/element/session/paid-memory.d.ts
+  dist/types/element/session/payer-choices.d.ts
   dist/types/element/session/payer-forms.d.ts
+  dist/types/element/session/server-clock.d.ts
   dist/types/element/session/session-events.d.ts
   dist/types/element/session/session-types.d.ts
   dist/types/element/session/shop-return.d.ts

@@ -195,6 +195,16 @@ export const settle = async (el: MerchantCheckoutElement): Promise<void> => {
   await el.updateComplete;
 };
 
+/**
+ * Lets the work the element leaves until a screen is painted run (the QR encoder, lettermarks,
+ * bank names: src/element/controllers/after-paint.ts): two frames, then `settle`. Before fake
+ * timers are removed, so that its re-render does not come at the real clock, behind the fake one.
+ */
+export const painted = async (el: MerchantCheckoutElement): Promise<void> => {
+  for (let frame = 0; frame < 2; frame++) await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+  await settle(el);
+};
+
 /** Waits until the element shows `screen`. */
 export const untilScreen = async (el: MerchantCheckoutElement, screen: string): Promise<void> => {
   await waitUntil(() => screenOf(el) === screen, `screen is ${screenOf(el)}, expected ${screen}`);

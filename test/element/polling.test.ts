@@ -2,7 +2,19 @@ import { assert, expect, fixture, html } from '@open-wc/testing';
 import { type Clock, withGlobal } from '@sinonjs/fake-timers';
 import type { MerchantCheckoutElement } from '../../src/element/merchant-checkout.js';
 import { CheckoutError } from '../../src/element/protocol-client.js';
-import { FakeClient, INVOICE_ID, OTHER_INVOICE_ID, liveRegion, part, screenOf, settle, text, waitingInvoice, variants } from './helpers.js';
+import {
+  FakeClient,
+  INVOICE_ID,
+  OTHER_INVOICE_ID,
+  liveRegion,
+  painted,
+  part,
+  screenOf,
+  settle,
+  text,
+  waitingInvoice,
+  variants,
+} from './helpers.js';
 
 const MINUTE = 60_000;
 /** The device's real clock when a test starts; fake clocks start from it (or off it, for skew). */
@@ -268,6 +280,7 @@ describe('<merchant-checkout> polling and time', () => {
       await settle(el);
       assert.equal(screenOf(el), 'error');
       assert.include(text(part(el, 'error')), 'No connection');
+      await painted(el);
       realTimers();
       await expect(el).to.be.accessible();
       part(el, 'retry-button')!.click();

@@ -1,6 +1,7 @@
 /**
  * A layout that shows the architecture (issue 29): no hand-written source file under `src/`
- * over 500 lines, no function over 150, the element class at most 300, and no import cycle,
+ * over 500 lines, no function over 150, the element class at most 300, no class holding more
+ * than 8 mutable fields (issue 39; an element's `@property` attributes aside), and no import cycle,
  * type-only imports and `import()` included. Generated files (`*.generated.ts`) are exempt.
  * Each test names every offender, so one run says all there is to split.
  */
@@ -14,6 +15,7 @@ import { importGraph, root, sourceFiles, sourceOf, visit } from './source-graph.
 const MAX_FILE_LINES = 500;
 const MAX_FUNCTION_LINES = 150;
 const MAX_ELEMENT_CLASS_LINES = 300;
+const MAX_MUTABLE_FIELDS = 8;
 const ELEMENT_FILE = 'src/element/merchant-checkout.ts';
 const ELEMENT_CLASS = 'MerchantCheckoutElement';
 
@@ -134,6 +136,62 @@ const cyclePath = (graph: Map<string, Set<string>>, component: string[]): string
   }
   return component.join(', ');
 };
+
+/**
+ * The fields of a class that can be assigned again: instance and static properties without
+ * `readonly` (`#private` ones included) and constructor parameter properties without it. An
+ * element's public attributes (`@property(…)`) are its API, not its state, and do not count.
+ */
+const mutableFields = (source: ts.SourceFile, node: ts.ClassLikeDeclaration): string[] => {
+  const readonly = (member: ts.Node) =>
+    (ts.getModifiers(member as ts.HasModifiers) ?? []).some((m) => m.kind === ts.SyntaxKind.ReadonlyKeyword);
+  const attribute = (member: ts.Node) =>
+    (ts.getDecorators(member as ts.HasDecorators) ?? []).some((decorator) => /^property\b/.test(decorator.expression.getText(source)));
+  const fields: string[] = [];
+  for (const member of node.members) {
+    if (ts.isPropertyDeclaration(member) && !readonly(member) && !attribute(member)) fields.push(member.name.getText(source));
+    if (ts.isConstructorDeclaration(member)) {
+      for (const parameter of member.parameters) {
+        if (ts.isParameterPropertyDeclaration(parameter, member) && !readonly(parameter)) fields.push(parameter.name.getText(source));
+      }
+    }
+  }
+  return fields;
+};
+
+test('the mutable fields are counted as described: readonly and @property aside, #private and parameter properties in', () => {
+  const sample = ts.createSourceFile(
+    'sample.ts',
+    `class Sample {
+      @property() attribute = '';
+      @state() private shown = false;
+      readonly #fixed = 1;
+      #count = 0;
+      static cache: unknown;
+      constructor(private name: string, readonly id: string, plain: number) {}
+    }`,
+    ts.ScriptTarget.Latest,
+    true,
+  );
+  const sampleClass = sample.statements.find(ts.isClassDeclaration)!;
+  assert.deepEqual(mutableFields(sample, sampleClass), ['shown', '#count', 'cache', 'name']);
+});
+
+test(`no class under src/ holds more than ${MAX_MUTABLE_FIELDS} mutable fields`, () => {
+  const offenders: string[] = [];
+  let classes = 0;
+  for (const file of sourceFiles) {
+    const source = sourceOf(file);
+    visit(source, (node) => {
+      if (!ts.isClassLike(node)) return;
+      classes++;
+      const fields = mutableFields(source, node);
+      if (fields.length > MAX_MUTABLE_FIELDS) offenders.push(`${file} ${nameOf(node)}: ${fields.length} (${fields.join(', ')})`);
+    });
+  }
+  assert.ok(classes > 20, 'the classes were found');
+  assert.ok(offenders.length === 0, `split these by concern (at most ${MAX_MUTABLE_FIELDS} mutable fields each):\n${offenders.join('\n')}`);
+});
 
 test('src/ has no import cycle, type-only imports and import() included', () => {
   const graph = importGraph();

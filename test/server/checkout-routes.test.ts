@@ -2,17 +2,17 @@
  * The checkout protocol's routes are one table (`CHECKOUT_ROUTES`, src/schemas/checkout-routes.ts)
  * and everything that names a route is built from it: every row has its handler
  * (src/server/proxy/routes/), its zod schemas and its OpenAPI path with its method; the proxy's
- * router routes exactly the table's routes; the element's protocol client asks for each with
- * the row's method and path.
+ * router routes exactly the table's routes; the element's protocol client is built from the rows
+ * (one method per row, named by its `client`) and asks for each with the row's method and path.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { OPENAPI_FILES } from '../../scripts/gen-openapi.js';
 import { CHECKOUT_ROUTE_DOCS } from '../../scripts/openapi-checkout-paths.js';
-import { createCheckoutClient } from '../../src/element/protocol-client.js';
+import { type CheckoutClient, createCheckoutClient } from '../../src/element/protocol-client.js';
 import { CHECKOUT_ROUTE_SCHEMAS, type CheckoutRouteSchemas } from '../../src/schemas/checkout-route-schemas.js';
-import { CHECKOUT_ROUTES, CHECKOUT_ROUTE_NAMES, checkoutPath } from '../../src/schemas/checkout-routes.js';
+import { CHECKOUT_ROUTES, CHECKOUT_ROUTE_NAMES, type CheckoutRouteName, checkoutPath } from '../../src/schemas/checkout-routes.js';
 import { MerchantClient, createCheckoutHandler } from '../../src/server/node.js';
 import { ROUTE_HANDLERS } from '../../src/server/proxy/routes/index.js';
 
@@ -108,6 +108,17 @@ describe('one table of the checkout routes', () => {
     ]) {
       for (const method of ['GET', 'POST']) assert.equal(await guardRefusal(await send(method, path)), true, `${method} ${path}`);
     }
+  });
+
+  test("the element's default client has one method per row, named by the row's `client`, and no other", () => {
+    type RouteMethod = (typeof CHECKOUT_ROUTES)[CheckoutRouteName]['client'];
+    // `CheckoutClient` names exactly the table's methods: a type error here otherwise.
+    const exactly: [RouteMethod] extends [keyof CheckoutClient] ? ([keyof CheckoutClient] extends [RouteMethod] ? true : never) : never =
+      true;
+    assert.ok(exactly);
+    const client = createCheckoutClient({ endpoint: '/checkout-api' }) as unknown as Record<string, unknown>;
+    assert.deepEqual(sorted(Object.keys(client)), sorted(CHECKOUT_ROUTE_NAMES.map((name) => CHECKOUT_ROUTES[name].client)));
+    for (const name of CHECKOUT_ROUTE_NAMES) assert.equal(typeof client[CHECKOUT_ROUTES[name].client], 'function', name);
   });
 
   test("the element's protocol client asks each route with the row's method and path", async () => {

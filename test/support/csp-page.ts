@@ -76,7 +76,8 @@ const run = async (): Promise<CspReport> => {
   const screen = () => el.shadowRoot?.querySelector<HTMLElement>('[part~="base"]')?.dataset.screen ?? '';
   const screens: string[] = [];
   const part = (name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
-  await until(() => screen() === 'waiting' && part('variants') !== null);
+  // The QR code is drawn once the waiting screen is on screen (its encoder loads after the first paint).
+  await until(() => screen() === 'waiting' && part('variants') !== null && el.shadowRoot!.querySelector('[part~="qr"] path') !== null);
   screens.push(screen());
   const styles = stylesSeen(el);
   const qrPaths = el.shadowRoot!.querySelectorAll('[part~="qr"] path').length;

@@ -6,6 +6,7 @@
  * keep a failed module import failed), and the views show what they can without it.
  */
 import type { ReactiveControllerHost } from 'lit';
+import { afterPaint } from './after-paint.js';
 
 type Entry = { value?: unknown; failed?: boolean; promise: Promise<unknown> };
 const loaded = new Map<string, Entry>();
@@ -15,6 +16,7 @@ export class LazyModule<T> {
   readonly #name: string;
   readonly #load: () => Promise<T>;
   #waiting = false;
+  #deferred = false;
 
   constructor(host: ReactiveControllerHost, name: string, load: () => Promise<T>) {
     this.#host = host;
@@ -47,6 +49,22 @@ export class LazyModule<T> {
       });
     }
     return entry.value as T | undefined;
+  }
+
+  /**
+   * The module if it has loaded; otherwise starts loading it once the screen rendered now has
+   * been painted (after-paint.ts), and answers undefined: for parts that may come a moment
+   * after the first screen (the QR code, the lettermarks), so that their file and their work do
+   * not delay it on a slow phone.
+   */
+  getAfterPaint(): T | undefined {
+    const entry = loaded.get(this.#name);
+    if (entry) return this.get();
+    if (!this.#deferred) {
+      this.#deferred = true;
+      afterPaint(() => void this.get());
+    }
+    return undefined;
   }
 
   /** Settles once the load `get()` started has ended, either way. */

@@ -55,11 +55,6 @@ export class LazyPartsController {
     );
   }
 
-  /** Starts loading the QR encoder: the waiting screen usually needs it, so it comes while the invoice is read. */
-  loadQr(): void {
-    this.#qr.get();
-  }
-
   /** The bank picker opened or closed: its search starts empty. */
   clearSearch(): void {
     this.query = '';
@@ -87,9 +82,12 @@ export class LazyPartsController {
     root.append(style);
   }
 
-  /** The QR encoder, or undefined while it loads (and starts loading it). */
+  /**
+   * The QR encoder, or undefined while it loads; it starts loading once the screen that first
+   * asks for it has been painted, so the requisites are on screen before its file and its work.
+   */
   qr(): QrModule | undefined {
-    return this.#qr.get();
+    return this.#qr.getAfterPaint();
   }
 
   /** The receipt and report forms. */
@@ -97,9 +95,9 @@ export class LazyPartsController {
     return this.#forms.get();
   }
 
-  /** Lettermarks and logos of banks. */
+  /** Lettermarks and logos of banks (loaded after the first screen that shows one has been painted). */
   marks(): typeof LettermarkModule | undefined {
-    return this.#marks.get();
+    return this.#marks.getAfterPaint();
   }
 
   /** The SBP bank picker's modules. */

@@ -52,12 +52,9 @@ export class StreamController implements ReactiveController {
   /** A connection of this open delivered a state. */
   #delivered = false;
   #failures = 0;
-  /** The heartbeat period the stream stated, if it did. */
-  #period: number | undefined;
-  /** This connection's client reports signs of life (`alive`): its silence is watched. */
-  #watched = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  #silence: ReturnType<typeof setTimeout> | undefined;
+  /** Dead once silent for twice its heartbeat, after a first sign of life. */
+  readonly #silence = new SilenceWatch(() => this.#lost(true));
   #connection: AbortController | undefined;
 
   constructor(host: ReactiveControllerHost, options: StreamControllerOptions) {
@@ -120,7 +117,7 @@ export class StreamController implements ReactiveController {
     const connection = new AbortController();
     this.#connection = connection;
     this.#delivered = false;
-    this.#watched = false;
+    this.#silence.reset();
     const live = () => !connection.signal.aborted;
     const opened = this.#options.open(connection.signal, {
       message: (goOn) => {
@@ -128,7 +125,7 @@ export class StreamController implements ReactiveController {
         this.#failures = 0;
         this.#delivered = true;
         if (!goOn) return this.stop();
-        if (this.#watched) this.#heard(undefined);
+        this.#silence.message();
         if (this.#up) return;
         this.#up = true;
         this.#options.up();
@@ -137,19 +134,10 @@ export class StreamController implements ReactiveController {
         if (live()) this.#lost(false);
       },
       alive: (heartbeatMs) => {
-        if (!live()) return;
-        this.#watched = true;
-        this.#heard(heartbeatMs);
+        if (live()) this.#silence.alive(heartbeatMs);
       },
     });
     if (!opened) this.stop();
-  }
-
-  /** A sign of life: the silence starts again (twice the heartbeat the stream states, else the default). */
-  #heard(heartbeatMs: number | undefined): void {
-    if (heartbeatMs !== undefined) this.#period = heartbeatMs;
-    clearTimeout(this.#silence);
-    this.#silence = setTimeout(() => this.#lost(true), silenceLimit(this.#period));
   }
 
   /** The connection failed (`silent`: it went quiet): polling takes over, and it is tried again. */
@@ -173,11 +161,57 @@ export class StreamController implements ReactiveController {
 
   #close(): void {
     clearTimeout(this.#timer);
-    clearTimeout(this.#silence);
     this.#timer = undefined;
-    this.#silence = undefined;
+    this.#silence.stop();
     this.#connection?.abort();
     this.#connection = undefined;
     this.#up = false;
+  }
+}
+
+/**
+ * A connection's silence: from its first sign of life on (`alive`), each sign of life or state
+ * starts the silence again, and silent for twice the heartbeat the stream stated
+ * (`silenceLimit`, the default until it states one) it is `dead`. A connection whose client never
+ * reports signs of life is not watched.
+ */
+class SilenceWatch {
+  readonly #dead: () => void;
+  /** The heartbeat period the stream stated, if it did (kept for the next connection). */
+  #period: number | undefined;
+  /** This connection's client reports signs of life: its silence is watched. */
+  #watched = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(dead: () => void) {
+    this.#dead = dead;
+  }
+
+  /** A new connection: not watched until its first sign of life. */
+  reset(): void {
+    this.stop();
+    this.#watched = false;
+  }
+
+  /** Bytes arrived; `heartbeatMs` when the stream states its period. */
+  alive(heartbeatMs: number | undefined): void {
+    this.#watched = true;
+    this.#heard(heartbeatMs);
+  }
+
+  /** A state arrived: a sign of life where the connection is watched. */
+  message(): void {
+    if (this.#watched) this.#heard(undefined);
+  }
+
+  stop(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #heard(heartbeatMs: number | undefined): void {
+    if (heartbeatMs !== undefined) this.#period = heartbeatMs;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.#dead(), silenceLimit(this.#period));
   }
 }

@@ -4,6 +4,7 @@
  * element loads the one translation it needs on demand (`loadTranslation`), so its
  * first-render file carries none of them.
  */
+import { numberFormat } from '../format.js';
 import { type Language, LANGUAGES } from './languages.js';
 import type { Translation } from './translation.js';
 
@@ -74,7 +75,7 @@ export const intlLocale = (lang: string | null | undefined, translation: Pick<Tr
   }
   const lookalike = NUMBER_LOOKALIKE[language];
   // These languages write 1,5: a browser that writes 1.5 for them fell back to CLDR's root.
-  return lookalike && new Intl.NumberFormat(locale).format(1.5) === '1.5' ? lookalike : locale;
+  return lookalike && numberFormat(locale).format(1.5) === '1.5' ? lookalike : locale;
 };
 
 /** The `lang` of `start` or its nearest ancestor, crossing shadow roots; `<html lang>` last; `auto` is no language. */

@@ -2,6 +2,7 @@ import { initialState, Task, TaskStatus } from '@lit/task';
 import type { CheckoutInvoice, StartDealRequest } from '../../schemas/checkout.js';
 import type { PaymentVariant } from '../../schemas/invoice.js';
 import { UUID_PATTERN } from '../../schemas/patterns.js';
+import { afterPaint } from '../controllers/after-paint.js';
 import { CountdownController } from '../controllers/countdown-controller.js';
 import { PollController } from '../controllers/poll-controller.js';
 import { type Absence, PresenceController } from '../controllers/presence-controller.js';
@@ -30,7 +31,7 @@ import {
   watchInvoice,
   type Validated,
 } from '../protocol-client.js';
-import { announcementStep, clockOffset, EXPIRY_GRACE } from '../poll-policy.js';
+import { EXPIRY_GRACE } from '../poll-policy.js';
 import { activeDeal, changesOf, dealKey, screen, statusLine, statusText } from '../screen.js';
 import type { Change, CopyField, DealNotice, ReturnModel, SessionSnapshot } from '../screen-model.js';
 import { isFinalStatus, statusMeaning } from '../status.js';
@@ -38,7 +39,9 @@ import { BankNames } from './bank-names.js';
 import { CancelFlow } from './cancel-flow.js';
 import { ControllerHub } from './controller-hub.js';
 import { CopyState } from './copy-state.js';
-import { remember, remembered } from './paid-memory.js';
+import { PayerChoices } from './payer-choices.js';
+import { ServerClock } from './server-clock.js';
+import { Announcements } from './announcements.js';
 import { PayerForms } from './payer-forms.js';
 import { SessionEvents } from './session-events.js';
 import type { InvoiceSessionOptions, SessionCore, SessionHost } from './session-types.js';
@@ -78,20 +81,16 @@ export class InvoiceSession extends ControllerHub {
   /** The automatic return and the page's say over any return to the shop. */
   readonly #return = new ShopReturn(this, this.host, () => this.requestUpdate());
   #invoice: CheckoutInvoice | undefined;
-  /** Server clock − device clock, from the `Date` headers. */
-  #clockOffset: number | undefined;
-  /** When (server time) the invoice shown was last known to be current: a read's start, a push's arrival. */
-  #readAt: number | undefined;
-  /** The screen after the last state taken: `checkout-expired` is for the payer who watched the time run out. */
-  #lastScreen: string | undefined;
+  /** The device's clock against the service's, and when the invoice shown was last known current. */
+  readonly #clock = new ServerClock();
+  /** When the time left and "the time ran out" are said unasked. */
+  readonly #announcements = new Announcements();
+  /** "I have paid", the details shown again, the bank picker open. */
+  readonly #choices: PayerChoices;
   #connectionLost = false;
   #changes: readonly Change[] = [];
   #dealNotice: DealNotice | undefined;
   #pendingVariant: PaymentVariant | undefined;
-  #lastAnnouncementStep: number | undefined;
-  #payerConfirmed: string | undefined;
-  #showDetails = false;
-  #bankPicker = false;
   readonly #banks: BankNames;
 
   readonly #invoiceTask = new Task(this, {
@@ -164,7 +163,7 @@ export class InvoiceSession extends ControllerHub {
         (invoice) => {
           this.#connectionLost = false;
           this.cancel.checked();
-          this.#readAt = Date.now() + (this.#clockOffset ?? 0);
+          this.#clock.pushed();
           this.#adopt(invoice, 'push');
           report.message(this.#goesOn(invoice));
         },
@@ -197,11 +196,7 @@ export class InvoiceSession extends ControllerHub {
 
   readonly #countdown = new CountdownController(this, {
     onTick: (remaining) => {
-      const step = announcementStep(remaining);
-      if (this.#lastAnnouncementStep !== undefined && step !== this.#lastAnnouncementStep && remaining > 0) {
-        this.#options.announce((t) => t.timeLeftAnnouncement(remaining));
-      }
-      this.#lastAnnouncementStep = step;
+      if (this.#announcements.tick(remaining)) this.#options.announce((t) => t.timeLeftAnnouncement(remaining));
       this.requestUpdate();
     },
     // A deadline is no verdict: the invoice may have been paid in the last second. It is read
@@ -215,7 +210,7 @@ export class InvoiceSession extends ControllerHub {
   constructor(host: SessionHost, options: InvoiceSessionOptions) {
     super(host);
     this.#options = options;
-    this.#payerConfirmed = options.invoiceId ? remembered(options.invoiceId) : undefined;
+    this.#choices = new PayerChoices(options.invoiceId);
     this.#banks = new BankNames(() => this.requestUpdate(), options.banks ?? (() => undefined));
     const core: SessionCore = {
       options,
@@ -257,16 +252,16 @@ export class InvoiceSession extends ControllerHub {
       changes: this.#changes,
       connectionLost: this.#connectionLost,
       offline: this.#presence.offline,
-      readAt: this.#readAt,
-      clockOffset: this.#clockOffset ?? 0,
-      payerConfirmed: this.#payerConfirmed,
-      showDetails: this.#showDetails,
+      readAt: this.#clock.readAt,
+      clockOffset: this.#clock.offset,
+      payerConfirmed: this.#choices.confirmed,
+      showDetails: this.#choices.showDetails,
       receipt: this.forms.receipt,
       report: this.forms.report,
       autoReturn: this.#return.at,
       bankName: (code) => this.#banks.name(code, this.#options.language()),
       bankColor: (code) => this.#banks.color(code),
-      bankPicker: this.#bankPicker,
+      bankPicker: this.#choices.bankPicker,
     };
   }
 
@@ -278,12 +273,10 @@ export class InvoiceSession extends ControllerHub {
     const invoice = this.#invoice;
     const deal = invoice && activeDeal(invoice);
     if (!invoice || !deal) return;
-    this.#payerConfirmed = dealKey(deal);
-    this.#showDetails = false;
+    this.#choices.confirm(dealKey(deal));
     this.cancel.close();
     // A merchant who requires the receipt gets the form at once.
     if (invoice.receipts === 'required') this.forms.requireReceipt();
-    remember(this.#options.invoiceId, this.#payerConfirmed);
     this.#options.announce((t) => t.title('checking'));
     this.host.dispatchEvent(new CheckoutPayerConfirmedEvent({ invoice, deal }));
     this.requestUpdate();
@@ -291,7 +284,7 @@ export class InvoiceSession extends ControllerHub {
 
   /** Back from the check to the payment details (the confirmation stays; "I have paid" returns to the check). */
   toggleDetails(show: boolean): void {
-    this.#showDetails = show;
+    this.#choices.showDetails = show;
     this.requestUpdate();
   }
 
@@ -310,7 +303,7 @@ export class InvoiceSession extends ControllerHub {
 
   /** Opens or closes the SBP bank picker. */
   bankPicker(open: boolean): void {
-    this.#bankPicker = open;
+    this.#choices.bankPicker = open;
     this.requestUpdate();
   }
 
@@ -386,9 +379,7 @@ export class InvoiceSession extends ControllerHub {
     const started = Date.now();
     const { value, date } = await request(all);
     all.throwIfAborted();
-    this.#clockOffset = clockOffset(date, Date.now(), this.#clockOffset);
-    // The answer tells the state as of the request's start at the earliest.
-    this.#readAt = started + (this.#clockOffset ?? 0);
+    this.#clock.answered(date, started);
     return value;
   }
 
@@ -407,7 +398,7 @@ export class InvoiceSession extends ControllerHub {
   /** Whether the invoice's status can still change: not final, and not long past its expiry. */
   #goesOn(invoice: CheckoutInvoice): boolean {
     if (statusMeaning(invoice.status) === 'dispute') return true; // reviewed for days, past any expiry
-    return !isFinalStatus(invoice.status) && Date.now() + (this.#clockOffset ?? 0) < Date.parse(invoice.expireAt) + EXPIRY_GRACE;
+    return !isFinalStatus(invoice.status) && this.#clock.now() < Date.parse(invoice.expireAt) + EXPIRY_GRACE;
   }
 
   /**
@@ -430,10 +421,7 @@ export class InvoiceSession extends ControllerHub {
    * after a read at the deadline found the invoice unpaid, or the service said expired.
    */
   #noteScreen(invoice: CheckoutInvoice): void {
-    const now = screen(this.snapshot, Date.now()).screen;
-    const before = this.#lastScreen;
-    this.#lastScreen = now;
-    if (now !== 'expired' || before === undefined || ['expired', 'paid', 'canceled'].includes(before)) return;
+    if (!this.#announcements.expired(screen(this.snapshot, Date.now()).screen)) return;
     this.cancel.close();
     this.#options.announce((t) => t.title('expired'));
     this.#events.afterRender(new CheckoutExpiredEvent({ invoice }));
@@ -452,7 +440,7 @@ export class InvoiceSession extends ControllerHub {
     if (was && is && dealKey(was) !== dealKey(is)) {
       // Another deal: its receipt is still to come, its details are what to look at.
       this.forms.newDeal();
-      this.#showDetails = false;
+      this.#choices.showDetails = false;
     }
     this.requestUpdate();
     if (source === 'load') {
@@ -469,8 +457,11 @@ export class InvoiceSession extends ControllerHub {
       this.#options.announce((t) => `${t.statusLabel}: ${statusText(statusLine(invoice), t)}`);
       this.#events.afterRender(new CheckoutStatusEvent({ status: invoice.status, previous: previous.status, invoice, source }));
     }
-    // A cross-border deal's banks are those of the payer's country (its currency's list).
-    this.#banks.load(this.#options.client, invoice.crossBorderCurrency ?? invoice.sum.currency, this.#work.signal);
+    // A cross-border deal's banks are those of the payer's country (its currency's list). Once
+    // this state is on screen: until then the screen shows the bank's code made readable.
+    const work = this.#work.signal;
+    const currency = invoice.crossBorderCurrency ?? invoice.sum.currency;
+    this.#afterShown(() => this.#banks.load(this.#options.client, currency, work));
     if (isFinalStatus(invoice.status)) {
       this.#pause();
       this.#countdown.stop();
@@ -481,7 +472,16 @@ export class InvoiceSession extends ControllerHub {
     }
     // A dispute has no time to pay any more: no countdown, no expiry; its outcome is followed.
     if (statusMeaning(invoice.status) === 'dispute') this.#countdown.stop();
-    else this.#countdown.set(deadlineOf(invoice), this.#clockOffset ?? 0);
+    else this.#countdown.set(deadlineOf(invoice), this.#clock.offset);
     if (source !== 'poll' && source !== 'push') this.#follow();
+  }
+
+  /**
+   * Runs `work` once this state is on screen: the element's update is complete (the language's
+   * strings and the screens' templates are here) and the frame that shows it painted.
+   */
+  #afterShown(work: () => void): void {
+    const signal = this.#work.signal;
+    void this.host.updateComplete.then(() => afterPaint(work, signal));
   }
 }

@@ -9,7 +9,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/main.js';
@@ -19,6 +19,7 @@ import { readConfig, settingsSource } from '../../src/gateway/settings.js';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
 import { signCheckoutToken } from '../../src/server/node.js';
 import { openSqliteFile } from '../../src/server/node/sqlite.js';
+import { startShopWebhooks, type ReceivedWebhook, type ShopWebhooks } from '../support/shop-webhooks.js';
 import { waitFor } from '../support/wait.js';
 
 const MERCHANT = { apiKey: 'gateway-api-key', secretKey: 'gateway-secret-key', storeId: 9, storeName: 'Any Stack Shop' };
@@ -27,17 +28,8 @@ const SECRET = 'gateway-token-secret-0123456789';
 const BEARER = 'shop-bearer-key-9876543210abcdef';
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 
-interface Received {
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-
 let mock: MockServer;
-let shop: Server;
-let shopUrl: string;
-const received: Received[] = [];
-/** How the shop answers its webhooks (a test sets a failure). */
-let shopAnswer = 200;
+let shop: ShopWebhooks;
 const logLines: string[] = [];
 const gateways: RunningGateway[] = [];
 
@@ -48,28 +40,18 @@ before(async () => {
     port: 0,
     notificationRetry: { attempts: 3, baseDelayMs: 20, maxDelayMs: 40, timeoutMs: 2000 },
   });
-  shop = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(shopAnswer).end();
-    });
-  });
-  await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
-  shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}/webhooks/payments`;
+  shop = await startShopWebhooks(200, '/webhooks/payments');
 });
 
 after(async () => {
-  shop.closeAllConnections();
-  await new Promise((resolve) => shop.close(resolve));
+  await shop.close();
   await mock.close();
 });
 
 afterEach(async () => {
   await Promise.all(gateways.splice(0).map((gateway) => gateway.stop()));
-  received.length = 0;
-  shopAnswer = 200;
+  shop.received.length = 0;
+  shop.answer(200);
 });
 
 /** Each gateway's data folder (its SQLite store, the default), under one folder removed at the end. */
@@ -83,7 +65,7 @@ const env = (extra: Record<string, string> = {}) => ({
   PAYMENT_NOTIFICATION_TOKEN: TOKEN,
   GATEWAY_SECRET: SECRET,
   GATEWAY_API_KEY: BEARER,
-  SHOP_WEBHOOK_URL: shopUrl,
+  SHOP_WEBHOOK_URL: shop.url,
   SHOP_WEBHOOK_SECRET: WEBHOOK_SECRET,
   PORT: '0',
   GATEWAY_DATA_DIR: join(dataRoot, crypto.randomUUID()),
@@ -139,7 +121,7 @@ const createInvoice = async (url: string, body: Record<string, unknown> = {}) =>
 };
 
 /** Checks a Standard Webhooks signature the way a shop's own code would (node:crypto, not the kit's). */
-const verifyWebhook = (message: Received): boolean => {
+const verifyWebhook = (message: ReceivedWebhook): boolean => {
   const id = String(message.headers['webhook-id']);
   const timestamp = String(message.headers['webhook-timestamp']);
   const key = Buffer.from(WEBHOOK_SECRET.slice('whsec_'.length), 'base64');
@@ -202,10 +184,10 @@ describe('merchant-checkout serve: the gateway', () => {
   test("every change is posted to the shop's webhook, signed; a failure is retried and then never sent again", async () => {
     const gateway = await startSelf();
     const created = await createInvoice(gateway.url);
-    shopAnswer = 500;
+    shop.answer(500);
     mock.service.markPaid(created.invoice.id);
     await mock.service.notificationsSettled();
-    const first = await waitFor('the first attempt', () => received[0]);
+    const first = await waitFor('the first attempt', () => shop.received[0]);
     assert.ok(verifyWebhook(first), 'a valid Standard Webhooks signature');
     const payload = JSON.parse(first.body) as {
       type: string;
@@ -223,13 +205,13 @@ describe('merchant-checkout serve: the gateway', () => {
       pending.webhooks.map((each) => [each.id, each.attempts, each.lastError]),
       [[payload.data.id, 1, 'the shop answered 500']],
     );
-    shopAnswer = 200;
+    shop.answer(200);
     assert.equal((await api(gateway.url, `/v1/webhooks/${encodeURIComponent(payload.data.id)}/redeliver`, { method: 'POST' })).status, 202);
-    await waitFor('the redelivery', () => (received.length >= 2 ? true : undefined));
-    assert.equal(received[1]!.headers['webhook-id'], payload.data.id, 'the same id: the shop can tell a repeat');
+    await waitFor('the redelivery', () => (shop.received.length >= 2 ? true : undefined));
+    assert.equal(shop.received[1]!.headers['webhook-id'], payload.data.id, 'the same id: the shop can tell a repeat');
     await new Promise((resolve) => setTimeout(resolve, 200));
     await gateway.gateway.webhooks!.pass();
-    assert.equal(received.length, 2, 'delivered: never again');
+    assert.equal(shop.received.length, 2, 'delivered: never again');
     assert.equal(((await (await api(gateway.url, '/v1/webhooks?state=pending')).json()) as { webhooks: unknown[] }).webhooks.length, 0);
   });
 
@@ -283,7 +265,7 @@ describe('merchant-checkout serve: the gateway', () => {
     assert.equal((await fetch(`${gateway.url}/readyz`)).status, 200);
     // Every notification was refused while it was locked: the reconciler finds the payment.
     await waitFor('the paid webhook', () =>
-      received.find((each) => each.body.includes(created.invoice.id) && each.body.includes('invoice.paid')),
+      shop.received.find((each) => each.body.includes(created.invoice.id) && each.body.includes('invoice.paid')),
     );
   });
 
@@ -309,7 +291,7 @@ describe('merchant-checkout serve: the gateway', () => {
     await fetch(`${gateway.url}/checkout-api/invoices/${created.invoice.id}`, { headers: { 'x-checkout-token': created.checkoutToken } });
     mock.service.markPaid(created.invoice.id);
     await mock.service.notificationsSettled();
-    await waitFor('the webhook', () => received[0]);
+    await waitFor('the webhook', () => shop.received[0]);
     const requisites = mock.service.getInvoice(created.invoice.id)?.deals[0]?.requisites?.requisites;
     assert.ok(requisites);
     // One write may hold the lines of one turn of the event loop.

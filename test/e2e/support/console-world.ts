@@ -7,13 +7,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jsonLog, startGateway, type RunningGateway } from '../../../src/gateway/server.js';
 import { readConfig, settingsSource } from '../../../src/gateway/settings.js';
 import { startMockServer, type MockServer } from '../../../src/mock/index.js';
+import { startShopWebhooks, type ReceivedWebhook } from '../../support/shop-webhooks.js';
 
 export const MERCHANT = { apiKey: 'console-api-key', secretKey: 'console-secret-key', storeId: 40, storeName: 'Console Shop' };
 export const NOTIFICATION_TOKEN = 'console-notification-token';
@@ -22,17 +23,12 @@ export const BEARER = 'console-shop-bearer-0123456789';
 export const CONSOLE_KEY = 'console-key-for-support-0123456789';
 export const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 
-export interface Received {
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-
 export interface ConsoleWorld {
   url: string;
   gateway: RunningGateway;
   mock: MockServer;
   /** The webhooks the shop received. */
-  received: Received[];
+  received: ReceivedWebhook[];
   /** What the shop answers its webhooks. */
   setShopAnswer(status: number): void;
   logLines: string[];
@@ -54,17 +50,7 @@ export const startConsoleWorld = async (): Promise<ConsoleWorld> => {
     port: 0,
     notificationRetry: { attempts: 1, baseDelayMs: 20, maxDelayMs: 40, timeoutMs: 2000 },
   });
-  const received: Received[] = [];
-  let shopAnswer = 500;
-  const shop: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(shopAnswer).end();
-    });
-  });
-  await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
+  const shop = await startShopWebhooks(500);
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'console-world-'));
   const logLines: string[] = [];
@@ -79,7 +65,7 @@ export const startConsoleWorld = async (): Promise<ConsoleWorld> => {
         GATEWAY_API_KEY: BEARER,
         GATEWAY_CONSOLE_KEY: CONSOLE_KEY,
         GATEWAY_PUBLIC_URL: `http://127.0.0.1:${port}`,
-        SHOP_WEBHOOK_URL: `http://127.0.0.1:${(shop.address() as AddressInfo).port}/webhooks`,
+        SHOP_WEBHOOK_URL: shop.url,
         SHOP_WEBHOOK_SECRET: WEBHOOK_SECRET,
         // One retry, an hour away: a failed webhook stays pending until someone delivers it again.
         SHOP_WEBHOOK_RETRY_DELAYS_MS: '3600000',
@@ -97,15 +83,12 @@ export const startConsoleWorld = async (): Promise<ConsoleWorld> => {
     url: gateway.url,
     gateway,
     mock,
-    received,
-    setShopAnswer: (status) => {
-      shopAnswer = status;
-    },
+    received: shop.received,
+    setShopAnswer: shop.answer,
     logLines,
     close: async () => {
       await gateway.stop();
-      shop.closeAllConnections();
-      await new Promise((resolve) => shop.close(resolve));
+      await shop.close();
       await mock.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

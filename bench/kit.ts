@@ -10,6 +10,7 @@
  * bundle goes to bench/.out/kit/.
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,11 +18,15 @@ import { build } from 'esbuild';
 
 const repository = fileURLToPath(new URL('..', import.meta.url));
 
-/** Bundles `{root}/src/server/node.ts`; resolves to the bundle's path. */
+/**
+ * Bundles `{root}/src/server/node.ts` (or, in a copy from before the Node entry existed,
+ * `src/server/index.ts`); resolves to the bundle's path.
+ */
 export const buildKit = async (root: string = repository): Promise<string> => {
   const outDir = fileURLToPath(new URL('./.out/kit/', import.meta.url));
   await mkdir(outDir, { recursive: true });
-  const entry = resolve(root, 'src/server/node.ts');
+  const nodeEntry = resolve(root, 'src/server/node.ts');
+  const entry = existsSync(nodeEntry) ? nodeEntry : resolve(root, 'src/server/index.ts');
   const outfile = `${outDir}server-${createHash('sha1').update(entry).digest('hex').slice(0, 8)}.mjs`;
   await build({
     entryPoints: [entry],

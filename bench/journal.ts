@@ -29,10 +29,10 @@ import { startRedis } from '../test/support/redis-server.js';
 import { log, machine, median } from './lib.js';
 import { load, startChild, stopChild } from './proxy.js';
 
-export const ROUNDS = 7;
-export const SECONDS = 8;
-export const INVOICES = 10_000;
-export const READ_GOAL_RATIO = 0.95;
+export const JOURNAL_ROUNDS = 7;
+export const JOURNAL_SECONDS = 8;
+export const JOURNAL_INVOICES = 10_000;
+export const JOURNAL_READ_GOAL_RATIO = 0.95;
 
 /** The 14 entries of one settled invoice, as the e2e story writes them. */
 const storyOf = (id: string, index: number): [JournalKind, JournalDetails][] => {
@@ -95,15 +95,15 @@ const storyOf = (id: string, index: number): [JournalKind, JournalDetails][] => 
   ];
 };
 
-/** Writes the journals of `INVOICES` settled invoices into `store`, `batch` invoices at a time. */
+/** Writes the journals of `JOURNAL_INVOICES` settled invoices into `store`, `batch` invoices at a time. */
 const fill = async (store: CheckoutStore, batch: number): Promise<number> => {
   const journal = createJournal(store, {}, Date.now, (error) => {
     throw error;
   });
   let entries = 0;
-  for (let start = 0; start < INVOICES; start += batch) {
+  for (let start = 0; start < JOURNAL_INVOICES; start += batch) {
     await Promise.all(
-      Array.from({ length: Math.min(batch, INVOICES - start) }, async (_, offset) => {
+      Array.from({ length: Math.min(batch, JOURNAL_INVOICES - start) }, async (_, offset) => {
         const index = start + offset;
         const id = crypto.randomUUID();
         const steps = storyOf(id, index);
@@ -149,16 +149,16 @@ export const runJournal = async (): Promise<JournalBenchResult> => {
     const urls = (base: string) => paths.map((id) => `${base}/checkout-api/invoices/${id}`);
     await Promise.all(urls(on.url).map((url) => load(url, {}, 2, 1)));
     await Promise.all(urls(off.url).map((url) => load(url, {}, 2, 1)));
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < JOURNAL_ROUNDS; round++) {
       // Alternated, and which goes first alternates too.
       const order = round % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const);
       for (const which of order) {
         const child = which === 'on' ? on : off;
         const cpuBefore = await child.cpu();
-        const loads = await Promise.all(urls(child.url).map((url) => load(url, {}, SECONDS, 1)));
+        const loads = await Promise.all(urls(child.url).map((url) => load(url, {}, JOURNAL_SECONDS, 1)));
         const perSecond = loads.reduce((sum, each) => sum + each.okPerSecond, 0);
         reads[which].push(perSecond);
-        cpu[which].push(((await child.cpu()) - cpuBefore) / (perSecond * SECONDS));
+        cpu[which].push(((await child.cpu()) - cpuBefore) / (perSecond * JOURNAL_SECONDS));
         reads.errors += loads.reduce((sum, each) => sum + each.errors, 0);
       }
       log(
@@ -237,10 +237,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(
     [
       `reads on: ${result.reads.on.map(Math.round).join(', ')} req/s; off: ${result.reads.off.map(Math.round).join(', ')} req/s; errors ${result.reads.errors}`,
-      `ratio (median on / median off): ${result.ratio.toFixed(3)} (goal ≥ ${READ_GOAL_RATIO})`,
+      `ratio (median on / median off): ${result.ratio.toFixed(3)} (goal ≥ ${JOURNAL_READ_GOAL_RATIO})`,
       `CPU per answer, µs: on ${result.cpu.on.map(Math.round).join(', ')}; off ${result.cpu.off.map(Math.round).join(', ')}; answers per CPU second, on / off: ${result.cpuRatio.toFixed(3)}`,
-      `SQLite: ${result.sqlite.entries} entries of ${INVOICES} invoices: ${mb(result.sqlite.bytes - result.sqlite.emptyBytes)} (${Math.round((result.sqlite.bytes - result.sqlite.emptyBytes) / INVOICES)} B per invoice), written in ${result.sqlite.seconds.toFixed(1)} s`,
-      `Redis: used_memory +${mb(result.redis.usedMemoryGrowth)} (${Math.round(result.redis.usedMemoryGrowth / INVOICES)} B per invoice); MEMORY USAGE of one invoice's keys ${result.redis.oneInvoiceBytes} B; written in ${result.redis.seconds.toFixed(1)} s`,
+      `SQLite: ${result.sqlite.entries} entries of ${JOURNAL_INVOICES} invoices: ${mb(result.sqlite.bytes - result.sqlite.emptyBytes)} (${Math.round((result.sqlite.bytes - result.sqlite.emptyBytes) / JOURNAL_INVOICES)} B per invoice), written in ${result.sqlite.seconds.toFixed(1)} s`,
+      `Redis: used_memory +${mb(result.redis.usedMemoryGrowth)} (${Math.round(result.redis.usedMemoryGrowth / JOURNAL_INVOICES)} B per invoice); MEMORY USAGE of one invoice's keys ${result.redis.oneInvoiceBytes} B; written in ${result.redis.seconds.toFixed(1)} s`,
     ].join('\n'),
   );
 }

@@ -21,6 +21,7 @@ import {
 } from './tracing.js';
 import { INSTRUCTION_SETUPS, type InstructionsResult } from './instructions.js';
 import { CHAOS_INVOICES, type ChaosResult, type ChaosRun } from './chaos.js';
+import { JOURNAL_INVOICES, JOURNAL_ROUNDS, JOURNAL_SECONDS, JOURNAL_READ_GOAL_RATIO, type JournalBenchResult } from './journal.js';
 
 export type BenchName =
   | 'bundle'
@@ -35,7 +36,8 @@ export type BenchName =
   | 'tracing'
   | 'instructions'
   | 'phone'
-  | 'chaos';
+  | 'chaos'
+  | 'journal';
 
 export type Outcome<T> =
   | { ok: true; value: T; seconds: number; loadBefore: number; loadAfter: number }
@@ -55,6 +57,7 @@ export interface Results {
   instructions?: Outcome<InstructionsResult> | undefined;
   phone?: Outcome<PhoneResult> | undefined;
   chaos?: Outcome<ChaosResult> | undefined;
+  journal?: Outcome<JournalBenchResult> | undefined;
 }
 
 /**
@@ -339,6 +342,7 @@ const goals = (results: Results): Goal[] => {
     ...tracingGoals(results.tracing),
     ...phoneGoals(results.phone),
     ...chaosGoals(results.chaos),
+    ...journalGoals(results.journal),
   );
   return list;
 };
@@ -426,6 +430,50 @@ export const chaosSection = (outcome: Outcome<ChaosResult> | undefined): string 
     ...outcome.value.runs.map(cell),
     '',
     goalTable(chaosGoals(outcome)),
+    '',
+    loadLine(outcome),
+  ].join('\n');
+};
+
+/** What each invoice's journal costs (issue 40): reads with it on against off, and its size. */
+const journalGoals = (outcome: Outcome<JournalBenchResult> | undefined): Goal[] => {
+  const j = outcome?.ok ? outcome.value : undefined;
+  return [
+    {
+      what: 'Checkout reads with the journal on against off (median req/s)',
+      figure: j ? `${int(median(j.reads.on))} / ${int(median(j.reads.off))} req/s (${fixed(j.ratio, 3)}×)` : 'not measured',
+      goal: `≥ ${JOURNAL_READ_GOAL_RATIO}×`,
+      met: j ? j.ratio >= JOURNAL_READ_GOAL_RATIO : undefined,
+    },
+    {
+      what: "The same as answers per CPU second of the kit's process (median CPU per answer, off / on)",
+      figure: j ? `${int(median(j.cpu.off))} / ${int(median(j.cpu.on))} µs (${fixed(j.cpuRatio, 3)}×)` : 'not measured',
+      goal: `≥ ${JOURNAL_READ_GOAL_RATIO}×`,
+      met: j ? j.cpuRatio >= JOURNAL_READ_GOAL_RATIO : undefined,
+    },
+  ];
+};
+
+const megabytes = (bytes: number): string => `${fixed(bytes / 1024 / 1024, 1)} MB`;
+
+/** Section 14: what the journal costs. */
+export const journalSection = (outcome: Outcome<JournalBenchResult> | undefined): string => {
+  if (!outcome?.ok) return failure(outcome);
+  const j = outcome.value;
+  const sqliteGrowth = j.sqlite.bytes - j.sqlite.emptyBytes;
+  const rounds = (values: number[]) => values.map((value) => int(value)).join(', ');
+  return [
+    `\`bench/journal.ts\` (issue 40, [docs/console.md](docs/console.md)), side by side. Reads: \`GET /checkout-api/invoices/{id}\` through the in-process kit of bench/proxy-servers.ts (\`createCheckoutServer\` bundled as it ships, its memory store, on \`createNodeServer\`), one process with the journal on (the default) and one with \`journal: false\`, in front of the bench's mock (10 invoices, each with a deal and its requisites), autocannon with 10 connections, one invoice each; both warmed up for 2 s, then alternated (which goes first alternates too), ${JOURNAL_ROUNDS} rounds of ${JOURNAL_SECONDS} s; with each round the CPU time each kit's process spent per answer (less moved by other work on the machine than req/s). Size: the journals of ${int(JOURNAL_INVOICES)} settled invoices, 14 entries each (the entries of test/e2e/console.test.ts's story: created, a deal and its requisites, four notifications, three changes and their webhooks, a finding), written through the kit's journal into a SQLite store (the file's growth over the same store empty, WAL checkpointed) and a Redis store (\`INFO memory\` \`used_memory\` before and after; \`MEMORY USAGE\` of one invoice's two keys). What a read costs the journal: a prefix test of the adapter's path and, until a deal's requisites were first shown (once per deal), a copy of the answer parsed after it went out.`,
+    '',
+    '| figure | this run |',
+    '|---|---|',
+    `| reads, req/s, each round: journal on | ${rounds(j.reads.on)} |`,
+    `| reads, req/s, each round: journal off (errors of both: ${int(j.reads.errors)}) | ${rounds(j.reads.off)} |`,
+    `| CPU per answer, µs, each round: on / off | ${j.cpu.on.map((on, index) => `${int(on)} / ${int(j.cpu.off[index] ?? Number.NaN)}`).join(', ')} |`,
+    `| ${int(JOURNAL_INVOICES)} settled invoices' journals (${int(j.sqlite.entries)} entries) in SQLite: the file's growth | ${megabytes(sqliteGrowth)} (${int(sqliteGrowth / JOURNAL_INVOICES)} B per invoice; written in ${fixed(j.sqlite.seconds, 1)} s, one transaction per entry) |`,
+    `| the same in Redis: \`used_memory\` growth / \`MEMORY USAGE\` of one invoice's keys | ${megabytes(j.redis.usedMemoryGrowth)} (${int(j.redis.usedMemoryGrowth / JOURNAL_INVOICES)} B per invoice) / ${int(j.redis.oneInvoiceBytes)} B (written in ${fixed(j.redis.seconds, 1)} s) |`,
+    '',
+    goalTable(journalGoals(outcome)),
     '',
     loadLine(outcome),
   ].join('\n');
@@ -991,6 +1039,12 @@ ${phoneSection(results.phone)}
 <!-- bench:chaos -->
 ${chaosSection(results.chaos)}
 <!-- /bench:chaos -->
+
+## 14. What the journal costs
+
+<!-- bench:journal -->
+${journalSection(results.journal)}
+<!-- /bench:journal -->
 
 ## Changes made for these figures
 

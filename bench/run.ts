@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: builds, runs the thirteen benchmarks (bundle, time to requisites, proxy, leaks, slow clients, event streams, the payer's returns,
- * the merchant's books, the gateway, what tracing costs, the same counted in instructions, the checkout on a mid-range phone, the gateway killed among payments) and rewrites BENCHMARKS.md with the figures, their goals and the machine they came from.
+ * `npm run bench`: builds, runs the fourteen benchmarks (bundle, time to requisites, proxy, leaks, slow clients, event streams, the payer's returns,
+ * the merchant's books, the gateway, what tracing costs, the same counted in instructions, the checkout on a mid-range phone, the gateway killed among payments, what the journal costs) and rewrites BENCHMARKS.md with the figures, their goals and the machine they came from.
  *
  *   npm run bench                       everything, then BENCHMARKS.md
  *   npm run bench -- --only proxy,ttr   some of them, printed only (BENCHMARKS.md untouched)
@@ -26,6 +26,7 @@
  *   node --import tsx bench/instructions.ts                      the same, counted in instructions under valgrind (about 35 min)
  *   node --import tsx bench/chaos.ts                             gateways SIGKILLed among paid invoices, on each store (about 4 min)
  *   npm run bench -- --only phone --sections                     the checkout on a mid-range phone, cold (about 2 min)
+ *   npm run bench -- --only journal --sections                   what each invoice's journal costs: reads on/off and its size (about 3 min)
  *
  * Each benchmark bounds its own time; on 2 cores the parts' times above add up to well over an
  * hour, most of it the books and the instruction count (the event streams about three minutes:
@@ -47,6 +48,7 @@ import { runGateway } from './gateway.js';
 import { otherNodes, runTracing, type TracingResult } from './tracing.js';
 import { runInstructions } from './instructions.js';
 import { runChaos } from './chaos.js';
+import { runJournal } from './journal.js';
 import { startCheckoutServer } from './checkout-server.js';
 import { load, log, machine, waitForQuiet, withinTime } from './lib.js';
 import { runProxy } from './proxy.js';
@@ -69,6 +71,7 @@ const NAMES: BenchName[] = [
   'instructions',
   'chaos',
   'phone',
+  'journal',
 ];
 
 const argument = (name: string): string | undefined => {
@@ -152,6 +155,7 @@ results.tracing = await run('tracing', 900_000 * (1 + otherNodes(process.env.BEN
 // A count does not depend on the machine's load, but how long it takes does: under other work it ran past an hour (2026-11-28).
 results.instructions = await run('instructions', 7_200_000, runInstructions);
 results.chaos = await run('chaos', 600_000, runChaos);
+results.journal = await run('journal', 600_000, runJournal);
 
 if (wanted.includes('ttr') || wanted.includes('leaks') || wanted.includes('phone')) {
   const server = await startCheckoutServer(process.env.BENCH_TTR_ROOT || undefined);

@@ -14,6 +14,7 @@ const HEADINGS: Partial<Record<BenchName, string>> = {
   instructions: '## 11. What tracing costs, counted in instructions',
   phone: '## 12. The checkout on a mid-range phone',
   chaos: '## 13. Nothing lost when the gateway dies',
+  journal: '## 14. What the journal costs',
 };
 
 const block = (name: string): RegExp => new RegExp(`<!-- bench:${name} -->\\n[\\s\\S]*?<!-- /bench:${name} -->`);

@@ -34,8 +34,8 @@ export const LATENCY_P99_GOAL_MS = 100;
 export const IDLE_STREAMS_GOAL = 10_000;
 export const IDLE_MEMORY_GOAL_BYTES = 200_000_000;
 
-const MERCHANT = { apiKey: 'events-bench-key', secretKey: 'events-bench-secret', storeId: 9, storeName: 'Streaming Bench Shop' };
-const TOKEN = 'events-bench-token';
+export const MERCHANT = { apiKey: 'events-bench-key', secretKey: 'events-bench-secret', storeId: 9, storeName: 'Streaming Bench Shop' };
+export const TOKEN = 'events-bench-token';
 
 export interface UpstreamPhase {
   calls: number;
@@ -131,7 +131,7 @@ export const startHolder = async (mock: MockServer, kind: 'kit' | 'floor' = 'kit
   });
 };
 
-const createInvoices = async (client: MerchantClient, count: number): Promise<string[]> => {
+export const createInvoices = async (client: MerchantClient, count: number): Promise<string[]> => {
   const ids: string[] = [];
   for (let index = 0; index < count; index++) {
     const invoice = await client.createInvoice({
@@ -225,13 +225,18 @@ const streaming = async (instance: Instance, ids: string[]): Promise<UpstreamPha
  * event. Each round changes the mock first; the time is from the notification's POST. `paid` is
  * last: the stream ends after a final status.
  */
-const CHANGES: readonly ((mock: MockServer, id: string) => void)[] = [
+export const CHANGES: readonly ((mock: MockServer, id: string) => void)[] = [
   (mock, id) => mock.service.confirmTransfer(id),
   (mock, id) => mock.service.markPaid(id),
 ];
 
 /** Notification POSTed → event at the client, one real change per round (`CHANGES`) for each invoice, one at a time. */
-const latency = async (mock: MockServer, instances: Instance[], ids: string[]): Promise<LatencyFigures> => {
+export const latency = async (
+  mock: MockServer,
+  instances: Instance[],
+  ids: string[],
+  onSample?: (milliseconds: number) => void,
+): Promise<LatencyFigures> => {
   const samples: number[] = [];
   const streams: { reader: SseReader; controller: AbortController }[] = [];
   try {
@@ -257,6 +262,7 @@ const latency = async (mock: MockServer, instances: Instance[], ids: string[]): 
         });
         const event = await streams[index]!.reader.nextEvent(5000);
         samples.push(performance.now() - sent);
+        onSample?.(samples.at(-1)!);
         const answer = await posted;
         await answer.arrayBuffer();
         if (!event || !answer.ok) throw new Error(`latency: no event or a ${answer.status} answer for ${id}`);

@@ -96,6 +96,7 @@ const EXPECTED_FILES = `
   dist/esm/element/qr-matrix.js
   dist/esm/element/qr.js
   dist/esm/element/register.js
+  dist/esm/element/screen-state.js
   dist/esm/element/screen.js
   dist/esm/element/screen.styles.js
   dist/esm/element/session/announcements.js
@@ -214,6 +215,7 @@ const EXPECTED_FILES = `
   dist/types/element/qr.d.ts
   dist/types/element/register.d.ts
   dist/types/element/screen-model.d.ts
+  dist/types/element/screen-state.d.ts
   dist/types/element/screen.d.ts
   dist/types/element/screen.styles.d.ts
   dist/types/element/session/announcements.d.ts

@@ -26,12 +26,14 @@ export const CDN_DIR = `${root}dist/cdn/`;
 export const CDN_FILE = `${CDN_DIR}merchant-checkout.js`;
 const CDN_ENTRY = `${root}src/element/cdn.ts`;
 
-/** Goal and limit of the issue; 1 KB = 1,000 bytes (the stricter reading). */
+/** Goal of the issue; 1 KB = 1,000 bytes (the stricter reading). */
 export const BROTLI_GOAL = 24_000;
-export const GZIP_LIMIT = 30_000;
-/** Issue 28: the first-render file does not grow with the ten languages (its brotli size before them)… */
-export const BROTLI_BEFORE_LANGUAGES = 22_960;
-/** … and each language's chunk stays within this, brotli. */
+/**
+ * The limits `npm test` holds the first-render file to (gzip; brotli: issue 28's size before the
+ * ten languages), declared with that test.
+ */
+export { BROTLI_BEFORE_LANGUAGES, GZIP_LIMIT } from '../test/e2e/support/cdn-limits.js';
+/** Each language's chunk stays within this, brotli. */
 export const LANGUAGE_CHUNK_LIMIT = 3_000;
 
 /**
@@ -60,7 +62,7 @@ const CHUNK_ROLES: Record<string, string> = {
   ...Object.fromEntries(
     LANGUAGES.map((language) => [language, `${LANGUAGE_NAMES[language]} strings (the payer's language: one of ${LANGUAGES.length})`]),
   ),
-  views: "the screens' templates: every invoice screen, loaded with the language",
+  views: "the screens' model and templates: every invoice screen, loaded with the language",
   'qr-matrix': 'QR encoder: a deal with a QR code',
   lettermark: "bank lettermarks: the waiting screen's bank",
   directory: 'bank directory (names, apps, ranks): bank names on the waiting screen, the picker',

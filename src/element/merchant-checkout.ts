@@ -20,12 +20,12 @@ import { numberFormat } from './format.js';
 import { styles } from './merchant-checkout.styles.js';
 import { CHECKOUT_TOKEN_HEADER, type CheckoutClient, createCheckoutClient } from './protocol-client.js';
 import { DEFAULT_POLL_INTERVAL } from './poll-policy.js';
-import { screen } from './screen.js';
+import { screenName } from './screen-state.js';
 import type { ScreenModel } from './screen-model.js';
 import type { BankOverrides } from './session/bank-names.js';
 import { InvoiceSession } from './session/invoice-session.js';
 import { VERSION } from './version.js';
-import { errorScreen, invoiceScreen, lazyContext, loadViews, screenStyles, skeleton } from './view-loader.js';
+import { errorScreen, invoiceScreen, lazyContext, loadViews, screenModel, screenStyles, skeleton } from './view-loader.js';
 import type { ScreenActions, ScreenContext } from './view-context.js';
 import type { BankPickerStrings } from './banks/picker-view.js';
 
@@ -365,15 +365,20 @@ export class MerchantCheckoutElement extends LitElement {
 
   override render(): TemplateResult {
     // willUpdate has made the session.
-    const computed = screen(this.#session!.snapshot, Date.now(), {
-      returnUrl: this.returnUrl || undefined,
-      cancelUrl: this.cancelUrl || undefined,
-      baseUrl: document.baseURI,
-      touch: typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches,
-    });
+    const snapshot = this.#session!.snapshot;
     const t = this.#translation();
-    // Until the language's strings are here, an invoice is still loading for the payer.
-    const model: ScreenModel = t || computed.screen === 'idle' ? computed : { screen: 'loading' };
+    // Until the language's strings are here (the screens' model and templates come with them),
+    // an invoice is still loading for the payer.
+    const model: ScreenModel = t
+      ? screenModel(snapshot, Date.now(), {
+          returnUrl: this.returnUrl || undefined,
+          cancelUrl: this.cancelUrl || undefined,
+          baseUrl: document.baseURI,
+          touch: typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches,
+        })
+      : screenName(snapshot, Date.now()) === 'idle'
+        ? { screen: 'idle' }
+        : { screen: 'loading' };
     const language = languageOf(this.#lang());
     const failed = !t && this.#languages[language].failed;
     this.#model = model;

@@ -27,14 +27,13 @@ import {
 import type {
   CheckoutBank,
   CheckoutCanceledInvoice,
-  CheckoutDisputeAnswer,
   CheckoutErrorBody,
   CheckoutErrorCode,
   CheckoutInvoice,
   StartDealRequest,
 } from '../schemas/checkout.js';
 import type { PaymentVariant } from '../schemas/invoice.js';
-import { type JsonSchema, validateJson } from '../schemas/json-schema.js';
+import { validateJson } from '../schemas/json-schema.js';
 import { type SafeParseResult, unwrapSingleton, unwrapVariantList } from '../schemas/patterns.js';
 
 /** Options of one protocol call. */
@@ -353,13 +352,13 @@ export const parseJson = (text: string): unknown => {
 };
 
 /** The validated answer, or an `invalid_response` error naming the bad field. */
-const valid = <T>(result: SafeParseResult<T>): T => {
+export const valid = <T>(result: SafeParseResult<T>): T => {
   if (result.success) return result.data;
   throw new CheckoutError('invalid_response', result.message, { retryable: true });
 };
 
 /** The answer must be about the invoice asked for: a proxy that mixes invoices up is broken. */
-const sameInvoice = <T extends { id: string }>(invoice: T, invoiceId: string): T => {
+export const sameInvoice = <T extends { id: string }>(invoice: T, invoiceId: string): T => {
   if (invoice.id.toLowerCase() !== invoiceId.toLowerCase()) {
     throw new CheckoutError('invalid_response', `id: the answer is about invoice ${invoice.id}`, { retryable: true });
   }
@@ -372,7 +371,7 @@ export interface Validated<T> {
 }
 
 /** Calls the client and validates its answer; every failure is a `CheckoutError` (aborts stay aborts). */
-const validated = async <T>(request: () => Promise<CheckoutAnswer>, check: (data: unknown) => T): Promise<Validated<T>> => {
+export const validated = async <T>(request: () => Promise<CheckoutAnswer>, check: (data: unknown) => T): Promise<Validated<T>> => {
   let answer: CheckoutAnswer;
   try {
     answer = await request();
@@ -382,7 +381,7 @@ const validated = async <T>(request: () => Promise<CheckoutAnswer>, check: (data
   return { value: check(answer.data), date: answer.date };
 };
 
-const checkInvoice = (data: unknown, invoiceId: string): CheckoutInvoice =>
+export const checkInvoice = (data: unknown, invoiceId: string): CheckoutInvoice =>
   sameInvoice(valid(validateJson<CheckoutInvoice>(invoiceJsonSchema, unwrapSingleton(data))), invoiceId);
 
 export const readInvoice = (client: CheckoutClient, invoiceId: string, signal: AbortSignal) =>
@@ -458,43 +457,12 @@ export const startDeal = (client: CheckoutClient, invoiceId: string, variant: St
   );
 
 /** A custom client without the optional method: the element then does without (bundled bank names, no upload). */
-const notImplemented = (what: string): Promise<never> =>
+export const notImplemented = (what: string): Promise<never> =>
   Promise.reject(new CheckoutError('not_implemented', `this checkout client cannot ${what}`, { status: 501 }));
-
-/**
- * The shape of `CheckoutDisputeAnswerSchema`: `{ outcome, invoice }`, put together here from the
- * generated invoice schema rather than generated whole (which would ship the invoice's schema twice).
- */
-const disputeAnswerJsonSchema: JsonSchema = {
-  type: 'object',
-  properties: { outcome: { type: 'string', enum: ['forwarded', 'reported'] }, invoice: invoiceJsonSchema },
-  required: ['outcome', 'invoice'],
-};
 
 /** `GET /banks?currency=`: the service's names of the banks of `currency`, `[{ code, name }]`. */
 export const readBanks = (client: CheckoutClient, currency: string, signal: AbortSignal) =>
   validated<CheckoutBank[]>(
     () => (client.getBanks ? client.getBanks(currency, { signal }) : notImplemented('read the banks')),
     (data) => valid(validateJson<CheckoutBank[]>(bankListJsonSchema, data)),
-  );
-
-/** `POST /invoices/{id}/receipt`: the payer's receipt; the answer is the invoice, its deal `transfer_confirmed`. */
-export const sendReceipt = (client: CheckoutClient, invoiceId: string, file: Blob, signal: AbortSignal) =>
-  validated<CheckoutInvoice>(
-    () => (client.sendReceipt ? client.sendReceipt(invoiceId, file, { signal }) : notImplemented('send a receipt')),
-    (data) => checkInvoice(data, invoiceId),
-  );
-
-/**
- * `POST /invoices/{id}/dispute`: the payer reports a payment that went missing. The answer says
- * whether the proxy `forwarded` it to the service as a dispute (the invoice is then `dispute`)
- * or `reported` it to the shop only, with the invoice as it is now.
- */
-export const reportPayment = (client: CheckoutClient, invoiceId: string, report: PaymentReportRequest, signal: AbortSignal) =>
-  validated<CheckoutDisputeAnswer>(
-    () => (client.reportPayment ? client.reportPayment(invoiceId, report, { signal }) : notImplemented('report a payment')),
-    (data) => {
-      const answer = valid(validateJson<CheckoutDisputeAnswer>(disputeAnswerJsonSchema, data));
-      return { ...answer, invoice: sameInvoice(answer.invoice, invoiceId) };
-    },
   );

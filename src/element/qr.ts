@@ -36,6 +36,6 @@ export const safeQrLink = (link: unknown): string | undefined => {
 export interface QrModule {
   /** The QR matrix of a text, or `undefined` if it does not fit in a QR code. */
   qrMatrix: (text: string) => QrMatrix | undefined;
-  /** One SVG path for all dark modules, offset by the quiet zone. */
-  qrPath: (matrix: QrMatrix) => string;
+  /** One SVG path for all dark modules, offset by the quiet zone (`QUIET_ZONE`). */
+  qrPath: (matrix: QrMatrix, quietZone: number) => string;
 }

@@ -2,18 +2,17 @@
  * What the payer sees, as data: `screen(session, now)` turns a snapshot of one invoice's
  * session and the device's clock into a screen model. Pure (no DOM, no Lit, no strings of a
  * language), so every state is unit-tested alone; the element renders the model with the
- * views in views.ts and the strings of its language.
+ * views in views.ts and the strings of its language, and this module comes with them (the
+ * `views` chunk of the CDN build). Which screen it is, and what the session needs to know of an
+ * invoice before any screen is drawn, is screen-state.ts, in the first-render file.
  */
 import type { CheckoutDeal, CheckoutInvoice } from '../schemas/checkout.js';
 import type { Money, PaymentVariant } from '../schemas/invoice.js';
 import { IMAGE_LINK, isRequisitesKind, requisitesKind, type RequisitesKind } from '../schemas/requisites-kind.js';
 import { humanizeBankCode } from './banks/humanize.js';
 import { formatRequisites, plainText } from './format.js';
-import type { Translation } from './i18n/translation.js';
-import { unreadDeadline } from './deadline.js';
 import { safeQrLink } from './qr.js';
 import type {
-  Change,
   CopyField,
   CopyModel,
   DealModel,
@@ -24,10 +23,9 @@ import type {
   ScreenEnvironment,
   ScreenModel,
   SessionSnapshot,
-  StatusLine,
   VariantGroup,
 } from './screen-model.js';
-import { statusMeaning } from './status.js';
+import { amountToSend, dealKey, normalizeDealStatus, sameMoney, screenState, statusLine } from './screen-state.js';
 
 // The model's types are screen-model.ts (which the translations import too); importers of the screen find them here.
 export type {
@@ -51,32 +49,8 @@ export type {
   StatusLine,
   VariantGroup,
 } from './screen-model.js';
-
-export const activeDeal = (invoice: CheckoutInvoice): CheckoutDeal | undefined => invoice.deals.find((deal) => deal.isActive);
-
-/**
- * The screen an invoice calls for: a final status first (a late payment beats the local
- * countdown), then expiry, a pay-out (its deal's requisites are the receiver's own: nothing to
- * send, nothing to pick), a deal waiting for the transfer, the picker, or an unknown status.
- */
-const screenFor = (invoice: CheckoutInvoice, expiredLocally: boolean, checking = false): InvoiceScreenName => {
-  const meaning = statusMeaning(invoice.status);
-  if (meaning === 'paid' || meaning === 'canceled' || meaning === 'expired') return meaning;
-  // A disputed invoice's payer has sent the money already: its deal, even if the service still
-  // shows it active, is not a place to pay again.
-  if (meaning === 'dispute') return 'dispute';
-  if (expiredLocally) return 'expired';
-  if (invoice.type === 'out' && meaning === 'open') return 'payout';
-  const deal = activeDeal(invoice);
-  if (deal) return checking || normalizeDealStatus(deal) === 'transfer_confirmed' ? 'checking' : 'waiting';
-  return meaning === 'open' ? 'picker' : 'other';
-};
-
-const normalizeDealStatus = (deal: CheckoutDeal): string => plainText(deal.status).trim().toLowerCase();
-
-/** What identifies a deal for "I have paid": its id, else what the payer was shown. */
-export const dealKey = (deal: CheckoutDeal): string =>
-  deal.id ?? [deal.paymentMethod, deal.paymentOption, deal.requisites?.requisites, deal.canceledAt].join('|');
+// What the first-render file knows of the screens, for importers of the screen.
+export { activeDeal, amountToSend, changesOf, dealKey, screenName, statusLine, statusText } from './screen-state.js';
 
 /** An SBP payment link, which bank apps open (the bank picker's links are built from it). */
 const SBP_LINK = /^https:\/\/(qr|sub)\.nspk\.ru\//;
@@ -124,14 +98,6 @@ export const safeReturnUrl = (url: string | null | undefined, base?: string): st
   }
 };
 
-export const statusLine = (invoice: CheckoutInvoice): StatusLine => ({
-  screen: screenFor(invoice, false),
-  raw: plainText(invoice.status),
-  asWritten: statusMeaning(invoice.status) === 'other',
-});
-
-export const statusText = (line: StatusLine, t: Translation): string => (line.asWritten ? line.raw : t.status(line.screen, line.raw));
-
 /** Variants grouped by bank (`method`), in the order the service listed them. */
 export const groupVariants = (variants: readonly PaymentVariant[], bankName: (method: string) => string): VariantGroup[] => {
   const groups = new Map<string, VariantGroup>();
@@ -159,11 +125,6 @@ const bankNames =
         session.bankName(method) ??
         humanizeBankCode(method),
     );
-
-const sameMoney = (a: Money, b: Money): boolean => a.amount === b.amount && a.currency === b.currency;
-
-/** The amount the payer must send: the service's `amountDue` (a unique or changed amount), else `sum`. */
-export const amountToSend = (invoice: CheckoutInvoice): Money => invoice.amountDue ?? invoice.sum;
 
 /** The amount a screen shows, and the order's when that differs: to send while open, settled once paid. */
 const shownAmount = (invoice: CheckoutInvoice, name: InvoiceScreenName): { sum: Money; asked: Money | undefined } => {
@@ -230,27 +191,6 @@ const dealModel = (session: SessionSnapshot, invoice: CheckoutInvoice, deal: Che
   };
 };
 
-/**
- * What `next` changed of what the payer was shown of `previous` (nothing of the same invoice
- * read for the first time, unless the service flags its amount as changed): the amount or its
- * currency; the active deal's requisites or holder, when a deal was shown before and one is now.
- */
-export const changesOf = (previous: CheckoutInvoice | undefined, next: CheckoutInvoice): Change[] => {
-  if (!previous) return next.isSumChanged ? [{ field: 'amount', previous: undefined, current: amountToSend(next) }] : [];
-  const changes: Change[] = [];
-  const [was, is] = [amountToSend(previous), amountToSend(next)];
-  if (!sameMoney(was, is)) changes.push({ field: 'amount', previous: was, current: is });
-  const before = activeDeal(previous)?.requisites;
-  const after = activeDeal(next)?.requisites;
-  if (before && after) {
-    for (const field of ['requisites', 'holder'] as const) {
-      const [was, is] = [plainText(before[field] ?? ''), plainText(after[field] ?? '')];
-      if (was !== is) changes.push({ field, previous: was, current: is });
-    }
-  }
-  return changes;
-};
-
 const pickerModel = (session: SessionSnapshot, invoice: CheckoutInvoice): PickerModel => {
   const { variants } = session;
   if (variants === 'loading') return { state: 'loading' };
@@ -289,23 +229,9 @@ const minutesOf = (ms: number | undefined) => (ms === undefined ? undefined : Ma
 
 /** What the payer sees of `session` at `now` (device time, epoch ms) on a page described by `env`. */
 export const screen = (session: SessionSnapshot, now: number, env: ScreenEnvironment = {}): ScreenModel => {
-  const { load, invoice } = session;
-  if (load.state === 'failed') return { screen: 'error', code: load.code };
-  if (load.state === 'idle') return { screen: 'idle' };
-  if (load.state === 'loading' || !invoice) return { screen: 'loading' };
-  const serverNow = now + session.clockOffset;
-  const left = (time: string | null | undefined) => {
-    const deadline = time ? Date.parse(time) : Number.NaN;
-    return Number.isFinite(deadline) ? Math.max(0, deadline - serverNow) : undefined;
-  };
-  const untilExpiry = left(invoice.expireAt);
-  const active = activeDeal(invoice);
-  const verifying = unreadDeadline(invoice, active, serverNow, session.readAt);
-  // The time ran out since the last read: the invoice may have been paid meanwhile. Nothing is
-  // shown as expired (nor its requisites as a place to pay) until a read says what it is.
-  if (verifying) return session.offline || session.connectionLost ? { screen: 'error', code: 'network_error' } : { screen: 'loading' };
-  const confirmed = active !== undefined && session.payerConfirmed === dealKey(active);
-  const name = screenFor(invoice, untilExpiry === 0, confirmed && !session.showDetails);
+  const state = screenState(session, now);
+  if ('model' in state) return state.model;
+  const { name, invoice, active, confirmed, left, untilExpiry } = state;
   // The deal's own deadline counts when it comes first.
   const untilDeal = active ? left(active.canceledAt) : undefined;
   const remaining = untilDeal === undefined || (untilExpiry !== undefined && untilExpiry < untilDeal) ? untilExpiry : untilDeal;

@@ -3,7 +3,7 @@
  * a bank app on a touch device, and the QR code. Part of the lazy `views` chunk.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { QrMatrix, QrModule } from './qr.js';
+import { QUIET_ZONE, type QrMatrix, type QrModule } from './qr.js';
 import type { DealModel } from './screen-model.js';
 import type { ScreenContext } from './view-context.js';
 import { copyButton, field, qrCode } from './view-fields.js';
@@ -136,7 +136,7 @@ let lastQr: { text: string; drawn: { matrix: QrMatrix; path: string } | undefine
 const qrFor = (module: QrModule, text: string) => {
   if (lastQr?.text !== text) {
     const matrix = module.qrMatrix(text);
-    lastQr = { text, drawn: matrix && { matrix, path: module.qrPath(matrix) } };
+    lastQr = { text, drawn: matrix && { matrix, path: module.qrPath(matrix, QUIET_ZONE) } };
   }
   return lastQr.drawn;
 };

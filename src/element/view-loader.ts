@@ -1,7 +1,8 @@
 /**
- * The screens' templates (views.ts) load on demand, with the payer's language: an invoice
- * screen needs its strings as much as its templates, so both come at once and the first-render
- * file carries neither. Until then the element shows the loading skeleton, which is here.
+ * The screens' templates (views.ts) and their model (`screen()` of screen.ts) load on demand,
+ * with the payer's language: an invoice screen needs its strings as much as its templates, so
+ * they come at once and the first-render file carries none of them. Until then the element
+ * shows the loading skeleton, which is here.
  */
 import { type CSSResult, html, type TemplateResult } from 'lit';
 import type * as ViewsModule from './views.js';
@@ -31,6 +32,8 @@ export const skeleton = (label: string): TemplateResult => html`
 export const screenStyles = (): CSSResult => views!.screenStyles;
 
 // Called only once the strings are here, and so the views (the element loads them together).
+export const screenModel = (...input: Parameters<typeof ViewsModule.screen>): ReturnType<typeof ViewsModule.screen> =>
+  views!.screen(...input);
 export const invoiceScreen = (model: InvoiceScreenModel, context: ScreenContext): TemplateResult => views!.invoiceScreen(model, context);
 export const errorScreen = (code: string, context: ScreenContext): TemplateResult => views!.errorScreen(code, context);
 export const lazyContext = (...input: Parameters<typeof ViewsModule.lazyContext>): ReturnType<typeof ViewsModule.lazyContext> =>

@@ -7,12 +7,13 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { formatDuration, formatMoney, formatRequisites } from './format.js';
 import type { Translation } from './i18n/translation.js';
-import { statusText } from './screen.js';
+import { statusText } from './screen-state.js';
 import type { CancelState, Change, CopyModel, DealNotice, InvoiceScreenModel, PickerModel, ReturnModel } from './screen-model.js';
 import type { ScreenContext } from './view-context.js';
 import { dealDetails, secondaryQr } from './view-deal.js';
 import { copyButton, field, timer, variantList } from './view-fields.js';
 
+export { screen } from './screen.js';
 export { screenStyles } from './screen.styles.js';
 export type { LazyParts, ScreenActions, ScreenContext } from './view-context.js';
 export { secondaryQr } from './view-deal.js';

@@ -85,15 +85,18 @@ const EXPECTED_FILES = `
   dist/esm/element/i18n/tg.js
   dist/esm/element/i18n/translation.js
   dist/esm/element/i18n/uz.js
+  dist/esm/element/journey/form-requests.js
   dist/esm/element/journey/forms.js
   dist/esm/element/journey/strings.js
   dist/esm/element/merchant-checkout.js
   dist/esm/element/merchant-checkout.styles.js
   dist/esm/element/poll-policy.js
   dist/esm/element/protocol-client.js
+  dist/esm/element/protocol-uploads.js
   dist/esm/element/qr-matrix.js
   dist/esm/element/qr.js
   dist/esm/element/register.js
+  dist/esm/element/screen-state.js
   dist/esm/element/screen.js
   dist/esm/element/screen.styles.js
   dist/esm/element/session/announcements.js
@@ -199,17 +202,20 @@ const EXPECTED_FILES = `
   dist/types/element/i18n/translation.d.ts
   dist/types/element/i18n/uz.d.ts
   dist/types/element/index.d.ts
+  dist/types/element/journey/form-requests.d.ts
   dist/types/element/journey/forms.d.ts
   dist/types/element/journey/strings.d.ts
   dist/types/element/merchant-checkout.d.ts
   dist/types/element/merchant-checkout.styles.d.ts
   dist/types/element/poll-policy.d.ts
   dist/types/element/protocol-client.d.ts
+  dist/types/element/protocol-uploads.d.ts
   dist/types/element/qr-matrix.d.ts
   dist/types/element/qr-segments.d.ts
   dist/types/element/qr.d.ts
   dist/types/element/register.d.ts
   dist/types/element/screen-model.d.ts
+  dist/types/element/screen-state.d.ts
   dist/types/element/screen.d.ts
   dist/types/element/screen.styles.d.ts
   dist/types/element/session/announcements.d.ts

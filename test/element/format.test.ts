@@ -252,14 +252,14 @@ describe('qr', () => {
   it('draws one path of the dark modules, runs merged, inside the quiet zone', () => {
     const matrix = { size: 3, data: [1, 1, 0, 0, 0, 0, 1, 0, 1] };
     const q = QUIET_ZONE;
-    assert.equal(qrPath(matrix), `M${q} ${q}h2v1h-2zM${q} ${q + 2}h1v1h-1zM${q + 2} ${q + 2}h1v1h-1z`);
+    assert.equal(qrPath(matrix, QUIET_ZONE), `M${q} ${q}h2v1h-2zM${q} ${q + 2}h1v1h-1zM${q + 2} ${q + 2}h1v1h-1z`);
   });
 
   it('builds the matrix of a payment link with qrcode and draws every dark module', () => {
     const matrix = qrMatrix('https://qr.nspk.ru/AS1000670LSS7DN18SJQDNP4B05KLJL2?type=01&bank=100000000111')!;
     assert.isAtLeast(matrix.size, 29);
     const dark = Array.from(matrix.data).filter(Boolean).length;
-    const drawn = [...qrPath(matrix).matchAll(/h(\d+)v1/g)].reduce((sum, match) => sum + Number(match[1]), 0);
+    const drawn = [...qrPath(matrix, QUIET_ZONE).matchAll(/h(\d+)v1/g)].reduce((sum, match) => sum + Number(match[1]), 0);
     assert.equal(drawn, dark);
     assert.isUndefined(qrMatrix('x'.repeat(5000)), 'too long for any QR version');
   });

@@ -1,13 +1,6 @@
 import { assert } from '@open-wc/testing';
-import {
-  type CheckoutClient,
-  CheckoutError,
-  createCheckoutClient,
-  readBanks,
-  readInvoice,
-  reportPayment,
-  sendReceipt,
-} from '../../src/element/protocol-client.js';
+import { type CheckoutClient, CheckoutError, createCheckoutClient, readBanks, readInvoice } from '../../src/element/protocol-client.js';
+import { reportPayment, sendReceipt } from '../../src/element/protocol-uploads.js';
 import { FakeClient, INVOICE_ID, waitingInvoice } from './helpers.js';
 
 interface Sent {

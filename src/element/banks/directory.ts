@@ -9,7 +9,6 @@
  * neither, and gets the plain payment link. Nothing here points at a logo.
  */
 import { plainText } from '../format.js';
-import { humanizeBankCode } from './humanize.js';
 
 /**
  * One bank: of the bundled directory (every field but `schema` and `package` present), of a
@@ -328,14 +327,6 @@ export const directoryName = (code: string, lang: string, overrides?: BankOverri
   const entry = overrides ? findBank(code, mergeBankOverrides(overrides)) : findBank(code);
   return entry && entryName(entry, lang);
 };
-
-/**
- * A bank's name for the payer: the merchant's override, the directory's, else the code made
- * readable (never the raw code). The deal's own `paymentMethodName` wins over all of these,
- * outside this module.
- */
-export const bankName = (code: string, lang: string, overrides?: BankOverrides): string =>
-  directoryName(code, lang, overrides) ?? humanizeBankCode(code);
 
 /** The English keys of the Russian ЙЦУКЕН layout, in the same order as {@link CYRILLIC_KEYS}. */
 const LATIN_KEYS = "qwertyuiop[]asdfghjkl;'zxcvbnm,.`";

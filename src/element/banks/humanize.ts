@@ -1,6 +1,7 @@
 /**
  * A bank code made readable, for codes no list knows: the payer never reads a raw code.
- * Eager (the first render may need it): keep it this small.
+ * The screens need it before any list is here (it comes with them, in the views' chunk): keep
+ * it this small.
  */
 
 /** Short abbreviations written in capitals (`mts-bank` → `MTS Bank`). */

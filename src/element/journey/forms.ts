@@ -12,6 +12,7 @@ import type { Translation } from '../i18n/translation.js';
 import type { FormState } from '../screen-model.js';
 import type { PayerForm, PayerForms } from '../session/payer-forms.js';
 import type { PaymentReport } from '../session/session-types.js';
+import { sendReceipt, sendReport } from './form-requests.js';
 import { journeyStrings, type JourneyStrings } from './strings.js';
 
 /** The service's limit for a receipt: 10 MB (a proxy that takes less says so: `receiptMaxBytes`). */
@@ -271,7 +272,7 @@ export const formParts = ({
         maxBytes,
         size,
         error: errorText(forms.receipt),
-        onSubmit: (file) => void forms.sendReceipt(file),
+        onSubmit: (file) => void sendReceipt(forms, file),
         onInvalid: (code) => forms.formProblem('receipt', code),
         onClose: () => close('receipt'),
       }),
@@ -287,7 +288,7 @@ export const formParts = ({
         decimals: sum.amount.split('.')[1]?.length ?? 0,
         // The proxy needs the receipt with a report (the service's dispute takes one).
         attachmentRequired: true,
-        onSubmit: (report) => void forms.sendReport(report),
+        onSubmit: (report) => void sendReport(forms, report),
         onInvalid: (code) => forms.formProblem('report', code),
         onClose: () => close('report'),
       }),

@@ -32,7 +32,7 @@ import {
   type Validated,
 } from '../protocol-client.js';
 import { EXPIRY_GRACE } from '../poll-policy.js';
-import { activeDeal, changesOf, dealKey, screen, statusLine, statusText } from '../screen.js';
+import { activeDeal, changesOf, dealKey, screenName, statusLine, statusText } from '../screen-state.js';
 import type { Change, CopyField, DealNotice, ReturnModel, SessionSnapshot } from '../screen-model.js';
 import { isFinalStatus, statusMeaning } from '../status.js';
 import { BankNames } from './bank-names.js';
@@ -421,7 +421,7 @@ export class InvoiceSession extends ControllerHub {
    * after a read at the deadline found the invoice unpaid, or the service said expired.
    */
   #noteScreen(invoice: CheckoutInvoice): void {
-    if (!this.#announcements.expired(screen(this.snapshot, Date.now()).screen)) return;
+    if (!this.#announcements.expired(screenName(this.snapshot, Date.now()))) return;
     this.cancel.close();
     this.#options.announce((t) => t.title('expired'));
     this.#events.afterRender(new CheckoutExpiredEvent({ invoice }));

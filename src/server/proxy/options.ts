@@ -12,6 +12,7 @@ import type { CheckoutStore } from '../store/types.js';
 // Named by the hooks' documentation ({@link}), which the API docs resolve.
 // eslint-disable-next-line @typescript-eslint/no-unused-vars
 import type { CheckoutHttpError } from '../http/answers.js';
+import type { CheckoutErrorHandler } from '../http/error-context.js';
 
 /** Default request body limit: the only body of the protocol, `{ option, method }`, is tiny. */
 export const DEFAULT_CHECKOUT_MAX_BODY_BYTES = 16 * 1024;
@@ -168,9 +169,12 @@ export interface CheckoutHandlerOptions {
   /**
    * Told about every failure the browser only sees as a generic error (5xx, an upstream
    * error, an invoice id that `resolveInternalId` mapped to another invoice), for the
-   * merchant's logs. Default: nothing is logged.
+   * merchant's logs, with where it happened: `source` `checkout` with the payer's `request` (the
+   * one the handler was given) and the route's `invoiceId`; `events` (an event stream's refresh,
+   * no request) or `books` (a state read that could not be recorded, no request). A logger that
+   * throws changes no answer. Default: nothing is logged.
    */
-  onError?: (error: unknown, request: Request) => void;
+  onError?: CheckoutErrorHandler;
 }
 
 /** The keys `cors` takes (options-check.ts). */

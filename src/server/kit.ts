@@ -7,7 +7,6 @@
  * A shop wires it once and cannot split what must stay together (a receiver with its own
  * store would leave the payers' event streams deaf).
  */
-import type { MerchantClient } from './client/merchant-client.js';
 import { createProxy, validateCheckoutOptions, type CheckoutHandlerOptions } from './proxy/handler.js';
 import { CHECKOUT_HANDLER_OPTIONS } from './proxy/options.js';
 import { createCore } from './books/core.js';
@@ -167,14 +166,13 @@ export const createCheckoutServer = (options: CheckoutServerOptions): CheckoutSe
   checkOptions('createCheckoutServer', options, CHECKOUT_SERVER_OPTIONS);
   // The reconciler's timers, the event streams, the receiver's and the scheduler's constant-time checks.
   requireRuntime('createCheckoutServer', ['timers', 'streams', 'hmac']);
-  validateCheckoutOptions(options, 'createCheckoutServer');
+  const clients = validateCheckoutOptions(options, 'createCheckoutServer');
   const { onChange, onError } = options;
   if (onChange !== undefined && typeof onChange !== 'function') throw new TypeError('createCheckoutServer: onChange must be a function');
   const handlerTimeoutMs = options.handlerTimeoutMs ?? DEFAULT_NOTIFICATION_HANDLER_TIMEOUT_MS;
   if (!(handlerTimeoutMs > 0 && Number.isFinite(handlerTimeoutMs))) {
     throw new TypeError('createCheckoutServer: handlerTimeoutMs must be a positive number of milliseconds');
   }
-  const clients: readonly MerchantClient[] = Array.isArray(options.client) ? options.client : [options.client as MerchantClient];
   const ownStore = options.store === undefined;
   const store = options.store ?? createMemoryStore();
   const report: CheckoutErrorHandler = (error, context) => tellError(onError, error, context);

@@ -34,6 +34,7 @@ import { createCore, type KitCore } from '../books/core.js';
 import { contradictions, snapshotOf, type FieldChange, type InvoiceSnapshot, type SnapshotClaim } from '../store/snapshot.js';
 import type { ApplyOutcome, InvoiceChange } from '../books/ledger.js';
 import { STORE_OPTION, createMemoryStore } from '../store/memory.js';
+import { clientsOf } from '../client/clients.js';
 import { CLIENT_OPTION } from '../client/options.js';
 import { checkOptions, type OptionShapeOf } from '../options-check.js';
 import type { CheckoutStore } from '../store/types.js';
@@ -473,7 +474,7 @@ export const createNotificationHandler = (options: NotificationHandlerOptions): 
   checkOptions('createNotificationHandler', options, NOTIFICATION_HANDLER_OPTIONS);
   requireRuntime('createNotificationHandler', ['timers', 'hmac']); // its deadline; the token compared by HMAC
   const { client, onChange, onNotification, onError } = options;
-  const clients: readonly MerchantClient[] = client === undefined ? [] : Array.isArray(client) ? client : [client as MerchantClient];
+  const clients = clientsOf(client, 'createNotificationHandler', true);
   if (onChange !== undefined && typeof onChange !== 'function')
     throw new TypeError('createNotificationHandler: onChange must be a function');
   if (onNotification !== undefined && typeof onNotification !== 'function')

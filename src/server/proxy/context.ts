@@ -18,7 +18,8 @@ import type { Context } from 'hono';
 import { fail, upstreamUnavailable, type Budget } from './failures.js';
 import { DEFAULT_BODY_TIMEOUT_MS, type Deadline } from '../http/answers.js';
 import { errorContext, tellError, type CheckoutErrorContext } from '../http/error-context.js';
-import { DEFAULT_CHECKOUT_MAX_BODY_BYTES, isClient, type CheckoutHandlerOptions, type ReceiptsOption } from './options.js';
+import { isClient } from '../client/clients.js';
+import { DEFAULT_CHECKOUT_MAX_BODY_BYTES, type CheckoutHandlerOptions, type ReceiptsOption } from './options.js';
 import { projectInvoice, withReceiptsPolicy } from '../events/projection.js';
 import {
   createUploadFlight,

@@ -68,6 +68,11 @@ const outcomeUnknown = (error: unknown): boolean =>
   (error instanceof MerchantResponseError && error.status >= 200 && error.status < 300) ||
   (error instanceof MerchantApiError && error.status >= 500);
 
+// The plain operations' methods are the rows' (operation-methods.ts), put on the prototype by
+// the class's static block: the interface declares them, as a mixin's are.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface MerchantClient extends PlainOperationMethods {}
+
 /**
  * The typed client of the service's merchant API: one method per row of {@link OPERATIONS}.
  * Each request is checked against its schema before it is signed (`X-Identity`, `X-Signature`)
@@ -82,20 +87,16 @@ const outcomeUnknown = (error: unknown): boolean =>
  * const invoice = await client.getInvoice(id);
  * ```
  */
-// The plain operations' methods are the rows' (operation-methods.ts), put on the prototype by
-// the class's static block: the interface declares them, as a mixin's are.
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
-export interface MerchantClient extends PlainOperationMethods {}
-
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class MerchantClient {
   static {
     const wrapped: readonly string[] = WRAPPED_OPERATIONS;
     for (const row of OPERATION_LIST) {
       if (wrapped.includes(row.name)) continue;
+      const argumentsOf = rowArguments(row);
       const { [row.name]: method } = {
         [row.name](this: MerchantClient, ...args: unknown[]) {
-          const { input, options } = rowArguments(row, args);
+          const { input, options } = argumentsOf(args);
           return this.#run(row.name, input, options);
         },
       };

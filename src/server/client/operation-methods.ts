@@ -62,13 +62,20 @@ type OperationMethods = {
 /** The methods `MerchantClient` gets from the rows alone. */
 export type PlainOperationMethods = Pick<OperationMethods, PlainOperation>;
 
-/** A plain method's arguments as its row's call: the path, body and query parameters, then the options. */
-export const rowArguments = (row: OperationRow, args: readonly unknown[]): { input: Input; options: RequestOptions | undefined } => {
-  let at = 0;
-  const params: Record<string, unknown> = {};
-  for (const [, key] of row.path.matchAll(/\{(\w+)\}/g)) params[key!] = args[at++];
-  const body = row.request ? args[at++] : undefined;
-  const query: Record<string, unknown> = {};
-  for (const key of row.query ?? []) query[key] = args[at++];
-  return { input: { params, body, query }, options: args[at] as RequestOptions | undefined };
+/**
+ * How a row's plain method reads its arguments (made once per row): the path, body and query
+ * parameters, then the options, as the row's call.
+ */
+export const rowArguments = (row: OperationRow): ((args: readonly unknown[]) => { input: Input; options: RequestOptions | undefined }) => {
+  const pathKeys = [...row.path.matchAll(/\{(\w+)\}/g)].map(([, key]) => key!);
+  const queryKeys = row.query ?? [];
+  return (args) => {
+    let at = 0;
+    const params: Record<string, unknown> = {};
+    for (const key of pathKeys) params[key] = args[at++];
+    const body = row.request ? args[at++] : undefined;
+    const query: Record<string, unknown> = {};
+    for (const key of queryKeys) query[key] = args[at++];
+    return { input: { params, body, query }, options: args[at] as RequestOptions | undefined };
+  };
 };

@@ -12,9 +12,25 @@
  *   `requiredToBeDocumented` and this file checks it): every property of an interface, a class
  *   or a type alias's object type. A constant's members are its data (the rows of
  *   `OPERATIONS`, each an `OperationRow` documented there; the values of `MOCK_DEFAULTS`,
- *   documented on the options they default), described by the constant's own comment.
+ *   documented on the options they default), described by the constant's own comment;
+ * - a class member typed by a mapped type as a function of a labelled tuple (the methods
+ *   `MerchantClient` makes from the rows of `OPERATIONS`, src/server/client/operation-methods.ts)
+ *   is documented as the method it is: `getInvoice(id, options?)`, its return type with the
+ *   operation's name for the mapped type's key (`OperationAnswer<"getInvoice">`), its comment the
+ *   row's.
  */
-import { Converter, ReferenceType, ReflectionKind, ReflectionType, Type } from 'typedoc';
+import {
+  Converter,
+  LiteralType,
+  NamedTupleMember,
+  ParameterReflection,
+  ReferenceType,
+  ReflectionFlag,
+  ReflectionKind,
+  ReflectionType,
+  TupleType,
+  Type,
+} from 'typedoc';
 
 /** The object types spelled out inside `type`: their reflections go with it. */
 const inlineDeclarations = (type, found = []) => {
@@ -52,6 +68,9 @@ export const load = (app) => {
     for (const declaration of inlineDeclarations(resolved)) context.project.removeReflection(declaration);
   });
   app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => {
+    for (const property of context.project.getReflectionsByKind(ReflectionKind.Property)) asMethod(context.project, property);
+  });
+  app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => {
     const project = context.project;
     const dropped = Object.values(project.reflections).flatMap((reflection) =>
       'type' in reflection && reflection.type instanceof Type ? simplifyZod(reflection.type) : [],
@@ -74,4 +93,45 @@ const mustBeDocumented = (property) => {
   if (parent.kindOf(ReflectionKind.Interface | ReflectionKind.Class)) return true;
   if (!parent.kindOf(ReflectionKind.TypeLiteral)) return false;
   return Boolean(parent.parent?.kindOf(ReflectionKind.TypeAlias));
+};
+
+/** A class's property `name: (...args: [a: A, b?: B]) => R` as the method `name(a, b?): R` (see the header). */
+const asMethod = (project, property) => {
+  if (!property.parent?.kindOf(ReflectionKind.Class) || !(property.type instanceof ReflectionType)) return;
+  const literal = property.type.declaration;
+  const [signature, ...others] = literal.signatures ?? [];
+  const [rest, ...more] = signature?.parameters ?? [];
+  if (!signature || others.length || more.length || !rest?.flags.isRest || !(rest.type instanceof TupleType)) return;
+  if (!rest.type.elements.every((element) => element instanceof NamedTupleMember)) return;
+  signature.parameters = rest.type.elements.map((member) => {
+    const parameter = new ParameterReflection(member.name, ReflectionKind.Parameter, signature);
+    parameter.type = member.element;
+    if (member.isOptional) parameter.setFlag(ReflectionFlag.Optional, true);
+    project.registerReflection(parameter, undefined, undefined);
+    return parameter;
+  });
+  project.removeReflection(rest);
+  // The mapped type's key (`Name`) is this method's name.
+  if (signature.type) signature.type = keyed(signature.type, property.name);
+  signature.comment = property.comment;
+  signature.inheritedFrom = property.inheritedFrom;
+  signature.parent = property;
+  signature.name = property.name;
+  literal.signatures = [];
+  project.removeReflection(literal);
+  property.kind = ReflectionKind.Method;
+  property.setFlag(ReflectionFlag.Readonly, false);
+  property.comment = undefined;
+  property.type = undefined;
+  property.signatures = [signature];
+};
+
+/** `type` with every reference to a type parameter replaced by the literal `name`. */
+const keyed = (type, name) => {
+  if (type instanceof ReferenceType && type.refersToTypeParameter) return new LiteralType(name);
+  for (const [key, value] of Object.entries(type)) {
+    if (value instanceof Type) type[key] = keyed(value, name);
+    else if (Array.isArray(value)) type[key] = value.map((item) => (item instanceof Type ? keyed(item, name) : item));
+  }
+  return type;
 };

@@ -272,9 +272,10 @@ export const createDemoBackend = (options: DemoBackendOptions = {}): DemoBackend
     },
     reconcile: { tickMs: 1000 },
     now: () => Date.parse(mock.now()),
-    onError: (error, request) => {
+    onError: (error, { source, request, invoiceId }) => {
       const what = error instanceof Error ? error.message : String(error);
-      log(`${request.method} ${new URL(request.url).pathname}: ${what}`);
+      const where = request ? `${request.method} ${new URL(request.url).pathname}` : `${source}${invoiceId ? ` ${invoiceId}` : ''}`;
+      log(`${where}: ${what}`);
     },
   });
   const checkout = kit.checkout;

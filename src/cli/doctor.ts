@@ -15,7 +15,7 @@
  */
 import { MerchantClient } from '../server/node.js';
 import { commandArgs } from './args.js';
-import { SettingError, terminalsFrom } from '../gateway/env.js';
+import { SettingError, terminalClients, terminalsFrom } from '../gateway/env.js';
 import type { CommandIo } from './reconcile.js';
 import { table } from './table.js';
 import { Tap, doctorClient, guardedFetch } from './doctor/calls.js';
@@ -106,16 +106,8 @@ const parseSettings = (
   if (amount !== undefined && (!/^\d{1,15}(?:\.\d{1,8})?$/.test(amount) || !/[1-9]/.test(amount)))
     throw new SettingError(`--amount must be a decimal amount above zero like 1000.00, got ${JSON.stringify(amount)}`);
   const [terminal] = terminalsFrom(env);
-  try {
-    new MerchantClient({
-      baseUrl: base.href,
-      apiKey: terminal!.apiKey,
-      secretKey: terminal!.secretKey,
-      fetch: () => Promise.reject(new Error('not sent')),
-    });
-  } catch (error) {
-    throw new SettingError(`the terminal's settings are refused: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  // Refused keys are said here, before the operator is asked anything.
+  terminalClients(base.href, [terminal!], { fetch: () => Promise.reject(new Error('not sent')) });
   return { base, apiKey: terminal!.apiKey, secretKey: terminal!.secretKey, settings: { currency, amount } };
 };
 

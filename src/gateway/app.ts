@@ -16,6 +16,7 @@ import {
   createWebhookSender,
   webPlatform,
   journalWebhookAttempt,
+  type CheckoutErrorContext,
   type CheckoutServer,
   type CheckoutStore,
   type CreateInvoiceRequest,
@@ -69,6 +70,14 @@ export const pathOf = (url: string): string => {
   return end === -1 ? url.slice(start) : url.slice(start, end);
 };
 
+/** A failure's log fields: its message, which part failed, the path of the request it answered and the invoice, when there are. */
+const failureFields = (error: unknown, { source, request, invoiceId }: CheckoutErrorContext): Record<string, unknown> => ({
+  error: error instanceof Error ? error.message : String(error),
+  source,
+  ...(request ? { path: pathOf(request.url) } : {}),
+  ...(invoiceId ? { invoice: invoiceId } : {}),
+});
+
 /** Fields of a create-invoice body the gateway fills itself. */
 const FILLED = ['notificationUrl', 'notificationToken'] as const;
 
@@ -88,7 +97,7 @@ const shopWebhooks = (config: GatewayConfig, deps: GatewayDeps, now: () => numbe
           deps.log(outcome === 'delivered' ? 'info' : 'warn', 'webhook', { change: id, status, outcome, error, ms });
           journal(attempt);
         },
-        report: (error) => deps.log('error', 'webhook failed', { error: String(error) }),
+        report: (error, context) => deps.log('error', 'webhook failed', failureFields(error, context)),
       })
     : undefined;
 
@@ -178,8 +187,7 @@ export const createGateway = (config: GatewayConfig, deps: GatewayDeps): Gateway
     },
     now,
     reconcile: reconcileSchedule(config),
-    onError: (error, request) =>
-      log('error', 'kit', { error: error instanceof Error ? error.message : String(error), path: new URL(request.url).pathname }),
+    onError: (error, context) => log('error', 'kit', failureFields(error, context)),
   });
   noteAttempt = journalWebhookAttempt(kit.journal);
   webhooks?.start();

@@ -3,7 +3,7 @@
  * service is and the shop's terminals. A missing or malformed setting is an error naming the
  * variable, before anything is sent.
  */
-import { MerchantClient } from '../server/node.js';
+import { MerchantClient, type MerchantClientOptions } from '../server/node.js';
 
 /** A setting the command cannot run without, or one it cannot read: named, for the shop's operator. */
 export class SettingError extends Error {
@@ -70,15 +70,27 @@ export const clientsFrom = (env: Env): { baseUrl: string; terminals: TerminalSet
     throw new SettingError(`PAYMENT_API_URL must be an absolute URL, got ${JSON.stringify(baseUrl)}`);
   }
   const terminals = terminalsFrom(env);
-  const clients = terminals.map((terminal) => {
+  return { baseUrl, terminals, clients: terminalClients(baseUrl, terminals) };
+};
+
+/**
+ * A client of the service at `baseUrl` per terminal, with the same `options` (a time limit, a
+ * `fetch`): what every command and the gateway reach the service with. Keys a client refuses are
+ * a `SettingError` saying which terminal's.
+ */
+export const terminalClients = (
+  baseUrl: string,
+  terminals: readonly TerminalSetting[],
+  options: Pick<MerchantClientOptions, 'timeoutMs' | 'fetch'> = {},
+): MerchantClient[] =>
+  terminals.map((terminal, index) => {
     try {
-      return new MerchantClient({ baseUrl, apiKey: terminal.apiKey, secretKey: terminal.secretKey });
+      return new MerchantClient({ baseUrl, apiKey: terminal.apiKey, secretKey: terminal.secretKey, ...options });
     } catch (error) {
-      throw new SettingError(`a terminal's settings are refused: ${error instanceof Error ? error.message : String(error)}`);
+      const which = terminals.length === 1 ? "the terminal's" : `terminal ${index + 1}'s`;
+      throw new SettingError(`${which} settings are refused: ${error instanceof Error ? error.message : String(error)}`);
     }
   });
-  return { baseUrl, terminals, clients };
-};
 
 /** The environment variables these settings read, for `--help`. */
 export const ENV_HELP = [

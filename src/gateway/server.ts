@@ -11,7 +11,8 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { MerchantClient, createMemoryStore, createNodeServer, nodePlatform, type CheckoutStore } from '../server/node.js';
+import { createMemoryStore, createNodeServer, nodePlatform, type CheckoutStore, type MerchantClient } from '../server/node.js';
+import { terminalClients } from './env.js';
 import { createRedisStore, RedisSettingWarning, type RedisStore } from '../server/redis.js';
 import { createSqliteStore } from '../server/sqlite.js';
 import { metrics } from '@opentelemetry/api';
@@ -88,15 +89,7 @@ export const storeFor = (config: GatewayConfig, log: GatewayLog): CheckoutStore 
 };
 
 export const clientsFor = (config: GatewayConfig): MerchantClient[] =>
-  config.terminals.map(
-    (terminal) =>
-      new MerchantClient({
-        baseUrl: config.serviceUrl,
-        apiKey: terminal.apiKey,
-        secretKey: terminal.secretKey,
-        timeoutMs: config.timeoutMs,
-      }),
-  );
+  terminalClients(config.serviceUrl, config.terminals, { timeoutMs: config.timeoutMs });
 
 /**
  * The kit's metrics (src/server/telemetry.ts) for `GET /metrics`: an OpenTelemetry meter

@@ -1,7 +1,7 @@
 /**
  * The service's operations, declared once: one row per documented operation of the merchant
  * API and the public API (method, path, query, how it is signed, request and answer schemas).
- * `MerchantClient` (src/server/client/) has one method per row, the mock
+ * `MerchantClient` (src/server/client/) has one method per row, made from it, the mock
  * (src/mock/api.ts, public-api.ts) one handler per row keyed by its name, and the OpenAPI file
  * (scripts/gen-openapi.ts) and the tests' tables are built from the same rows.
  * See docs/ARCHITECTURE.md, "The server kit" (Operations declared once).
@@ -78,9 +78,19 @@ const defineOperations = <const Rows extends Record<string, OperationRow>>(rows:
 
 /**
  * Every documented operation of the service, one row each. The client's methods are built
- * from these rows; the mock's routes, the OpenAPI file and the tests' tables read them too.
+ * from these rows (src/server/client/operation-methods.ts: a row's TSDoc comment is its
+ * `MerchantClient` method's); the mock's routes, the OpenAPI file and the tests' tables read
+ * them too.
  */
 export const OPERATIONS = defineOperations({
+  /**
+   * `POST /api/merchant/invoices`: creates a pay-in or pay-out invoice.
+   *
+   * A timeout, a cut connection or an unreadable 2xx answer leave it unknown whether the
+   * invoice exists: never simply call this again. A `MerchantResponseError` carries the
+   * answer's `body` and `id`; otherwise look the invoice up by its `internalId`. Or let
+   * `MerchantClient.createInvoiceOnce` do that recovery.
+   */
   createInvoice: {
     method: 'POST',
     path: '/api/merchant/invoices',
@@ -93,6 +103,7 @@ export const OPERATIONS = defineOperations({
     answersInvoice: true,
     createsInvoice: true,
   },
+  /** `GET /api/merchant/invoices/{id}`: the invoice with its deals. */
   getInvoice: {
     method: 'GET',
     path: '/api/merchant/invoices/{id}',
@@ -103,6 +114,7 @@ export const OPERATIONS = defineOperations({
     summary: 'Read an invoice by the service’s id',
     answersInvoice: true,
   },
+  /** `GET /api/merchant/invoices/internal-id/{internalId}`: the invoice with its deals. */
   getInvoiceByInternalId: {
     method: 'GET',
     path: '/api/merchant/invoices/internal-id/{internalId}',
@@ -113,6 +125,7 @@ export const OPERATIONS = defineOperations({
     summary: 'Read an invoice by the merchant’s own id',
     answersInvoice: true,
   },
+  /** `GET /api/merchant/invoices/{id}/available-payment-variants`. */
   listPaymentVariants: {
     method: 'GET',
     path: '/api/merchant/invoices/{id}/available-payment-variants',
@@ -155,6 +168,7 @@ export const OPERATIONS = defineOperations({
     summary: 'Open a dispute on a deal that was paid but not confirmed',
     answersInvoice: true,
   },
+  /** `POST /api/merchant/invoices/{id}/cancel`: cancels the invoice's active deal. */
   cancelInvoice: {
     method: 'POST',
     path: '/api/merchant/invoices/{id}/cancel',
@@ -164,6 +178,7 @@ export const OPERATIONS = defineOperations({
     changesState: true,
     summary: 'Cancel an invoice’s active deal',
   },
+  /** `GET /api/merchant/payment-methods[?currency=…]`: the banks, with their names. */
   listPaymentMethods: {
     method: 'GET',
     path: '/api/merchant/payment-methods',
@@ -174,6 +189,7 @@ export const OPERATIONS = defineOperations({
     changesState: false,
     summary: 'List the banks (code, name, currency)',
   },
+  /** `GET /api/merchant/payment-options`: the payment options, with their names. */
   listPaymentOptions: {
     method: 'GET',
     path: '/api/merchant/payment-options',
@@ -183,6 +199,7 @@ export const OPERATIONS = defineOperations({
     changesState: false,
     summary: 'List the payment options (code, name, currency)',
   },
+  /** `GET /api/merchant/currency-rates/current`: `{ in: { pair, rate }, out: { pair, rate } }`. */
   getCurrencyRates: {
     method: 'GET',
     path: '/api/merchant/currency-rates/current',
@@ -192,6 +209,7 @@ export const OPERATIONS = defineOperations({
     changesState: false,
     summary: 'The current pay-in and pay-out rates',
   },
+  /** `GET /api/merchant/accounts`: the store's accounts (an `id` is a withdrawal's `accountId`). */
   listAccounts: {
     method: 'GET',
     path: '/api/merchant/accounts',
@@ -201,6 +219,7 @@ export const OPERATIONS = defineOperations({
     changesState: false,
     summary: 'The store’s accounts and balances',
   },
+  /** `POST /api/merchant/withdrawals`: withdraws funds from an account (needs `code2FA`). */
   createWithdrawal: {
     method: 'POST',
     path: '/api/merchant/withdrawals',
@@ -211,6 +230,7 @@ export const OPERATIONS = defineOperations({
     changesState: true,
     summary: 'Withdraw funds from an account (needs code2FA)',
   },
+  /** `GET /api/merchant/withdrawals/{id}`. */
   getWithdrawal: {
     method: 'GET',
     path: '/api/merchant/withdrawals/{id}',
@@ -220,6 +240,7 @@ export const OPERATIONS = defineOperations({
     changesState: false,
     summary: 'Read a withdrawal',
   },
+  /** `GET /api/public/payment-methods/{currency}`: `[{ code, name }]`, unsigned. */
   listPublicPaymentMethods: {
     method: 'GET',
     path: '/api/public/payment-methods/{currency}',
@@ -229,6 +250,7 @@ export const OPERATIONS = defineOperations({
     changesState: false,
     summary: 'List the banks of a currency (code, name), unsigned',
   },
+  /** `GET /api/public/invoices/{id}/qr-code`: the invoice's QR code as SVG text, unsigned. */
   getInvoiceQrCode: {
     method: 'GET',
     path: '/api/public/invoices/{id}/qr-code',

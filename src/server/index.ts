@@ -13,6 +13,7 @@ import { webPlatform } from './http/platform.js';
 
 export { stringToSign, type SignableRequest, type RequestSigning } from './client/signing.js';
 export { webPlatform, type ServerPlatform, type HmacHash } from './http/platform.js';
+export { type CheckoutErrorContext, type CheckoutErrorHandler, type CheckoutErrorSource } from './http/error-context.js';
 export type { UpstreamFetch } from './http/runtime-seam.js';
 
 const signing = signingFor(webPlatform);

@@ -7,7 +7,6 @@
  * A shop wires it once and cannot split what must stay together (a receiver with its own
  * store would leave the payers' event streams deaf).
  */
-import type { MerchantClient } from './client/merchant-client.js';
 import { createProxy, validateCheckoutOptions, type CheckoutHandlerOptions } from './proxy/handler.js';
 import { CHECKOUT_HANDLER_OPTIONS } from './proxy/options.js';
 import { createCore } from './books/core.js';
@@ -24,6 +23,7 @@ import {
 import { checkOptions, type OptionShapeOf } from './options-check.js';
 import { requireRuntime } from './http/platform.js';
 import { errorAnswer } from './http/answers.js';
+import { tellError, type CheckoutErrorHandler } from './http/error-context.js';
 import { createMemoryStore } from './store/memory.js';
 import type { CheckoutStore } from './store/types.js';
 import { JOURNAL_OPTIONS, createJournal, type Journal, type JournalOptions } from './journal/journal.js';
@@ -50,7 +50,7 @@ export interface KitReconcileOptions extends ReconcilerOptions, ReconcileSchedul
 }
 
 /** What `createCheckoutServer` is given. */
-export interface CheckoutServerOptions extends Omit<CheckoutHandlerOptions, 'store'> {
+export interface CheckoutServerOptions extends Omit<CheckoutHandlerOptions, 'store' | 'onError'> {
   /**
    * Where the kit keeps the merchant's books, the tracked invoices, the invoices' last states
    * and the dispute claims: `createSqliteStore()` from `merchant-checkout/sqlite` (one server,
@@ -67,6 +67,15 @@ export interface CheckoutServerOptions extends Omit<CheckoutHandlerOptions, 'sto
   onChange?: (change: InvoiceChange) => void | Promise<void>;
   /** How long `onChange` may take, in ms (default 10 000); past it the change is delivered again later. */
   handlerTimeoutMs?: number;
+  /**
+   * Told about every failure nobody waiting sees in full, for the shop's logs, with where it
+   * happened (`CheckoutErrorContext`): its `source` (`checkout`, `events`, `notification`,
+   * `cron`, `books`, `reconciler`, `journal`), the `request` being answered when there is one
+   * (the very object the handler was given; none for the reconciler's timer, an event stream's
+   * refresh, a journal's write) and the `invoiceId` concerned when there is one. A logger that
+   * throws changes no answer. Default: nothing is logged.
+   */
+  onError?: CheckoutErrorHandler;
   /** The notification receiver (`token` at least). Without it `notifications` answers 404 and the reconciler alone finds changes. */
   notifications?: KitNotificationOptions;
   /**
@@ -157,28 +166,21 @@ export const createCheckoutServer = (options: CheckoutServerOptions): CheckoutSe
   checkOptions('createCheckoutServer', options, CHECKOUT_SERVER_OPTIONS);
   // The reconciler's timers, the event streams, the receiver's and the scheduler's constant-time checks.
   requireRuntime('createCheckoutServer', ['timers', 'streams', 'hmac']);
-  validateCheckoutOptions(options, 'createCheckoutServer');
+  const clients = validateCheckoutOptions(options, 'createCheckoutServer');
   const { onChange, onError } = options;
   if (onChange !== undefined && typeof onChange !== 'function') throw new TypeError('createCheckoutServer: onChange must be a function');
   const handlerTimeoutMs = options.handlerTimeoutMs ?? DEFAULT_NOTIFICATION_HANDLER_TIMEOUT_MS;
   if (!(handlerTimeoutMs > 0 && Number.isFinite(handlerTimeoutMs))) {
     throw new TypeError('createCheckoutServer: handlerTimeoutMs must be a positive number of milliseconds');
   }
-  const clients: readonly MerchantClient[] = Array.isArray(options.client) ? options.client : [options.client as MerchantClient];
   const ownStore = options.store === undefined;
   const store = options.store ?? createMemoryStore();
-  const report = (error: unknown, request?: Request) => {
-    try {
-      onError?.(error, request ?? new Request('http://merchant-checkout.invalid/'));
-    } catch {
-      // A failing logger must not change anything.
-    }
-  };
+  const report: CheckoutErrorHandler = (error, context) => tellError(onError, error, context);
   const { timer = true, ...reconcileOptions } = options.reconcile === false ? { timer: false } : (options.reconcile ?? {});
   if (typeof timer !== 'boolean') throw new TypeError('createCheckoutServer: reconcile.timer must be true or false');
   const cronOptions = options.cron === undefined ? undefined : cronOptionsOf(options.cron);
   // The journal: told by wrappers of the parts' own hooks (journal/taps.ts), never in their way.
-  const journal = createJournal(store, options.journal, options.now ?? Date.now, (error) => report(error));
+  const journal = createJournal(store, options.journal, options.now ?? Date.now, report);
   const core = createCore({
     clients,
     store,
@@ -186,7 +188,7 @@ export const createCheckoutServer = (options: CheckoutServerOptions): CheckoutSe
     handlerTimeoutMs,
     schedule: reconcileOptions,
     now: options.now,
-    report: (error) => report(error),
+    report,
   });
   // What the proxy reads or is answered, the books learn: their `learnRead` is its one writer.
   const proxy = createProxy({ reader: core.reader, store, record: core.learnRead }, options);

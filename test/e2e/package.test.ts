@@ -303,9 +303,11 @@ const EXPECTED_FILES = `
   dist/types/server/books/reconciler.d.ts
   dist/types/server/books/schedule.d.ts
   dist/types/server/client/answer.d.ts
+  dist/types/server/client/clients.d.ts
   dist/types/server/client/errors.d.ts
   dist/types/server/client/invoice-reader.d.ts
   dist/types/server/client/merchant-client.d.ts
+  dist/types/server/client/operation-methods.d.ts
   dist/types/server/client/options.d.ts
   dist/types/server/client/request.d.ts
   dist/types/server/client/service-errors.d.ts
@@ -318,6 +320,7 @@ const EXPECTED_FILES = `
   dist/types/server/handler.d.ts
   dist/types/server/http/answers.d.ts
   dist/types/server/http/body.d.ts
+  dist/types/server/http/error-context.d.ts
   dist/types/server/http/platform.d.ts
   dist/types/server/http/runtime-seam.d.ts
   dist/types/server/immutable.d.ts

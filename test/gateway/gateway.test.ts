@@ -322,6 +322,26 @@ describe('merchant-checkout serve: the gateway', () => {
       assert.ok(!exposition.includes(canary), canary);
   });
 
+  test('a failure of the kit is one error line with its source, the path it answered and the invoice', async () => {
+    logLines.length = 0;
+    const gateway = await startSelf();
+    const created = await createInvoice(gateway.url);
+    mock.service.failNext(1, 500, { invoiceId: created.invoice.id });
+    const read = await fetch(`${gateway.url}/checkout-api/invoices/${created.invoice.id}`, {
+      headers: { 'x-checkout-token': created.checkoutToken },
+    });
+    assert.equal(read.status, 502);
+    const lines = logLines.join('').split('\n').filter(Boolean);
+    const failure = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line.msg === 'kit' && line.level === 'error');
+    assert.ok(failure, lines.join('\n'));
+    assert.equal(failure.source, 'checkout');
+    assert.equal(failure.path, `/checkout-api/invoices/${created.invoice.id}`);
+    assert.equal(failure.invoice, created.invoice.id);
+    assert.match(String(failure.error), /500|service/i);
+  });
+
   test('the log writes the lines of one turn at once, and a warning or an error without waiting', async () => {
     const writes: string[] = [];
     const log = jsonLog('info', (text) => void writes.push(text));

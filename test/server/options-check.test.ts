@@ -193,6 +193,27 @@ describe('the other factories', () => {
     );
   });
 
+  test('`client` is read alike by every factory that takes one: a client or a non-empty array of them', () => {
+    const factories = {
+      createCheckoutServer: (given: unknown) => createCheckoutServer(untyped({ client: given, authorize, reconcile: false })),
+      createCheckoutHandler: (given: unknown) => createCheckoutHandler(untyped({ client: given, authorize })),
+      createNotificationHandler: (given: unknown) =>
+        createNotificationHandler(untyped({ client: given, token: 't', onChange: () => undefined })),
+    };
+    for (const [who, make] of Object.entries(factories)) {
+      for (const given of [[], 'a client', [client, {}], { apiKey: 'k', secretKey: 's' }, null]) {
+        assert.throws(
+          () => make(given),
+          { name: 'TypeError', message: `${who}: client must be a MerchantClient or a non-empty array of them` },
+          `${who} with ${inspect(given)}`,
+        );
+      }
+      assert.doesNotThrow(() => make([client, client]), who);
+    }
+    // Only the receiver can do without one, when it takes notifications at their word.
+    assert.doesNotThrow(() => createNotificationHandler({ token: 't', verify: false, onChange: () => undefined }));
+  });
+
   test('MerchantClient: a terminal of the mock is not a client; misspelt keys name the right one', () => {
     assert.match(
       refusal(() => new MerchantClient(untyped({ baseUrl: 'https://pay.example', ...MERCHANT }))),

@@ -15,6 +15,7 @@ import type { CheckoutStore } from '../store/types.js';
 import { createBooks, type ApplyOptions, type ApplyOutcome, type Books, type InvoiceChange } from './ledger.js';
 import { nextReadAt, scheduleOf, type ReconcileSchedule } from './schedule.js';
 import { snapshotOf, snapshotPrint } from '../store/snapshot.js';
+import { errorContext, type CheckoutErrorHandler } from '../http/error-context.js';
 
 /** What a core is made of. */
 export interface CoreOptions {
@@ -28,7 +29,7 @@ export interface CoreOptions {
   /** The clock of the reconciler's schedule (ms since the epoch). */
   now?: (() => number) | undefined;
   /** Told of failures nobody waits for. */
-  report: (error: unknown) => void;
+  report: CheckoutErrorHandler;
 }
 
 export interface KitCore {
@@ -37,7 +38,7 @@ export interface KitCore {
   readonly books: Books;
   readonly schedule: Required<ReconcileSchedule>;
   readonly now: () => number;
-  readonly report: (error: unknown) => void;
+  readonly report: CheckoutErrorHandler;
   /**
    * A state of an invoice from the service (or, with verification off, a notification's):
    * every event stream hears it, the books compare it and tell the shop of a change, and the
@@ -69,7 +70,9 @@ export const createCore = (options: CoreOptions): KitCore => {
   const schedule = scheduleOf(options.schedule);
   const now = options.now ?? Date.now;
   const onChange = options.onChange ?? (() => undefined);
-  const books = createBooks({ store, onChange, handlerTimeoutMs: options.handlerTimeoutMs, report });
+  /** Tells `report` of a failure recording invoice `invoiceId` that no answer waits for. */
+  const booksFailed = (invoiceId: string) => (error: unknown) => report(error, errorContext('books', undefined, invoiceId));
+  const books = createBooks({ store, onChange, handlerTimeoutMs: options.handlerTimeoutMs, report: booksFailed });
   /** The state (its print) each invoice was last learned in by this process: a read of the same state needs nothing. */
   const known = new Map<string, string>();
 
@@ -79,7 +82,7 @@ export const createCore = (options: CoreOptions): KitCore => {
     remember(known, id, snapshotPrint(snapshot), KNOWN_STATES);
     if (client) reader.own(id, client);
     // The payers' streams hear it at once; their failure is not the shop's.
-    store.record({ invoice, source: applyOptions.partial ? 'notification' : 'read' }).catch(report);
+    store.record({ invoice, source: applyOptions.partial ? 'notification' : 'read' }).catch(booksFailed(invoice.id));
     let outcome: ApplyOutcome;
     try {
       outcome = await books.apply(invoice, applyOptions);
@@ -109,8 +112,8 @@ export const createCore = (options: CoreOptions): KitCore => {
    */
   const observer = (invoice: Invoice, _operation: string, client: MerchantClient, created: boolean, recorded: boolean) => {
     if (recorded) return undefined;
-    if (!created) return void learnRead(invoice, client).catch(report);
-    return track(invoice.id, client).then(() => void learnRead(invoice, client).catch(report));
+    if (!created) return void learnRead(invoice, client).catch(booksFailed(invoice.id));
+    return track(invoice.id, client).then(() => void learnRead(invoice, client).catch(booksFailed(invoice.id)));
   };
 
   return {

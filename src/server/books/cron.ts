@@ -9,6 +9,7 @@
  */
 import type { OptionShapeOf } from '../options-check.js';
 import { baseHeaders, errorAnswer, jsonAnswer, secretMatcher } from '../http/answers.js';
+import { errorContext, type CheckoutErrorHandler } from '../http/error-context.js';
 import type { Reconciler } from './reconciler.js';
 
 /** The kit's handler for a scheduler: its secret, where the kit's `fetch` serves it, how long a call may read. */
@@ -72,7 +73,7 @@ const bearer = (request: Request): string | undefined => /^Bearer\s+(.+?)\s*$/i.
 export const createCronHandler = (
   reconciler: Reconciler,
   options: Required<KitCronOptions>,
-  report: (error: unknown, request: Request) => void,
+  report: CheckoutErrorHandler,
 ): ((request: Request) => Promise<Response>) => {
   const matches = secretMatcher(options.secret);
   return async (request) => {
@@ -105,7 +106,7 @@ export const createCronHandler = (
         })),
       });
     } catch (error) {
-      report(error, request);
+      report(error, errorContext('cron', request));
       return errorAnswer('internal_error', 'reconciliation failed: the store did not answer; the next call tries again');
     }
   };

@@ -109,8 +109,8 @@ export interface BooksOptions {
   onChange: (change: InvoiceChange) => void | Promise<void>;
   /** How long `onChange` may take, in ms. */
   handlerTimeoutMs: number;
-  /** Told of a failure nobody waits for (a late success that could not be committed). */
-  report: (error: unknown) => void;
+  /** The reporter of a failure about invoice `invoiceId` nobody waits for (a late success that could not be committed). */
+  report: (invoiceId: string) => (error: unknown) => void;
 }
 
 export interface Books {
@@ -203,7 +203,7 @@ export const createBooks = (options: BooksOptions): Books => {
       const running = Promise.resolve().then(() => onChange(change));
       // Cut by the time limit but finished later: commit then, unless another delivery decides by now.
       running.then(
-        () => (timedOut ? held.commit(entry).catch(report) : undefined),
+        () => (timedOut ? held.commit(entry).catch(report(invoice.id)) : undefined),
         () => undefined,
       );
       try {
@@ -215,7 +215,7 @@ export const createBooks = (options: BooksOptions): Books => {
       settled = await held.commit(entry);
       return { outcome: 'delivered', change };
     } finally {
-      if (!settled) await held.release().catch(report);
+      if (!settled) await held.release().catch(report(invoice.id));
     }
   };
 

@@ -16,6 +16,7 @@ import type { ApplyOutcome, InvoiceChange } from './ledger.js';
 import type { Context as TraceContext } from '@opentelemetry/api';
 import { reconcilePass } from '../telemetry.js';
 import type { OptionShapeOf } from '../options-check.js';
+import { errorContext } from '../http/error-context.js';
 
 /**
  * What a read found: `paid_never_notified` (the books learn of the payment from this read),
@@ -298,7 +299,9 @@ export const createReconciler = (core: KitCore, options: ReconcilerOptions = {})
   for (const [name, value] of Object.entries({ tickMs, batch, concurrency, leaseMs })) {
     if (!(value > 0 && Number.isFinite(value))) throw new TypeError(`reconcile.${name} must be a positive number`);
   }
-  const { store, reader, now, report } = core;
+  const { store, reader, now } = core;
+  /** Tells the kit's `onError` of a failure of a pass nobody waits for (about `invoiceId`, when one). */
+  const report = (error: unknown, invoiceId?: string) => core.report(error, errorContext('reconciler', undefined, invoiceId));
   /** "Not found" answers in a row, per invoice (this instance's count). */
   const misses = new Map<string, number>();
 
@@ -339,7 +342,7 @@ export const createReconciler = (core: KitCore, options: ReconcilerOptions = {})
       return await check(found);
     } catch (error) {
       if (signal?.aborted) return undefined;
-      await store.reschedule(item.id, now() + RETRY_MS).catch(report);
+      await store.reschedule(item.id, now() + RETRY_MS).catch((error: unknown) => report(error, item.id));
       return { invoiceId: item.id, internalId: null, finding: 'error', status: null, error: message(error) };
     }
   };
@@ -360,7 +363,7 @@ export const createReconciler = (core: KitCore, options: ReconcilerOptions = {})
         if (finding) findings.push(finding);
         else unread.push(item);
       });
-      await Promise.all(unread.map((item) => store.reschedule(item.id, now()))).catch(report);
+      await Promise.all(unread.map((item) => store.reschedule(item.id, now()))).catch((error: unknown) => report(error));
       return { startedAt, checked: findings.length, findings, claimed: due.length, cut: unread.length };
     });
 

@@ -1,15 +1,16 @@
 /**
  * `MerchantClient`: a typed, signed client for every documented operation of the payment
  * service. The operations are declared once, as rows of {@link OPERATIONS}
- * (src/schemas/operations.ts); each method is a thin typed call of its row. Requests are
+ * (src/schemas/operations.ts); each method is made from its row (operation-methods.ts), and the
+ * few that do more than their row are written here over the row's call. Requests are
  * validated before anything is sent (request.ts), signed and sent (transport.ts), and answers
  * read tolerantly after they arrive (answer.ts); errors carry the service's own words.
  */
 import {
   DISPUTE_AMOUNT_FIELD,
   OPERATIONS,
+  OPERATION_LIST,
   type CreateInvoiceRequest,
-  type CreateWithdrawalRequest,
   type Invoice,
   type MerchantStartDealRequest,
   type OperationAnswer,
@@ -37,6 +38,7 @@ import {
   type RawRequestBody,
   type RequestOptions,
 } from './options.js';
+import { WRAPPED_OPERATIONS, rowArguments, type PlainOperationMethods } from './operation-methods.js';
 import { RAW_TEMPLATE, asFile, operationCall, rawCall, type Call, type Input, type Method } from './request.js';
 import { upstreamCall } from '../telemetry.js';
 import { Transport } from './transport.js';
@@ -66,6 +68,11 @@ const outcomeUnknown = (error: unknown): boolean =>
   (error instanceof MerchantResponseError && error.status >= 200 && error.status < 300) ||
   (error instanceof MerchantApiError && error.status >= 500);
 
+// The plain operations' methods are the rows' (operation-methods.ts), put on the prototype by
+// the class's static block: the interface declares them, as a mixin's are.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface MerchantClient extends PlainOperationMethods {}
+
 /**
  * The typed client of the service's merchant API: one method per row of {@link OPERATIONS}.
  * Each request is checked against its schema before it is signed (`X-Identity`, `X-Signature`)
@@ -80,7 +87,23 @@ const outcomeUnknown = (error: unknown): boolean =>
  * const invoice = await client.getInvoice(id);
  * ```
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class MerchantClient {
+  static {
+    const wrapped: readonly string[] = WRAPPED_OPERATIONS;
+    for (const row of OPERATION_LIST) {
+      if (wrapped.includes(row.name)) continue;
+      const argumentsOf = rowArguments(row);
+      const { [row.name]: method } = {
+        [row.name](this: MerchantClient, ...args: unknown[]) {
+          const { input, options } = argumentsOf(args);
+          return this.#run(row.name, input, options);
+        },
+      };
+      Object.defineProperty(MerchantClient.prototype, row.name, { value: method, writable: true, configurable: true });
+    }
+  }
+
   /** The service's `{base_url}`, without a trailing slash. */
   readonly baseUrl: string;
   /** The default time limit of a request, in milliseconds. */
@@ -153,18 +176,6 @@ export class MerchantClient {
   // ── Invoices ───────────────────────────────────────────────────────────────────────
 
   /**
-   * `POST /api/merchant/invoices`: creates a pay-in or pay-out invoice.
-   *
-   * A timeout, a cut connection or an unreadable 2xx answer leave it unknown whether the
-   * invoice exists: never simply call this again. A `MerchantResponseError` carries the
-   * answer's `body` and `id`; otherwise look the invoice up by its `internalId`. Or let
-   * {@link MerchantClient.createInvoiceOnce} do that recovery.
-   */
-  createInvoice(request: CreateInvoiceRequest, options?: RequestOptions): Promise<OperationAnswer<'createInvoice'>> {
-    return this.#run('createInvoice', { body: request }, options);
-  }
-
-  /**
    * Creates an invoice at most once, whatever happens on the way: `createInvoice`, and when its
    * outcome is unknown (a timeout, a network error, a 5xx or an unreadable 2xx answer) the
    * invoice is looked up by `internalId` (required here) and returned if the service has it;
@@ -194,21 +205,6 @@ export class MerchantClient {
       }
       return found;
     }
-  }
-
-  /** `GET /api/merchant/invoices/{id}`: the invoice with its deals. */
-  getInvoice(id: string, options?: RequestOptions): Promise<OperationAnswer<'getInvoice'>> {
-    return this.#run('getInvoice', { params: { id } }, options);
-  }
-
-  /** `GET /api/merchant/invoices/internal-id/{internalId}`: the invoice with its deals. */
-  getInvoiceByInternalId(internalId: string, options?: RequestOptions): Promise<OperationAnswer<'getInvoiceByInternalId'>> {
-    return this.#run('getInvoiceByInternalId', { params: { internalId } }, options);
-  }
-
-  /** `GET /api/merchant/invoices/{id}/available-payment-variants`. */
-  listPaymentVariants(id: string, options?: RequestOptions): Promise<OperationAnswer<'listPaymentVariants'>> {
-    return this.#run('listPaymentVariants', { params: { id } }, options);
   }
 
   /**
@@ -246,62 +242,6 @@ export class MerchantClient {
       const renamed = error.issues.map((issue) => ({ ...issue, field: DISPUTE_FIELD_NAMES[issue.field] ?? issue.field }));
       throw new MerchantValidationError('openDispute', renamed);
     }
-  }
-
-  /** `POST /api/merchant/invoices/{id}/cancel`: cancels the invoice's active deal. */
-  cancelInvoice(id: string, options?: RequestOptions): Promise<OperationAnswer<'cancelInvoice'>> {
-    return this.#run('cancelInvoice', { params: { id } }, options);
-  }
-
-  // ── Reference data and balances ────────────────────────────────────────────────────
-
-  /** `GET /api/merchant/payment-methods[?currency=…]`: the banks, with their names. */
-  listPaymentMethods(currency?: string, options?: RequestOptions): Promise<OperationAnswer<'listPaymentMethods'>> {
-    if (currency !== undefined && (typeof currency !== 'string' || currency === '')) {
-      return Promise.reject(
-        new MerchantValidationError('listPaymentMethods', [{ field: 'currency', message: 'must be a non-empty string when given' }]),
-      );
-    }
-    return this.#run('listPaymentMethods', { query: { currency } }, options);
-  }
-
-  /** `GET /api/merchant/payment-options`: the payment options, with their names. */
-  listPaymentOptions(options?: RequestOptions): Promise<OperationAnswer<'listPaymentOptions'>> {
-    return this.#run('listPaymentOptions', {}, options);
-  }
-
-  /** `GET /api/merchant/currency-rates/current`: `{ in: { pair, rate }, out: { pair, rate } }`. */
-  getCurrencyRates(options?: RequestOptions): Promise<OperationAnswer<'getCurrencyRates'>> {
-    return this.#run('getCurrencyRates', {}, options);
-  }
-
-  /** `GET /api/merchant/accounts`: the store's accounts (an `id` is a withdrawal's `accountId`). */
-  listAccounts(options?: RequestOptions): Promise<OperationAnswer<'listAccounts'>> {
-    return this.#run('listAccounts', {}, options);
-  }
-
-  // ── Withdrawals ────────────────────────────────────────────────────────────────────
-
-  /** `POST /api/merchant/withdrawals`: withdraws funds from an account (needs `code2FA`). */
-  createWithdrawal(request: CreateWithdrawalRequest, options?: RequestOptions): Promise<OperationAnswer<'createWithdrawal'>> {
-    return this.#run('createWithdrawal', { body: request }, options);
-  }
-
-  /** `GET /api/merchant/withdrawals/{id}`. */
-  getWithdrawal(id: string, options?: RequestOptions): Promise<OperationAnswer<'getWithdrawal'>> {
-    return this.#run('getWithdrawal', { params: { id } }, options);
-  }
-
-  // ── Public API (no key, no signature) ──────────────────────────────────────────────
-
-  /** `GET /api/public/payment-methods/{currency}`: `[{ code, name }]`, unsigned. */
-  listPublicPaymentMethods(currency: string, options?: RequestOptions): Promise<OperationAnswer<'listPublicPaymentMethods'>> {
-    return this.#run('listPublicPaymentMethods', { params: { currency } }, options);
-  }
-
-  /** `GET /api/public/invoices/{id}/qr-code`: the invoice's QR code as SVG text, unsigned. */
-  getInvoiceQrCode(id: string, options?: RequestOptions): Promise<OperationAnswer<'getInvoiceQrCode'>> {
-    return this.#run('getInvoiceQrCode', { params: { id } }, options);
   }
 
   // ── Anything else ──────────────────────────────────────────────────────────────────

@@ -32,7 +32,8 @@ export interface Call {
 /** What a client method hands its row: path parameters, query parameters, the body. */
 export interface Input {
   params?: Record<string, unknown>;
-  query?: Record<string, string | null | undefined>;
+  /** Each query parameter: left out when undefined, else a non-empty string. */
+  query?: Record<string, unknown>;
   body?: unknown;
 }
 
@@ -100,7 +101,10 @@ export const operationCall = (baseUrl: string, name: OperationName, input: Input
   const url = new URL(`${baseUrl}${path}`);
   for (const key of row.query ?? []) {
     const value = input.query?.[key];
-    if (value === undefined || value === null) continue;
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || value === '') {
+      throw new MerchantValidationError(name, [{ field: key, message: 'must be a non-empty string when given' }]);
+    }
     refuseLoneSurrogate(name, key, value);
     url.searchParams.set(key, value);
   }

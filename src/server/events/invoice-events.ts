@@ -116,7 +116,8 @@ export interface InvoiceEventsDeps {
   read: (client: MerchantClient, id: string) => Promise<Invoice>;
   /** Fills in bank names (never rejects). */
   withBankNames: (invoice: Invoice, client: MerchantClient) => Promise<Invoice>;
-  report: (error: unknown) => void;
+  /** Told of a failure of the streams' own work (about invoice `invoiceId`, when one). */
+  report: (error: unknown, invoiceId?: string) => void;
   /** Records a state a watch read again (the proxy's one writer, proxy/context.ts `record`). */
   record: (invoice: Invoice, client: MerchantClient) => void;
   /** Told of each state sent to a payer's stream (metrics: reads by push). */
@@ -175,13 +176,13 @@ export interface InvoiceEvents {
 }
 
 /** `report`, at most once per `ms`. */
-export const throttled = (report: (error: unknown) => void, ms: number) => {
+export const throttled = <Args extends unknown[]>(report: (...args: Args) => void, ms: number) => {
   let last = 0;
-  return (error: unknown): void => {
+  return (...args: Args): void => {
     const now = Date.now();
     if (now - last < ms) return;
     last = now;
-    report(error);
+    report(...args);
   };
 };
 
@@ -238,7 +239,7 @@ export const createInvoiceEvents = (deps: InvoiceEventsDeps, options: CheckoutEv
         turn = await store.claimRefresh(watch.id, refreshIntervalMs);
       } catch (error) {
         // The store is away: every instance reads for itself until it is back.
-        storeFailed(error);
+        storeFailed(error, watch.id);
       }
       if (turn) {
         const invoice = await deps.read(watch.client, watch.id);
@@ -246,7 +247,7 @@ export const createInvoiceEvents = (deps: InvoiceEventsDeps, options: CheckoutEv
         deps.record(invoice, watch.client);
       }
     } catch (error) {
-      deps.report(error);
+      deps.report(error, watch.id);
     } finally {
       watch.refreshing = false;
       if (watches.get(watch.id) === watch) schedule(watch);

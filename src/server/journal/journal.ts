@@ -13,6 +13,7 @@
 import type { CheckoutStore, JournalStore } from '../store/types.js';
 import type { OptionShapeOf } from '../options-check.js';
 import { decodeEntry, encodeEntry, type JournalDetails, type JournalEntry, type JournalKind } from './entry.js';
+import { errorContext, type CheckoutErrorHandler } from '../http/error-context.js';
 
 /** The journal's bounds (`createCheckoutServer({ journal })`). */
 export interface JournalOptions {
@@ -100,7 +101,7 @@ export const createJournal = (
   store: CheckoutStore,
   options: JournalOptions | false | undefined,
   now: () => number,
-  report: (error: unknown) => void,
+  report: CheckoutErrorHandler,
 ): Journal => {
   if (options === false || store.journal === undefined) return noJournal();
   const maxEntries = positiveInteger(options?.maxEntries, DEFAULT_JOURNAL_MAX_ENTRIES, 'maxEntries');
@@ -116,11 +117,11 @@ export const createJournal = (
    * SQLite write (synchronous) never runs on the stack of the work it tells of, and Redis gets
    * them in order on one connection.
    */
-  let queued: (() => Promise<void>)[] = [];
+  let queued: { invoiceId: string; run: () => Promise<void> }[] = [];
   const flush = () => {
     const batch = queued;
     queued = [];
-    for (const run of batch) {
+    for (const { invoiceId, run } of batch) {
       let written: Promise<void>;
       try {
         written = run();
@@ -129,7 +130,7 @@ export const createJournal = (
       }
       const settled = written.catch((error: unknown) => {
         failed++;
-        report(error);
+        report(error, errorContext('journal', undefined, invoiceId));
       });
       pending.add(settled);
       void settled.finally(() => pending.delete(settled));
@@ -159,7 +160,7 @@ export const createJournal = (
     enabled: true,
     note: (invoiceId, kind, details, meta) => {
       const at = now();
-      queued.push(() => write(invoiceId, kind, details, meta, at));
+      queued.push({ invoiceId, run: () => write(invoiceId, kind, details, meta, at) });
       if (queued.length === 1) setTimeout(flush, 0);
     },
     write,

@@ -18,6 +18,7 @@
  */
 import { Hono } from 'hono';
 import { requireRuntime } from '../http/platform.js';
+import { errorContext, tellError, type CheckoutErrorHandler } from '../http/error-context.js';
 import {
   InvoiceSchema,
   NOTIFICATION_TOKEN_HEADER,
@@ -33,6 +34,7 @@ import { createCore, type KitCore } from '../books/core.js';
 import { contradictions, snapshotOf, type FieldChange, type InvoiceSnapshot, type SnapshotClaim } from '../store/snapshot.js';
 import type { ApplyOutcome, InvoiceChange } from '../books/ledger.js';
 import { STORE_OPTION, createMemoryStore } from '../store/memory.js';
+import { clientsOf } from '../client/clients.js';
 import { CLIENT_OPTION } from '../client/options.js';
 import { checkOptions, type OptionShapeOf } from '../options-check.js';
 import type { CheckoutStore } from '../store/types.js';
@@ -58,6 +60,8 @@ interface Handling {
   request: Request;
   outcome: Outcome;
   traceContext: TraceContext | undefined;
+  /** The invoice the body names, once read (for `onError`). */
+  invoiceId?: string;
 }
 
 /**
@@ -181,8 +185,8 @@ export interface NotificationHandlerOptions extends NotificationReceiverOptions 
    * 500, so the service delivers again.
    */
   handlerTimeoutMs?: number;
-  /** Told about every failure of `onChange` and of `token` (the service only sees a 500). */
-  onError?: (error: unknown, request: Request) => void;
+  /** Told about every failure of `onChange` and of `token` (the service only sees a 500): `source` `notification`, the request. */
+  onError?: CheckoutErrorHandler;
 }
 
 /** The keys `createNotificationHandler` takes (options-check.ts). */
@@ -311,7 +315,7 @@ const upstreamFailure = (error: unknown): CheckoutHttpError =>
 export const createReceiver = (
   core: KitCore,
   options: NotificationReceiverOptions,
-  report: (error: unknown, request: Request) => void,
+  report: CheckoutErrorHandler,
   note: NotificationNote = () => undefined,
 ): ((request: Request) => Promise<Response>) => {
   const tokens = validateReceiverOptions(options, core.reader.clients);
@@ -335,7 +339,7 @@ export const createReceiver = (
     try {
       onUnconfirmed?.({ ...details, notification, request });
     } catch (error) {
-      report(error, request);
+      report(error, errorContext('notification', request, details.invoiceId));
     }
     const what =
       details.reason === 'not_found'
@@ -412,6 +416,7 @@ export const createReceiver = (
     if (matchesToken && !(await matchesToken(presented))) throw wrongToken(note, body);
     if (!json) badRequest('the body is not JSON');
     const { raw, id, notification } = notifiedOf(body);
+    at.invoiceId = id;
     const lenient = safeParse(NotifiedInvoiceSchema, raw, notification ? 'invoice' : undefined);
     const claimed = lenient.success ? lenient.data : undefined;
     if (typeof token === 'function') {
@@ -428,9 +433,9 @@ export const createReceiver = (
   // Mounted at whatever path the merchant gave the service as `notificationUrl`: every path is this one route.
   const app = new Hono();
   /** How a failure is answered: the receiver's refusals as they are, anything else a 5xx so that the service delivers again. */
-  const failure = (error: unknown, request: Request): Response => {
+  const failure = (error: unknown, request: Request, invoiceId?: string): Response => {
     if (error instanceof CheckoutHttpError && error.status < 500) return errorAnswerOf(error);
-    report(error, request);
+    report(error, errorContext('notification', request, invoiceId));
     if (error instanceof CheckoutHttpError) return errorAnswerOf(error);
     return errorAnswer('internal_error', 'the notification could not be handled');
   };
@@ -438,10 +443,11 @@ export const createReceiver = (
   // Each notification in a span of its own, its outcome counted (telemetry.ts).
   app.post('*', (c) =>
     notificationSpan(async (outcome, traceContext) => {
+      const at: Handling = { request: c.req.raw, outcome, traceContext };
       try {
-        return await receive({ request: c.req.raw, outcome, traceContext });
+        return await receive(at);
       } catch (error) {
-        return failure(error, c.req.raw);
+        return failure(error, c.req.raw, at.invoiceId);
       }
     }),
   );
@@ -468,7 +474,7 @@ export const createNotificationHandler = (options: NotificationHandlerOptions): 
   checkOptions('createNotificationHandler', options, NOTIFICATION_HANDLER_OPTIONS);
   requireRuntime('createNotificationHandler', ['timers', 'hmac']); // its deadline; the token compared by HMAC
   const { client, onChange, onNotification, onError } = options;
-  const clients: readonly MerchantClient[] = client === undefined ? [] : Array.isArray(client) ? client : [client as MerchantClient];
+  const clients = clientsOf(client, 'createNotificationHandler', true);
   if (onChange !== undefined && typeof onChange !== 'function')
     throw new TypeError('createNotificationHandler: onChange must be a function');
   if (onNotification !== undefined && typeof onNotification !== 'function')
@@ -479,13 +485,7 @@ export const createNotificationHandler = (options: NotificationHandlerOptions): 
   if (!(handlerTimeoutMs > 0 && Number.isFinite(handlerTimeoutMs))) {
     throw new TypeError('createNotificationHandler: handlerTimeoutMs must be a positive number of milliseconds');
   }
-  const report = (error: unknown, request: Request) => {
-    try {
-      onError?.(error, request);
-    } catch {
-      // A failing logger must not change the answer.
-    }
-  };
+  const report: CheckoutErrorHandler = (error, context) => tellError(onError, error, context);
   const core = createCore({
     clients,
     store: options.store ?? createMemoryStore(),
@@ -494,7 +494,7 @@ export const createNotificationHandler = (options: NotificationHandlerOptions): 
       await onChange?.(change);
       if (onNotification && change.request) await onNotification(change.invoice, change.notification, change.request);
     },
-    report: (error) => report(error, new Request('http://notifications.invalid/')),
+    report,
   });
   return createReceiver(core, options, report);
 };

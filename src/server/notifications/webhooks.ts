@@ -11,6 +11,7 @@ import type { InvoiceChange } from '../books/ledger.js';
 import type { CheckoutStore, OutboxMessage } from '../store/types.js';
 import { withoutSecrets } from '../store/types.js';
 import { checkOptions, type OptionShapeOf } from '../options-check.js';
+import { errorContext, tellError, type CheckoutErrorHandler } from '../http/error-context.js';
 
 /** Delays between attempts, in ms: about 32 hours in all before a change is given up. */
 export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
@@ -45,8 +46,11 @@ export interface WebhookSenderOptions {
     /** When it is tried again (epoch ms), for `retry`. */
     nextAt?: number;
   }) => void;
-  /** Told of a failure nobody waits for (the store away during a pass). */
-  report?: (error: unknown) => void;
+  /**
+   * Told of a failure nobody waits for (the store away during a pass), with the context every
+   * `onError` of the kit gets: `source` `webhook`, no request. A kit's `onError` fits here.
+   */
+  report?: CheckoutErrorHandler;
 }
 
 /** The keys `createWebhookSender` takes (options-check.ts). */
@@ -134,7 +138,7 @@ export const createWebhookSender = (options: WebhookSenderOptions): WebhookSende
   const delays = options.retryDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS;
   const tickMs = options.tickMs ?? 1_000;
   const now = options.now ?? Date.now;
-  const report = options.report ?? (() => undefined);
+  const report = (error: unknown) => tellError(options.report, error, errorContext('webhook'));
   const leaseMs = timeoutMs * 3;
 
   const attempt = async (message: OutboxMessage): Promise<void> => {

@@ -17,7 +17,9 @@ import { createBankNames } from './bank-names.js';
 import type { Context } from 'hono';
 import { fail, upstreamUnavailable, type Budget } from './failures.js';
 import { DEFAULT_BODY_TIMEOUT_MS, type Deadline } from '../http/answers.js';
-import { DEFAULT_CHECKOUT_MAX_BODY_BYTES, isClient, type CheckoutHandlerOptions, type ReceiptsOption } from './options.js';
+import { errorContext, tellError, type CheckoutErrorContext } from '../http/error-context.js';
+import { isClient } from '../client/clients.js';
+import { DEFAULT_CHECKOUT_MAX_BODY_BYTES, type CheckoutHandlerOptions, type ReceiptsOption } from './options.js';
 import { projectInvoice, withReceiptsPolicy } from '../events/projection.js';
 import {
   createUploadFlight,
@@ -71,7 +73,7 @@ export class ProxyContext {
   /** Answers already recorded: the callers one single-flight read answered all see the same object. */
   readonly #recorded = new WeakSet<Invoice>();
   readonly #record: (invoice: Invoice, client: MerchantClient | undefined) => Promise<unknown>;
-  readonly #storeFailed: (error: unknown) => void;
+  readonly #storeFailed: (error: unknown, invoiceId: string) => void;
 
   /**
    * `shared.record` is the one writer of what the proxy reads or is answered: the kit's books
@@ -83,7 +85,10 @@ export class ProxyContext {
     this.store = shared.store;
     this.#record = shared.record ?? ((invoice) => shared.store.record({ invoice, source: 'read' }));
     // During a store outage every read would tell it again: at most once per 5 s.
-    this.#storeFailed = throttled((error) => this.report(error, new Request('http://checkout.invalid/events')), 5000);
+    this.#storeFailed = throttled(
+      (error: unknown, invoiceId: string) => this.#tell(error, errorContext('books', undefined, invoiceId)),
+      5000,
+    );
     this.clients = shared.reader.clients;
     this.timeoutMs = options.timeoutMs ?? Math.max(...this.clients.map((client) => client.timeoutMs));
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_CHECKOUT_MAX_BODY_BYTES;
@@ -111,7 +116,7 @@ export class ProxyContext {
             typeof receipts === 'function' ? this.#receiptsOf.get(invoice.id.toLowerCase()) : receipts,
             this.receiptMaxBytes,
           ),
-        report: (error) => this.report(error, new Request('http://checkout.invalid/events')),
+        report: (error, invoiceId) => this.#tell(error, errorContext('events', undefined, invoiceId)),
         record: (invoice, client) => this.record(invoice, client),
         sent: () => countRead('push'),
       },
@@ -124,13 +129,13 @@ export class ProxyContext {
     return this.bankNames ? this.bankNames.fill(invoice, client, upstream) : Promise.resolve(invoice);
   }
 
-  /** Tells the merchant's `onError` (a failing logger must not change the answer). */
-  report(error: unknown, request: Request): void {
-    try {
-      this.options.onError?.(error, request);
-    } catch {
-      // A failing logger must not change the answer.
-    }
+  /** Tells the merchant's `onError` of a failure answering `request` (about invoice `invoiceId`, when it names one). */
+  report(error: unknown, request: Request, invoiceId?: string): void {
+    this.#tell(error, errorContext('checkout', request, invoiceId));
+  }
+
+  #tell(error: unknown, context: CheckoutErrorContext): void {
+    tellError(this.options.onError, error, context);
   }
 
   /**
@@ -196,7 +201,7 @@ export class ProxyContext {
     const found =
       (watched ? await this.#watchedInvoice(id, request, deadline) : undefined) ?? (await this.#invoiceAndClient(id, request, deadline));
     if (found.invoice.id.toLowerCase() !== id) {
-      this.report(new Error(`the service answered invoice ${found.invoice.id} for ${id}`), request);
+      this.report(new Error(`the service answered invoice ${found.invoice.id} for ${id}`), request, id);
       fail('not_found', 'unknown invoice');
     }
     if (internalId !== undefined && found.invoice.internalId !== internalId) {
@@ -205,6 +210,7 @@ export class ProxyContext {
           `resolveInternalId answered ${JSON.stringify(internalId)} for invoice ${id}, whose internalId is ${JSON.stringify(found.invoice.internalId)}`,
         ),
         request,
+        id,
       );
       fail('not_found', 'unknown invoice');
     }
@@ -242,7 +248,7 @@ export class ProxyContext {
   /** An answer of a state change about `id`: it must be that invoice, then every stream hears it and it is recorded. */
   changed(invoice: Invoice, client: MerchantClient, id: string, request: Request, source: string): Invoice {
     if (invoice.id.toLowerCase() !== id) {
-      this.report(new Error(`${source} answered invoice ${invoice.id} for ${id}`), request);
+      this.report(new Error(`${source} answered invoice ${invoice.id} for ${id}`), request, id);
       throw upstreamUnavailable();
     }
     this.events?.observe(invoice);
@@ -260,7 +266,7 @@ export class ProxyContext {
     this.#recorded.add(invoice);
     this.#record(invoice, client).catch((error: unknown) => {
       this.#recorded.delete(invoice);
-      this.#storeFailed(error);
+      this.#storeFailed(error, invoice.id);
     });
   }
 

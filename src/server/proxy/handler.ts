@@ -7,7 +7,6 @@
  * objects. The router is router.ts, each route's handler a file of routes/, what they share
  * context.ts, the options options.ts.
  */
-import type { MerchantClient } from '../client/merchant-client.js';
 import { requireRuntime } from '../http/platform.js';
 import { createInvoiceReader } from '../client/invoice-reader.js';
 import { createMemoryStore } from '../store/memory.js';
@@ -46,8 +45,7 @@ export const createCheckoutHandler = (options: CheckoutHandlerOptions): ((reques
   checkOptions('createCheckoutHandler', options, CHECKOUT_HANDLER_OPTIONS);
   // The time budget's timers and the event streams.
   requireRuntime('createCheckoutHandler', ['timers', 'streams']);
-  validateOptions(options);
-  const clients: readonly MerchantClient[] = Array.isArray(options.client) ? options.client : [options.client as MerchantClient];
+  const clients = validateOptions(options);
   return createProxy({ reader: createInvoiceReader(clients), store: options.store ?? createMemoryStore() }, options);
 };
 

@@ -4,6 +4,7 @@
  */
 import { RECEIPTS_POLICIES, type CheckoutReceiptsPolicy, type Deal, type DisputeReason, type Invoice } from '../../schemas/index.js';
 import type { MerchantClient } from '../client/merchant-client.js';
+import { clientsOf } from '../client/clients.js';
 import { CLIENT_OPTION } from '../client/options.js';
 import { CHECKOUT_EVENTS_OPTIONS, validateEventsOptions, type CheckoutEventsOptions } from '../events/invoice-events.js';
 import type { OptionShapeOf } from '../options-check.js';
@@ -12,6 +13,7 @@ import type { CheckoutStore } from '../store/types.js';
 // Named by the hooks' documentation ({@link}), which the API docs resolve.
 // eslint-disable-next-line @typescript-eslint/no-unused-vars
 import type { CheckoutHttpError } from '../http/answers.js';
+import type { CheckoutErrorHandler } from '../http/error-context.js';
 
 /** Default request body limit: the only body of the protocol, `{ option, method }`, is tiny. */
 export const DEFAULT_CHECKOUT_MAX_BODY_BYTES = 16 * 1024;
@@ -168,9 +170,12 @@ export interface CheckoutHandlerOptions {
   /**
    * Told about every failure the browser only sees as a generic error (5xx, an upstream
    * error, an invoice id that `resolveInternalId` mapped to another invoice), for the
-   * merchant's logs. Default: nothing is logged.
+   * merchant's logs, with where it happened: `source` `checkout` with the payer's `request` (the
+   * one the handler was given) and the route's `invoiceId`; `events` (an event stream's refresh,
+   * no request) or `books` (a state read that could not be recorded, no request). A logger that
+   * throws changes no answer. Default: nothing is logged.
    */
-  onError?: (error: unknown, request: Request) => void;
+  onError?: CheckoutErrorHandler;
 }
 
 /** The keys `cors` takes (options-check.ts). */
@@ -203,16 +208,10 @@ export const CHECKOUT_HANDLER_OPTIONS = {
   onError: true,
 } as const satisfies OptionShapeOf<CheckoutHandlerOptions>;
 
-const CLIENT_METHODS = ['getInvoice', 'listPaymentVariants', 'cancelInvoice', 'startDeal'] as const;
-export const isClient = (value: unknown): value is MerchantClient =>
-  typeof value === 'object' &&
-  value !== null &&
-  CLIENT_METHODS.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
-
-/** Checks the proxy's options; `who` names the factory in the messages. @internal */
-export const validateCheckoutOptions = (options: CheckoutHandlerOptions, who = 'createCheckoutHandler') => {
+/** Checks the proxy's options, answering its terminals; `who` names the factory in the messages. @internal */
+export const validateCheckoutOptions = (options: CheckoutHandlerOptions, who = 'createCheckoutHandler'): readonly MerchantClient[] => {
   try {
-    validateOptions(options);
+    return validateOptions(options);
   } catch (error) {
     if (error instanceof TypeError && who !== 'createCheckoutHandler')
       throw new TypeError(error.message.replace('createCheckoutHandler', who));
@@ -220,7 +219,8 @@ export const validateCheckoutOptions = (options: CheckoutHandlerOptions, who = '
   }
 };
 
-export const validateOptions = (options: CheckoutHandlerOptions) => {
+/** Checks the proxy's options; answers its terminals (`client` as a list). */
+export const validateOptions = (options: CheckoutHandlerOptions): readonly MerchantClient[] => {
   const {
     client,
     clientFor,
@@ -235,10 +235,7 @@ export const validateOptions = (options: CheckoutHandlerOptions) => {
     maxUploadBytes,
     uploadTimeoutMs,
   } = options;
-  const clients = Array.isArray(client) ? client : [client];
-  if (clients.length === 0 || !clients.every(isClient)) {
-    throw new TypeError('createCheckoutHandler: client must be a MerchantClient or a non-empty array of them');
-  }
+  const clients = clientsOf(client, 'createCheckoutHandler');
   if (clientFor !== undefined && typeof clientFor !== 'function')
     throw new TypeError('createCheckoutHandler: clientFor must be a function');
   if (authorize !== undefined && typeof authorize !== 'function')
@@ -295,4 +292,5 @@ export const validateOptions = (options: CheckoutHandlerOptions) => {
       }
     }
   }
+  return clients;
 };

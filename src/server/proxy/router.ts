@@ -122,7 +122,8 @@ export const createRouter = (proxy: ProxyContext): ((request: Request) => Promis
     } catch (error) {
       const answer = toCheckoutError(error, budget.deadline);
       // A payer who went away is no failure worth a log line.
-      if (!request.signal.aborted && (answer.status >= 500 || !(error instanceof CheckoutHttpError))) proxy.report(error, request);
+      if (!request.signal.aborted && (answer.status >= 500 || !(error instanceof CheckoutHttpError)))
+        proxy.report(error, request, id || undefined);
       if (!UPLOAD_ROUTES.has(name) || budget.bodyRead) return errorAnswerOf(answer);
       return closing(request, (headers) => errorAnswerOf(answer, headers));
     } finally {

@@ -14,7 +14,7 @@ export const cancelRoute: ProxyRoute = {
       return projectCanceledInvoice(await client.cancelInvoice(id, deadline.upstream()));
     } catch (error) {
       if (error instanceof MerchantApiError && error.status >= 400 && error.status < 500 && ![401, 403, 404].includes(error.status)) {
-        proxy.report(error, request);
+        proxy.report(error, request, id);
         fail('cancel_refused', 'the payment service refused to cancel; the invoice may have changed');
       }
       throw error;

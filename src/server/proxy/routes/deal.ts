@@ -59,7 +59,7 @@ export const dealRoute: ProxyRoute = {
     );
     const parsed = safeParse(GetInvoiceResponseSchema, answer);
     if (!parsed.success) {
-      proxy.report(new Error(`startDeal answered an invalid invoice: ${parsed.message}`), request);
+      proxy.report(new Error(`startDeal answered an invalid invoice: ${parsed.message}`), request, id);
       throw upstreamUnavailable();
     }
     return dealStarted(proxy, parsed.data, id, request, 'startDeal', client, deadline);

@@ -68,7 +68,7 @@ const serveDispute = async (proxy: ProxyContext, id: string, request: Request, b
       await claim.settle(outcome);
     } catch (error) {
       // The claim then lapses by itself; the payer's answer stands.
-      proxy.report(error, request);
+      proxy.report(error, request, id);
     }
   };
   const disputeHook = proxy.options.dispute;
@@ -112,7 +112,7 @@ const serveDispute = async (proxy: ProxyContext, id: string, request: Request, b
       // Refused: nothing was opened, the payer may try again.
       await settle('released');
       if (error instanceof MerchantApiError && ![401, 403].includes(error.status)) {
-        proxy.report(error, request);
+        proxy.report(error, request, id);
         fail('dispute_not_allowed', 'the payment service refused the dispute: the invoice can no longer be disputed');
       }
     } else if (error instanceof MerchantResponseError && error.status >= 200 && error.status < 300) {

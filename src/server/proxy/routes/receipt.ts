@@ -42,7 +42,7 @@ export const receiptRoute: ProxyRoute = {
         if (now) proxy.record(now, client);
         if (now?.deals.find((each) => each.isActive)?.status === 'transfer_confirmed')
           return proxy.projected(now, client, request, deadline, policy);
-        proxy.report(error, request);
+        proxy.report(error, request, id);
         fail('no_deal', 'the payment service refused the receipt: the deal no longer waits for a transfer; read the invoice again');
       }
       throw error;

@@ -340,6 +340,7 @@ const goals = (results: Results): Goal[] => {
     ...booksGoals(results.books),
     ...gatewayGoals(results.gateway),
     ...tracingGoals(results.tracing),
+    ...instructionsGoals(results.instructions),
     ...phoneGoals(results.phone),
     ...chaosGoals(results.chaos),
     ...journalGoals(results.journal),
@@ -630,6 +631,21 @@ const tracingTable = (t: TracingResult): string[] => {
 /** `sdk` ÷ `floor` within each round, their median: what the kit's instrumentation costs beyond what any meeting point 3 must. */
 const kitOverFloor = (t: TracingResult): number => median(t.rounds.sdk.map((value, index) => value / t.rounds.floor[index]!));
 
+/** Issue 39's point 5: the kit's own spans and metrics at most 5 % beyond the least point 3 asks, counted. */
+const KIT_OVER_FLOOR_GOAL = 1.05;
+
+const instructionsGoals = (outcome: Outcome<InstructionsResult> | undefined): Goal[] => {
+  const t = outcome?.ok ? outcome.value : undefined;
+  return [
+    {
+      what: "The kit's own spans and metrics against the least point 3 asks, main-thread instructions per read (the SDK without a context manager ÷ the floor)",
+      figure: t ? `${fixed(t.main.sdk / t.main.floor, 3)}× on ${t.node}` : 'not measured',
+      goal: `≤ ${fixed(KIT_OVER_FLOOR_GOAL, 2)}×`,
+      met: t ? t.main.sdk / t.main.floor <= KIT_OVER_FLOOR_GOAL : undefined,
+    },
+  ];
+};
+
 /** Section 11: what tracing costs, counted in instructions. */
 export const instructionsSection = (outcome: Outcome<InstructionsResult> | undefined): string => {
   if (!outcome?.ok) return failure(outcome);
@@ -646,6 +662,8 @@ export const instructionsSection = (outcome: Outcome<InstructionsResult> | undef
     ...INSTRUCTION_SETUPS.map(row),
     '',
     `The kit's own spans and metrics against the least point 3 asks (the SDK without a context manager ÷ the floor, main thread): ${fixed(t.main.sdk / t.main.floor, 3)}×. Reads that failed (an error, a timeout or an answer not 2xx): ${t.errors}.`,
+    '',
+    goalTable(instructionsGoals(outcome)),
     '',
     loadLine(outcome),
   ].join('\n');

@@ -27,16 +27,40 @@ export abstract class AdapterRequest {
 // Adapters' requests are `Request`s: their members a subclass does not define come from one.
 Object.setPrototypeOf(AdapterRequest.prototype, Request.prototype);
 
-/** The path of `request`'s URL; for an {@link AdapterRequest}, without parsing its URL again. */
+/** What an adapter knows of a real `Request` it made: the path it parsed and how it writes a text answer. */
+interface Adopted {
+  readonly pathname: string;
+  readonly textAnswer: AdapterRequest['textAnswer'];
+}
+
+/**
+ * The real `Request`s adapters made where their own cannot pass for one (Node 24 and later:
+ * undici 7 brand-checks a request by private fields), keyed weakly: an entry lives as long as
+ * its request and no longer.
+ */
+const adopted = new WeakMap<Request, Adopted>();
+
+/**
+ * Tells {@link requestPath} and {@link textAnswer} what the adapter that made `request` (a real
+ * `Request`) knows: the path it parsed, and its answer that it writes without a body stream.
+ */
+export const adoptRequest = (request: Request, pathname: string, answer: AdapterRequest['textAnswer']): void => {
+  adopted.set(request, { pathname, textAnswer: answer });
+};
+
+/** The path of `request`'s URL; for a request an adapter made, without parsing its URL again. */
 export const requestPath = (request: Request): string =>
-  request instanceof AdapterRequest ? request.pathname() : new URL(request.url).pathname;
+  request instanceof AdapterRequest ? request.pathname() : (adopted.get(request)?.pathname ?? new URL(request.url).pathname);
 
 /**
  * `new Response(text, { status, headers })`, or for a request an adapter made, its own answer
  * that behaves as one and that it writes without a body stream.
  */
-export const textAnswer = (request: Request | undefined, text: string, status: number, headers: Headers): Response =>
-  request instanceof AdapterRequest ? request.textAnswer(text, status, headers) : new Response(text, { status, headers });
+export const textAnswer = (request: Request | undefined, text: string, status: number, headers: Headers): Response => {
+  if (request instanceof AdapterRequest) return request.textAnswer(text, status, headers);
+  const answer = request === undefined ? undefined : adopted.get(request)?.textAnswer;
+  return answer ? answer(text, status, headers) : new Response(text, { status, headers });
+};
 
 /** A `fetch` as `MerchantClient` takes one. */
 export type UpstreamFetch = (request: Request) => Promise<Response>;

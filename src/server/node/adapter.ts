@@ -6,8 +6,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { BODY_LIMITS } from '../http/body.js';
+import { adoptRequest } from '../http/runtime-seam.js';
 import { BodyGate, PayloadTooLargeError } from './body-gate.js';
-import { NodeRequest, NodeTextResponse, standInsWork, toHeaders } from './request.js';
+import { NodeRequest, NodeTextResponse, nodeTextAnswer, standInsWork, toHeaders } from './request.js';
 import type { FetchHandler } from '../handler.js';
 import { checkOptions, type OptionShapeOf } from '../options-check.js';
 
@@ -360,6 +361,8 @@ export const toNodeHandler = (handler: FetchHandler, options: NodeHandlerOptions
         const real = new Request(url.href, { method, headers: toHeaders(req), signal: controller.signal });
         // Held until the answer ends: its `signal` (undici's own, following `controller`) dies with it.
         res.once('close', () => void real.signal);
+        // Its text answers are written whole all the same, and its path is not parsed again.
+        adoptRequest(real, url.pathname, nodeTextAnswer);
         request = real;
       }
       // Its body is nobody's: not waited for after the answer, however slowly it comes.

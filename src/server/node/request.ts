@@ -55,7 +55,7 @@ export class NodeRequest extends AdapterRequest {
 
   /** A text answer the adapter writes without a body stream (the seam's `textAnswer`). */
   textAnswer(text: string, status: number, headers: Headers): Response {
-    return new NodeTextResponse(text, status, headers) as unknown as Response;
+    return nodeTextAnswer(text, status, headers);
   }
 
   get method(): string {
@@ -203,6 +203,17 @@ export class NodeTextResponse {
     return (this.#native ??= new Response(this.#text, { status: this.#status, headers: this.#headers }));
   }
 }
+
+/**
+ * A {@link NodeTextResponse}: the answer to any request the adapter made, its own stand-in or
+ * (where a stand-in cannot pass for a request: Node 24 and later) a real one it adopted.
+ * Unlike a request, a response is never brand-checked by what a handler does with it
+ * (`new Response(answer.body, answer)` reads its members), so the stand-in works on every line.
+ */
+export const nodeTextAnswer = (text: string, status: number, headers: Headers): Response => {
+  standInOnce();
+  return new NodeTextResponse(text, status, headers) as unknown as Response;
+};
 
 let stoodIn = false;
 let standInsPass: boolean | undefined;

@@ -7,6 +7,8 @@
  *
  * - The requests an adapter makes may extend {@link AdapterRequest}: the path it parsed already
  *   ({@link requestPath}) and a text answer it writes without a body stream ({@link textAnswer}).
+ *   Where a stand-in cannot pass for a `Request` (Node 24 and later), the adapter makes a real
+ *   one and tells the same two things with {@link adoptRequest}.
  * - The client's upstream `fetch` may be a {@link TextFetch}: a direct entry that sends a JSON or
  *   empty call and reads the answer whole into text, with no `Request` or `Response`
  *   ({@link textEntryOf}). Which `fetch` a client uses when given none is the platform's

@@ -110,6 +110,42 @@ describe('the Request a GET is handed', () => {
     });
   });
 
+  test('repeated headers reach it as a browser sent them, a repeated Set-Cookie each on its own', async () => {
+    let seen: unknown;
+    const { base } = await serve(
+      toNodeHandler((request) => {
+        seen = [request.headers.get('accept'), request.headers.get('cookie'), request.headers.getSetCookie()];
+        return new Response(null, { status: 204 });
+      }),
+    );
+    // Raw, as a client may send them: Node joins most repeats into one string and keeps
+    // Set-Cookie's as a list, which a real request is then made from through a real Headers.
+    const answer = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        `${base}/x`,
+        {
+          headers: [
+            ['Host', new URL(base).host],
+            ['Accept', 'text/html'],
+            ['Accept', 'application/json'],
+            ['Cookie', 'a=1'],
+            ['Cookie', 'b=2'],
+            ['Set-Cookie', 'c=3'],
+            ['Set-Cookie', 'd=4'],
+          ].flat(),
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    assert.equal(answer, 204);
+    assert.deepEqual(seen, ['text/html, application/json', 'a=1; b=2', ['c=3', 'd=4']]);
+  });
+
   test('a HEAD is handed as one, and answered without a body', async () => {
     let method = '';
     const { base } = await serve(

@@ -5,63 +5,48 @@
  * for `node:http` and only Node entry points import that folder. A runtime without an adapter
  * gets the plain Web behaviour of each function.
  *
- * - The requests an adapter makes may extend {@link AdapterRequest}: the path it parsed already
- *   ({@link requestPath}) and a text answer it writes without a body stream ({@link textAnswer}).
- *   Where a stand-in cannot pass for a `Request` (Node 24 and later), the adapter makes a real
- *   one and tells the same two things with {@link adoptRequest}.
+ * - A request an adapter made (its own stand-in, or a real `Request` where a stand-in cannot
+ *   pass for one: Node 24 and later) carries what the adapter knows of it under one symbol
+ *   ({@link markAdapterRequest}): the path it parsed already ({@link requestPath}) and a text
+ *   answer it writes without a body stream ({@link textAnswer}).
  * - The client's upstream `fetch` may be a {@link TextFetch}: a direct entry that sends a JSON or
  *   empty call and reads the answer whole into text, with no `Request` or `Response`
  *   ({@link textEntryOf}). Which `fetch` a client uses when given none is the platform's
  *   (platform.ts), chosen by the entry.
  */
 
-/**
- * A request made by a runtime adapter (the Node adapter's GET and HEAD requests), which behaves
- * as a `Request` (`instanceof Request` holds) and answers two questions for less than a real one
- * costs (bench/profile.ts).
- */
-export abstract class AdapterRequest {
+/** What an adapter knows of a request it made, which the kit would otherwise work out again (bench/profile.ts). */
+export interface AdapterKnows {
   /** The path of the request's URL, as the adapter parsed it. */
-  abstract pathname(): string;
-  /** An answer of `text` that behaves as `new Response(text, { status, headers })` and that the adapter writes as it is. */
-  abstract textAnswer(text: string, status: number, headers: Headers): Response;
-}
-// Adapters' requests are `Request`s: their members a subclass does not define come from one.
-Object.setPrototypeOf(AdapterRequest.prototype, Request.prototype);
-
-/** What an adapter knows of a real `Request` it made: the path it parsed and how it writes a text answer. */
-interface Adopted {
   readonly pathname: string;
-  readonly textAnswer: AdapterRequest['textAnswer'];
+  /** An answer of `text` that behaves as `new Response(text, { status, headers })` and that the adapter writes as it is. */
+  textAnswer(text: string, status: number, headers: Headers): Response;
 }
 
-/**
- * The real `Request`s adapters made where their own cannot pass for one (Node 24 and later:
- * undici 7 brand-checks a request by private fields), keyed weakly: an entry lives as long as
- * its request and no longer.
- */
-const adopted = new WeakMap<Request, Adopted>();
+/** Where a request an adapter made carries what the adapter knows of it. */
+const ADAPTER_KNOWS = Symbol('merchant-checkout.adapter-knows');
+
+type Marked = { readonly [ADAPTER_KNOWS]?: AdapterKnows };
 
 /**
- * Tells {@link requestPath} and {@link textAnswer} what the adapter that made `request` (a real
- * `Request`) knows: the path it parsed, and its answer that it writes without a body stream.
+ * Marks `request`, which an adapter made (a real `Request`, or a stand-in marking itself in its
+ * constructor), with what the adapter knows of it: an own property, which lives and dies with the
+ * request.
  */
-export const adoptRequest = (request: Request, pathname: string, answer: AdapterRequest['textAnswer']): void => {
-  adopted.set(request, { pathname, textAnswer: answer });
+export const markAdapterRequest = (request: object, knows: AdapterKnows): void => {
+  (request as { [ADAPTER_KNOWS]?: AdapterKnows })[ADAPTER_KNOWS] = knows;
 };
 
 /** The path of `request`'s URL; for a request an adapter made, without parsing its URL again. */
-export const requestPath = (request: Request): string =>
-  request instanceof AdapterRequest ? request.pathname() : (adopted.get(request)?.pathname ?? new URL(request.url).pathname);
+export const requestPath = (request: Request): string => (request as Marked)[ADAPTER_KNOWS]?.pathname ?? new URL(request.url).pathname;
 
 /**
  * `new Response(text, { status, headers })`, or for a request an adapter made, its own answer
  * that behaves as one and that it writes without a body stream.
  */
 export const textAnswer = (request: Request | undefined, text: string, status: number, headers: Headers): Response => {
-  if (request instanceof AdapterRequest) return request.textAnswer(text, status, headers);
-  const answer = request === undefined ? undefined : adopted.get(request)?.textAnswer;
-  return answer ? answer(text, status, headers) : new Response(text, { status, headers });
+  const knows = (request as Marked | undefined)?.[ADAPTER_KNOWS];
+  return knows ? knows.textAnswer(text, status, headers) : new Response(text, { status, headers });
 };
 
 /** A `fetch` as `MerchantClient` takes one. */

@@ -6,9 +6,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { BODY_LIMITS } from '../http/body.js';
-import { adoptRequest } from '../http/runtime-seam.js';
+import { markAdapterRequest } from '../http/runtime-seam.js';
 import { BodyGate, PayloadTooLargeError } from './body-gate.js';
-import { NodeRequest, NodeTextResponse, nodeTextAnswer, standInsWork, toHeaders } from './request.js';
+import { NodeRequest, NodeTextResponse, headersInit, nodeTextAnswer, standInsWork, toHeaders } from './request.js';
 import type { FetchHandler } from '../handler.js';
 import { checkOptions, type OptionShapeOf } from '../options-check.js';
 
@@ -358,11 +358,11 @@ export const toNodeHandler = (handler: FetchHandler, options: NodeHandlerOptions
     if (method === 'GET' || method === 'HEAD') {
       if (standInsWork()) request = new NodeRequest(url, method, req, controller.signal) as unknown as Request;
       else {
-        const real = new Request(url.href, { method, headers: toHeaders(req), signal: controller.signal });
+        const real = new Request(url.href, { method, headers: headersInit(req), signal: controller.signal });
         // Held until the answer ends: its `signal` (undici's own, following `controller`) dies with it.
         res.once('close', () => void real.signal);
         // Its text answers are written whole all the same, and its path is not parsed again.
-        adoptRequest(real, url.pathname, nodeTextAnswer);
+        markAdapterRequest(real, { pathname: url.pathname, textAnswer: nodeTextAnswer });
         request = real;
       }
       // Its body is nobody's: not waited for after the answer, however slowly it comes.

@@ -4,7 +4,7 @@
  * only as far as a request needs; the real one is made on first use of anything else.
  */
 import type { IncomingMessage } from 'node:http';
-import { AdapterRequest } from '../http/runtime-seam.js';
+import { markAdapterRequest, type AdapterKnows } from '../http/runtime-seam.js';
 
 /** Node's parsed headers as a real `Headers`. */
 export const toHeaders = (req: Pick<IncomingMessage, 'headers'>): Headers => {
@@ -17,6 +17,19 @@ export const toHeaders = (req: Pick<IncomingMessage, 'headers'>): Headers => {
 };
 
 /**
+ * Node's parsed headers as a real `Request` takes them: the object itself when each value is one
+ * string under a name a `Headers` takes (every HTTP/1.1 request but one that repeats
+ * `Set-Cookie`), else a real `Headers`. A `Headers` made first is copied again, name by name and
+ * sorted, by the request that takes it (bench/profile.ts).
+ */
+export const headersInit = (req: Pick<IncomingMessage, 'headers'>): Headers | Record<string, string> => {
+  for (const name in req.headers) {
+    if (typeof req.headers[name] !== 'string' || name.startsWith(':')) return toHeaders(req);
+  }
+  return req.headers as Record<string, string>;
+};
+
+/**
  * The `Request` a GET or HEAD is handed as: the method, URL, headers and signal are its own
  * (the headers made on first use); every other member, and undici's internal slots that
  * `new Request(request)` and `fetch(request)` read, come from a real `Request` made on first
@@ -24,7 +37,7 @@ export const toHeaders = (req: Pick<IncomingMessage, 'headers'>): Headers => {
  * given a `signal`, undici makes a second `AbortSignal` that follows it and registers the
  * request with a finalization registry.
  */
-export class NodeRequest extends AdapterRequest {
+export class NodeRequest implements AdapterKnows {
   readonly #url: URL;
   readonly #href: string;
   readonly #method: string;
@@ -34,7 +47,6 @@ export class NodeRequest extends AdapterRequest {
   #native: Request | undefined;
 
   constructor(url: URL, method: string, incoming: IncomingMessage, signal: AbortSignal) {
-    super();
     // NodeHeaders and NodeTextResponse are made only through a NodeRequest.
     standInOnce();
     this.#url = url;
@@ -42,6 +54,7 @@ export class NodeRequest extends AdapterRequest {
     this.#method = method;
     this.#incoming = incoming;
     this.#signal = signal;
+    markAdapterRequest(this, this);
   }
 
   get url(): string {
@@ -49,7 +62,7 @@ export class NodeRequest extends AdapterRequest {
   }
 
   /** The path of `url`, from the URL the adapter parsed (the seam's `requestPath`). */
-  pathname(): string {
+  get pathname(): string {
     return this.#url.pathname;
   }
 
@@ -153,8 +166,7 @@ const standIn = (light: { prototype: object }, Native: { prototype: object }, sa
       configurable: true,
     });
   }
-  // A class that already inherits from `Native` (through the seam's `AdapterRequest`) keeps its chain.
-  if (!Object.prototype.isPrototypeOf.call(Native.prototype, light.prototype)) Object.setPrototypeOf(light.prototype, Native.prototype);
+  Object.setPrototypeOf(light.prototype, Native.prototype);
 };
 
 /**

@@ -4,13 +4,17 @@
  * the shop of test/e2e/runtimes/app.js with the built package installed as an adopter installs
  * it (packed, test/e2e/support/scratch-app.ts), against the mock service on Node. On each: a
  * checkout read; the event stream, and a change pushed to it by a notification the kit verified
- * with the service; reconciliation on demand, by a scheduler's call (`kit.cron`) and, where the
- * runtime keeps timers between requests, by the kit's own timer; a receipt upload. On Bun and
- * Deno the kit keeps its books in SQLite through the runtime's own binding (`bun:sqlite`, Deno's
- * `node:sqlite`); on workerd in memory (docs/server.md, "Runtimes").
+ * with the service; reconciliation on demand, by a scheduler's call (`kit.cron`), where the
+ * runtime keeps timers between requests by the kit's own timer, and on workerd by the Worker's
+ * `scheduled` handler (`kit.reconciler.drain`, a Cron Trigger sent through miniflare); a
+ * receipt upload. On Bun and Deno all of it runs once per durable store: SQLite through the
+ * runtime's own binding (`bun:sqlite`, Deno's `node:sqlite`), and Redis (a real `redis-server`,
+ * through the `redis` package); on each, what the books were told is still there after the
+ * runtime's process is SIGKILLed and a new one starts on the same store. On workerd the kit
+ * keeps its books in memory (docs/server.md, "Runtimes").
  *
- * Needs the build and the `bun`, `deno` and `miniflare` packages (`npm ci`); a missing runtime
- * fails its tests, saying so.
+ * Needs the build, the `bun`, `deno`, `miniflare` and `redis` packages (`npm ci`) and Debian's
+ * `redis-server`; a missing one fails the tests, saying so.
  */
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
@@ -21,8 +25,9 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type * as MockEntry from 'merchant-checkout/mock';
 import { readSse } from '../support/sse.js';
-import { freePort, startProcess, stop } from './support/processes.js';
-import { RUNTIMES, TIMER_RUNTIMES } from './support/runtimes.js';
+import { DURABLE_REDIS_ARGS, startRedis, type RedisProcess } from '../support/redis-server.js';
+import { crash, freePort, startProcess, stop } from './support/processes.js';
+import { RUNTIMES, SCHEDULED_RUNTIMES, STORES, TIMER_RUNTIMES, type Store } from './support/runtimes.js';
 import { scratchApp, type ScratchApp } from './support/scratch-app.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -32,9 +37,12 @@ const CRON_SECRET = 'runtimes-cron-secret-0123456789';
 
 let scratch: ScratchApp;
 let mock: MockEntry.MockServer;
+let redis: RedisProcess;
 
 before(async () => {
-  scratch = scratchApp('runtimes', []);
+  redis = await startRedis({ args: DURABLE_REDIS_ARGS });
+  // The Redis store's client, as a shop installs it beside the package (an optional peer).
+  scratch = scratchApp('runtimes', ['redis']);
   const fixtures = join(root, 'test', 'e2e', 'runtimes');
   for (const name of readdirSync(fixtures)) copyFileSync(join(fixtures, name), join(scratch.app, name));
   const { startMockServer } = (await import('merchant-checkout/mock')) as typeof MockEntry;
@@ -44,12 +52,17 @@ before(async () => {
 
 after(async () => {
   await mock?.close();
+  await redis?.stop();
   scratch?.remove();
 });
 
 interface Shop {
   url: string;
   stop(): Promise<void>;
+  /** SIGKILLs the runtime's process, runs `whileDown`, and starts a new process on the same port and store (Bun, Deno). */
+  crash?(whileDown: () => Promise<void>): Promise<void>;
+  /** Sends the Worker one scheduled event (a Cron Trigger) and answers its outcome (workerd). */
+  scheduled?(): Promise<string>;
 }
 
 /** A binary of an npm package in this repository's node_modules, or a clear failure naming the package. */
@@ -68,28 +81,44 @@ const settings = (url: string) => ({
   SELF_URL: url,
 });
 
-/** Bun or Deno serving the shop as a process of its own. */
-const startProcessShop = async (runtime: 'Bun' | 'Deno'): Promise<Shop> => {
+/** Bun or Deno serving the shop as a process of its own, the kit on `store`. */
+const startProcessShop = async (runtime: 'Bun' | 'Deno', store: Store): Promise<Shop> => {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const command = runtime === 'Bun' ? [binary('bun', 'bun'), 'bun.js'] : [binary('deno', 'deno'), 'run', '-A', 'deno.js'];
-  const child: ChildProcess = await startProcess(
-    command[0]!,
-    command.slice(1),
-    {
-      ...settings(url),
-      PORT: String(port),
-      TIMER: '1',
-      DATABASE_FILE: join(scratch.scratch, `${runtime}.db`),
-      // Nothing is fetched from elsewhere: no update check, no telemetry.
-      DENO_NO_UPDATE_CHECK: '1',
-      DO_NOT_TRACK: '1',
+  const command =
+    runtime === 'Bun'
+      ? [binary('bun', 'bun'), 'bun.js']
+      : // What the shop needs of Deno: the network (the service, Redis, its own port), its settings, and its files (node_modules, SQLite's).
+        [binary('deno', 'deno'), 'run', '--allow-net', '--allow-env', '--allow-read', '--allow-write', 'deno.js'];
+  const environment = {
+    ...settings(url),
+    PORT: String(port),
+    TIMER: '1',
+    STORE: store.toLowerCase(),
+    DATABASE_FILE: join(scratch.scratch, `${runtime}.db`),
+    REDIS_URL: redis.url,
+    REDIS_PREFIX: `runtimes-${runtime.toLowerCase()}:`,
+    // Nothing is fetched from elsewhere: no update check, no telemetry.
+    DENO_NO_UPDATE_CHECK: '1',
+    DO_NOT_TRACK: '1',
+  };
+  const start = () => startProcess(command[0]!, command.slice(1), environment, `${url}/shop/changes`, scratch.app);
+  let child: ChildProcess = await start();
+  return {
+    url,
+    stop: () => stop(child),
+    crash: async (whileDown) => {
+      await crash(child);
+      await whileDown();
+      child = await start();
     },
-    `${url}/shop/changes`,
-    scratch.app,
-  );
-  return { url, stop: () => stop(child) };
+  };
 };
+
+/** The part of miniflare's handle on the Worker that sends a scheduled event (its type comes from `@cloudflare/workers-types`, not installed). */
+interface ScheduledFetcher {
+  scheduled(options: { cron: string; scheduledTime: Date }): Promise<{ outcome: string; noRetry: boolean }>;
+}
 
 /** workerd through miniflare: the Worker bundled as wrangler bundles one (esbuild, the `workerd` condition), no `nodejs_compat`. */
 const startWorkerShop = async (): Promise<Shop> => {
@@ -117,8 +146,23 @@ const startWorkerShop = async (): Promise<Shop> => {
     port,
   });
   await worker.ready;
-  return { url, stop: () => worker.dispose() };
+  return {
+    url,
+    stop: () => worker.dispose(),
+    scheduled: async () => {
+      const fetcher = (await worker.getWorker()) as unknown as ScheduledFetcher;
+      const { outcome } = await fetcher.scheduled({ cron: '* * * * *', scheduledTime: new Date() });
+      return outcome;
+    },
+  };
 };
+
+/** One invoice's finding in a reconciler's report. */
+interface Finding {
+  invoiceId: string;
+  finding: string;
+  status: string;
+}
 
 interface Change {
   kit: string;
@@ -144,11 +188,11 @@ const waitFor = async <T>(what: string, probe: () => Promise<T | undefined>, tim
   }
 };
 
-for (const runtime of RUNTIMES) {
-  describe(`the kit on ${runtime}`, () => {
+for (const [runtime, store] of RUNTIMES.flatMap((runtime) => STORES[runtime].map((store) => [runtime, store] as const))) {
+  describe(`the kit on ${runtime}, its books in ${store}`, () => {
     let shop: Shop;
     before(async () => {
-      shop = runtime === 'workerd' ? await startWorkerShop() : await startProcessShop(runtime);
+      shop = runtime === 'workerd' ? await startWorkerShop() : await startProcessShop(runtime, store);
     });
     after(async () => {
       await shop?.stop();
@@ -165,8 +209,21 @@ for (const runtime of RUNTIMES) {
       return id;
     };
     const changes = async () => json<Change[]>(await fetch(`${shop.url}/shop/changes`));
+    /** What the shop's `onError` was told (by this process). */
+    const errors = async () => json<string[]>(await fetch(`${shop.url}/shop/errors`));
     const changeOf = async (kit: string, invoiceId: string, source: string) =>
       (await changes()).find((change) => change.kit === kit && change.invoiceId === invoiceId && change.source === source);
+    /** What the reconciler found when the shop asked it to read `id` now. */
+    const reconcileNow = async (id: string) =>
+      json<{ checked: number; findings: Finding[] }>(await fetch(`${shop.url}/shop/reconcile?id=${id}`, { method: 'POST' }));
+    /** Calls the kit's cron handler, as a scheduler does, until a call finds something of `id`: that finding. */
+    const cronFinds = (id: string) =>
+      waitFor(`a cron call finds ${id}`, async () => {
+        const answer = await json<{ findings: Finding[] }>(
+          await fetch(`${shop.url}/cron/cron`, { headers: { authorization: `Bearer ${CRON_SECRET}` } }),
+        );
+        return answer.findings.find((finding) => finding.invoiceId === id);
+      });
     /** Paid at the service, with every notification of it given up (the shop never heard of it). */
     const paidUnheard = async (id: string) => {
       mock.service.markPaid(id);
@@ -214,9 +271,7 @@ for (const runtime of RUNTIMES) {
     test('reconciles an invoice on demand: a payment whose notifications were lost', async () => {
       const id = await create({ lost: true });
       await paidUnheard(id);
-      const report = await json<{ checked: number; findings: { invoiceId: string; status: string }[] }>(
-        await fetch(`${shop.url}/shop/reconcile?id=${id}`, { method: 'POST' }),
-      );
+      const report = await reconcileNow(id);
       assert.equal(report.checked, 1);
       assert.equal(report.findings[0]?.invoiceId, id);
       assert.equal(report.findings[0]?.status, 'paid');
@@ -227,12 +282,7 @@ for (const runtime of RUNTIMES) {
       const id = await create({ lost: true });
       await paidUnheard(id);
       assert.equal((await fetch(`${shop.url}/cron/cron`)).status, 401);
-      const found = await waitFor('the cron call finds the payment', async () => {
-        const answer = await json<{ findings: { invoiceId: string; status: string }[] }>(
-          await fetch(`${shop.url}/cron/cron`, { headers: { authorization: `Bearer ${CRON_SECRET}` } }),
-        );
-        return answer.findings.find((finding) => finding.invoiceId === id);
-      });
+      const found = await cronFinds(id);
       assert.equal(found.status, 'paid');
       assert.equal((await changeOf('cron', id, 'reconcile'))?.status, 'paid');
     });
@@ -243,6 +293,47 @@ for (const runtime of RUNTIMES) {
         await paidUnheard(id);
         const change = await waitFor('the timer finds the payment', () => changeOf('timer', id, 'reconcile'));
         assert.equal(change.status, 'paid');
+      });
+    }
+
+    if (SCHEDULED_RUNTIMES.includes(runtime)) {
+      test("reconciles by the Worker's scheduled handler (a Cron Trigger): kit.reconciler.drain finds the lost payment", async () => {
+        const id = await create({ lost: true });
+        await paidUnheard(id);
+        assert.equal(await changeOf('cron', id, 'reconcile'), undefined, 'nothing reconciles it before a scheduled event');
+        const change = await waitFor('a scheduled event finds the payment', async () => {
+          assert.equal(await shop.scheduled!(), 'ok');
+          return changeOf('cron', id, 'reconcile');
+        });
+        assert.equal(change.status, 'paid');
+      });
+    }
+
+    if (store !== 'memory') {
+      test(`keeps its books in ${store} across a SIGKILL: the new process tells nothing twice, and finds a payment made while it was down`, async () => {
+        const heard = await create();
+        mock.service.markPaid(heard);
+        await mock.service.notificationsSettled();
+        assert.equal((await changeOf('cron', heard, 'notification'))?.status, 'paid', 'the shop was told of the payment once');
+        const missed = await create({ lost: true });
+        // The shop reads it once: the books the create began are settled before the kill (a claim of
+        // them the killed process held would keep the new one waiting until it expires, `handlerTimeoutMs` + 5 s).
+        assert.equal((await reconcileNow(missed)).findings[0]?.status, 'new');
+        assert.deepEqual(await errors(), [], 'onError was told of nothing before the kill');
+        await shop.crash!(() => paidUnheard(missed));
+
+        assert.deepEqual(await changes(), [], 'a new process: the shop has heard nothing from it yet');
+        // The books kept the payment the shop was told of: reading the invoice again is no news.
+        const again = await reconcileNow(heard);
+        assert.deepEqual(
+          again.findings.map(({ invoiceId, finding, status }) => ({ invoiceId, finding, status })),
+          [{ invoiceId: heard, finding: 'unchanged', status: 'paid' }],
+        );
+        assert.equal(await changeOf('cron', heard, 'reconcile'), undefined, 'not told of the payment a second time');
+        // The invoices tracked were kept: the scheduler's call reads the one whose payment nobody heard of.
+        const found = await cronFinds(missed);
+        assert.equal(found.status, 'paid');
+        assert.equal((await changeOf('cron', missed, 'reconcile'))?.status, 'paid');
       });
     }
 
@@ -259,6 +350,10 @@ for (const runtime of RUNTIMES) {
         (request) => request.method === 'POST' && request.path === `/api/merchant/invoices/${id}/confirm-transfer`,
       );
       assert.equal(sent.length, 1, 'the receipt reached the service');
+    });
+
+    test('told onError of no failure along the way', async () => {
+      assert.deepEqual(await errors(), []);
     });
   });
 }

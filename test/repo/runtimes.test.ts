@@ -1,8 +1,9 @@
 /**
  * What the docs say about where the kit runs is what the tests run: docs/server.md's table of
  * runtimes has a column for Node and for each runtime test/e2e/runtimes.test.ts serves the kit
- * on, every cell says `tested` or `not supported: <why>`, the timer row says `not supported`
- * exactly where the test has no timer test, and a file a cell names exists. package.json's
+ * on, every cell says `tested` or `not supported: <why>`, the rows of the kit's timer, of a
+ * Worker's `scheduled` handler and of each durable store say `tested` exactly where the test
+ * runs them, and a file a cell names exists. package.json's
  * `engines.node` names the oldest Node line the suite runs on (scripts/node-lines.js), and the
  * README says the same.
  */
@@ -12,7 +13,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { MAIN_LINE, NODE_LINES } from '../../scripts/node-lines.js';
-import { RUNTIMES, TIMER_RUNTIMES } from '../e2e/support/runtimes.js';
+import { RUNTIMES, SCHEDULED_RUNTIMES, STORES, TIMER_RUNTIMES, type Runtime } from '../e2e/support/runtimes.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -38,7 +39,7 @@ const runtimesTable = (): { header: string[]; rows: string[][] } => {
 test("docs/server.md's table of runtimes has Node and each runtime the end-to-end test runs the kit on", () => {
   const { header, rows } = runtimesTable();
   assert.deepEqual(header, ['feature', 'Node', ...RUNTIMES]);
-  assert.ok(rows.length >= 7, 'checkout read, event stream, notifications, timer, cron, receipts, durable store');
+  assert.ok(rows.length >= 9, 'checkout read, event stream, notifications, timer, cron, scheduled handler, receipts, SQLite, Redis');
   for (const row of rows) {
     assert.equal(row.length, header.length, row[0]);
     for (const [index, cell] of row.slice(1).entries()) {
@@ -48,13 +49,24 @@ test("docs/server.md's table of runtimes has Node and each runtime the end-to-en
   }
 });
 
-test('the timer row says not supported exactly where the end-to-end test has no timer test (workerd keeps no timer)', () => {
+/** The rows that hold for some runtimes only: where the end-to-end test runs each, and whether the Node suite does. */
+const PARTIAL_ROWS: { row: RegExp; runtimes: readonly Runtime[]; node: boolean }[] = [
+  { row: /kit's timer/, runtimes: TIMER_RUNTIMES, node: true },
+  { row: /`scheduled` handler/, runtimes: SCHEDULED_RUNTIMES, node: false },
+  { row: /^durable store: SQLite/, runtimes: RUNTIMES.filter((runtime) => STORES[runtime].includes('SQLite')), node: true },
+  { row: /^durable store: Redis/, runtimes: RUNTIMES.filter((runtime) => STORES[runtime].includes('Redis')), node: true },
+];
+
+test('the rows of the timer, the scheduled handler and each durable store say tested exactly where the end-to-end test runs them', () => {
   const { header, rows } = runtimesTable();
-  const timer: string[] = rows.find((row) => /timer/.test(row[0]!)) ?? [];
-  assert.ok(timer.length > 0, 'a row for the kit’s timer');
-  for (const runtime of RUNTIMES) {
-    const cell: string = timer[header.indexOf(runtime)] ?? '';
-    assert.equal(cell.startsWith('tested'), TIMER_RUNTIMES.includes(runtime), `${runtime}: ${cell}`);
+  for (const { row: name, runtimes, node } of PARTIAL_ROWS) {
+    const row: string[] = rows.find((each) => name.test(each[0]!)) ?? [];
+    assert.ok(row.length > 0, `a row matching ${String(name)}`);
+    assert.equal(row[header.indexOf('Node')]!.startsWith('tested'), node, `${row[0]} on Node`);
+    for (const runtime of RUNTIMES) {
+      const cell: string = row[header.indexOf(runtime)] ?? '';
+      assert.equal(cell.startsWith('tested'), runtimes.includes(runtime), `${row[0]} on ${runtime}: ${cell}`);
+    }
   }
 });
 

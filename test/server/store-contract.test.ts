@@ -1,6 +1,7 @@
 /**
- * One contract, every store (docs/ARCHITECTURE.md, "The store"): memory, SQLite (a real file)
- * and Redis (a real `redis-server`) answer every method of `CheckoutStore` the same way. What
+ * One contract, every store (docs/ARCHITECTURE.md, "The store"): memory, SQLite (a real file;
+ * also through a binding that answers `null` for no row, as `bun:sqlite` does) and Redis (a real
+ * `redis-server`) answer every method of `CheckoutStore` the same way. What
  * only a durable store does (a restart keeps it) is in store-sqlite.test.ts and the Redis tests.
  */
 import assert from 'node:assert/strict';
@@ -10,7 +11,9 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createMemoryStore, type CheckoutStore } from '../../src/server/node.js';
 import { createRedisStore } from '../../src/server/redis.js';
+import { openSqliteFile } from '../../src/server/node/sqlite.js';
 import { createSqliteStore } from '../../src/server/sqlite.js';
+import type { SqliteDatabase } from '../../src/server/store/sqlite.js';
 import { InvoiceSchema, safeParse, type Invoice } from '../../src/schemas/index.js';
 import { documentedInvoice } from '../fixtures/documented.js';
 import { startRedis, storeConnected, type RedisProcess } from '../support/redis-server.js';
@@ -31,9 +34,27 @@ const connected = async (store: CheckoutStore) => {
   return store;
 };
 
+/** The database through a binding that answers `null` for no row, as `bun:sqlite` does (node:sqlite and better-sqlite3: `undefined`). */
+const nullForNoRow = (database: SqliteDatabase): SqliteDatabase => ({
+  exec: (sql) => database.exec(sql),
+  prepare: (sql) => {
+    const statement = database.prepare(sql);
+    return {
+      run: (...params) => statement.run(...params),
+      get: (...params) => statement.get(...params) ?? null,
+      all: (...params) => statement.all(...params),
+    };
+  },
+  close: () => database.close(),
+});
+
 const STORES: [string, () => Promise<CheckoutStore>][] = [
   ['memory', () => Promise.resolve(createMemoryStore())],
   ['sqlite', () => Promise.resolve(createSqliteStore({ path: join(folder, `${crypto.randomUUID()}.db`) }))],
+  [
+    'sqlite, null for no row (as bun:sqlite)',
+    () => Promise.resolve(createSqliteStore({ database: nullForNoRow(openSqliteFile(join(folder, `${crypto.randomUUID()}.db`))) })),
+  ],
   ['redis', () => connected(createRedisStore({ url: redis.url, prefix: `contract-${crypto.randomUUID()}:` }))],
 ];
 

@@ -68,7 +68,8 @@ export const sqliteJournal = (
             statements.pruneEntries.run(now - ttlMs);
             statements.pruneHeads.run(now - ttlMs);
           }
-          const head = statements.head.get(invoiceId) as { seq: number; last_at: number } | undefined;
+          // No row is `undefined` in node:sqlite and better-sqlite3, `null` in bun:sqlite.
+          const head = (statements.head.get(invoiceId) ?? undefined) as { seq: number; last_at: number } | undefined;
           // A journal past its time (not pruned yet) starts again, as a pruned one would.
           const expired = head !== undefined && Number(head.last_at) + ttlMs < now;
           if (expired) statements.forget.run(invoiceId);
@@ -89,7 +90,7 @@ export const sqliteJournal = (
       ),
     read: (invoiceId, limit) =>
       step(() => {
-        const head = statements.head.get(invoiceId) as { seq: number } | undefined;
+        const head = (statements.head.get(invoiceId) ?? undefined) as { seq: number } | undefined;
         const rows = statements.read.all(invoiceId, Math.max(0, Math.floor(limit))) as { seq: number; entry: string }[];
         return { records: rows.map((row) => ({ seq: Number(row.seq), entry: row.entry })), total: Number(head?.seq ?? 0) };
       }),

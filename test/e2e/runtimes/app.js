@@ -4,26 +4,45 @@
  * notification receiver, the cron handler), answering with the runtime's own `Request` and
  * `Response`. Plain JavaScript, so that each runtime runs it as it is (workerd from a bundle).
  *
- * Besides the kit, three routes of the test's own, as a shop's back office would have them:
+ * Besides the kit, four routes of the test's own, as a shop's back office would have them:
  * `POST /shop/invoices` creates an invoice through the kit's client (so the kit tracks it),
  * `POST /shop/reconcile?id=` asks the reconciler for one invoice now, `GET /shop/changes` lists
- * what `onChange` heard. `?kit=timer` sends the first and the last to a second kit whose own
- * timer reconciles (where the runtime keeps timers between requests: not workerd).
+ * what `onChange` heard, `GET /shop/errors` what `onError` was told. `?kit=timer` sends the first and the last to a second kit whose own
+ * timer reconciles (where the runtime keeps timers between requests: not workerd). `drain`
+ * is what a scheduler's event calls (a Worker's `scheduled` handler): the cron kit's
+ * `reconciler.drain({ budgetMs })`.
  */
 
 /** Settings the test passes (environment variables, or a Worker's bindings). */
 const SETTINGS = ['MOCK_URL', 'API_KEY', 'SECRET_KEY', 'NOTIFICATION_TOKEN', 'CRON_SECRET', 'SELF_URL', 'TIMER'];
 
 /**
+ * The cron kit's store on Bun and Deno, as `STORE` names it: `redis`, Redis at `REDIS_URL` under
+ * `REDIS_PREFIX` (the `redis` package); `sqlite`, SQLite in the database `openSqlite()` opens (the
+ * runtime's own binding).
+ *
+ * @param {Record<string, string | undefined>} env
+ * @param {typeof import('merchant-checkout/redis')} redis
+ * @param {typeof import('merchant-checkout/sqlite')} sqlite
+ * @param {() => import('merchant-checkout/sqlite').SqliteDatabase} openSqlite
+ */
+export const storeOf = (env, redis, sqlite, openSqlite) =>
+  env.STORE === 'redis'
+    ? redis.createRedisStore({ url: env.REDIS_URL, prefix: env.REDIS_PREFIX, onError: (error) => console.error('redis store:', error) })
+    : sqlite.createSqliteStore({ database: openSqlite() });
+
+/**
  * @param {typeof import('merchant-checkout/server')} server the entry, as the runtime imported it
  * @param {Record<string, string | undefined>} env
  * @param {import('merchant-checkout/server').CheckoutStore | undefined} store the cron kit's store (the memory store when none)
- * @returns {(request: Request) => Promise<Response>}
+ * @returns {{ fetch: (request: Request) => Promise<Response>, drain: (budgetMs: number) => Promise<unknown> }}
  */
 export const shopApp = (server, env, store) => {
   for (const name of SETTINGS.slice(0, 6)) if (!env[name]) throw new TypeError(`the shop needs ${name}`);
   /** @type {{ kit: string, invoiceId: string, source: string, verified: boolean, status: string }[]} */
   const changes = [];
+  /** @type {string[]} */
+  const errors = [];
   const makeKit = (name, reconcile, kitStore) => {
     const client = new server.MerchantClient({ baseUrl: env.MOCK_URL, apiKey: env.API_KEY, secretKey: env.SECRET_KEY });
     const kit = server.createCheckoutServer({
@@ -43,17 +62,20 @@ export const shopApp = (server, env, store) => {
       },
       reconcile,
       // What failed, in the runtime's output (the test prints it when the process fails to start).
-      onError: (error) => console.error(`${name} kit:`, error),
+      onError: (error, context) => {
+        errors.push(`${name} kit, ${context.source}: ${error?.message ?? error}`);
+        console.error(`${name} kit:`, error);
+      },
       store: kitStore ?? server.createMemoryStore(),
     });
     return { name, kit, client };
   };
-  // One read a second of each open invoice (60 s by default), so a test finds a lost payment in seconds.
-  const cronKit = makeKit('cron', { timer: false, openIntervalMs: 1000 }, store);
-  const timerKit = env.TIMER === '1' ? makeKit('timer', { timer: true, openIntervalMs: 1000, tickMs: 200 }) : undefined;
+  // Four reads a second of each open invoice (one a minute by default), so a test finds a lost payment at once.
+  const cronKit = makeKit('cron', { timer: false, openIntervalMs: 250 }, store);
+  const timerKit = env.TIMER === '1' ? makeKit('timer', { timer: true, openIntervalMs: 250, tickMs: 200 }) : undefined;
 
   const json = (body, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-  return async (request) => {
+  const fetch = async (request) => {
     const url = new URL(request.url);
     const chosen = url.searchParams.get('kit') === 'timer' ? timerKit : cronKit;
     if (url.pathname.startsWith('/shop/') && !chosen) return json({ error: 'this runtime has no timer kit' }, 404);
@@ -74,7 +96,9 @@ export const shopApp = (server, env, store) => {
       return json(await chosen.kit.reconciler.reconcile({ ids: [url.searchParams.get('id')] }));
     }
     if (url.pathname === '/shop/changes') return json(changes);
+    if (url.pathname === '/shop/errors') return json(errors);
     if (url.pathname.startsWith('/timer/') && timerKit) return timerKit.kit.fetch(request);
     return cronKit.kit.fetch(request);
   };
+  return { fetch, drain: (budgetMs) => cronKit.kit.reconciler.drain({ budgetMs }) };
 };

@@ -1,7 +1,7 @@
 /**
  * Processes an end-to-end test starts (the built bin, a PHP or Python shop): a free port, a
  * start that waits until the process answers (or fails with what it printed), and a stop
- * that ends its whole process group.
+ * (or a crash: SIGKILL) that ends its whole process group.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -43,6 +43,17 @@ export const startProcess = async (
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
+};
+
+/** SIGKILL of the process and its group (a crash: no goodbye, nothing flushed), once it is gone. */
+export const crash = async (child: ChildProcess) => {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    process.kill(-child.pid!, 'SIGKILL');
+    await exited;
+  }
+  child.stdout?.destroy();
+  child.stderr?.destroy();
 };
 
 /** Ends the process and its group (a PHP server's workers), and lets go of its pipes. */

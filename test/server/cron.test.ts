@@ -214,6 +214,29 @@ describe('kit.cron: the handler a scheduler calls', () => {
     assert.deepEqual(changes.map((change) => change.invoiceId).sort(), [held, next].sort());
   });
 
+  test('a claim of the books left by an instance that died holds the call no longer than its budget; the invoice is due again', async () => {
+    const kit = makeKit({ cron: { secret: SECRET, budgetMs: 200 }, handlerTimeoutMs: 30_000 });
+    const id = await paidAndDue(kit.store);
+    // An instance claimed the invoice's books and was killed before it committed: its claim lapses only after 35 s.
+    const dead = await kit.store.claimBooks(id, 35_000);
+    assert.equal(dead.state, 'claimed');
+    const began = Date.now();
+    const done = await report(await call(kit));
+    const took = Date.now() - began;
+    assert.deepEqual([done.checked, done.errors, done.changes, done.stopped, done.stillDue], [0, 0, 0, 'budget', true]);
+    assert.ok(took < 10_000, `the call waited ${took} ms for the dead instance's claim`);
+    assert.equal(changes.length, 0);
+
+    // Once the claim is gone, the next call tells the shop, once.
+    if (dead.state === 'claimed') await dead.release();
+    const later = await report(await call(kit));
+    assert.deepEqual([later.checked, later.changes, later.stillDue], [1, 1, false]);
+    assert.deepEqual(
+      changes.map((change) => [change.invoiceId, change.kind, change.source]),
+      [[id, 'paid', 'reconcile']],
+    );
+  });
+
   test("the caller's abort cuts the call as the budget does; the invoice is due again", async () => {
     const kit = makeKit();
     const held = await paidAndDue(kit.store);

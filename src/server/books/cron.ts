@@ -27,8 +27,10 @@ export interface KitCronOptions {
   path?: string;
   /**
    * How long one call may read, in ms (default 5 000): no read starts after it, and a read still
-   * waiting for the service is aborted and due again at the next call. A change already handed
-   * to `onChange` is waited for (at most `handlerTimeoutMs`), so give the function that long more.
+   * waiting for the service, or for the invoice's books that another instance holds (one killed
+   * while holding them keeps them `handlerTimeoutMs` + 5 s), is cut and due again at the next
+   * call. A change already handed to `onChange` is waited for (at most `handlerTimeoutMs`), so
+   * give the function that long more.
    */
   budgetMs?: number;
 }

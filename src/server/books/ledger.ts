@@ -99,8 +99,12 @@ export interface ApplyOptions {
   partial?: boolean;
   notification?: RawNotification | null;
   request?: Request | null;
-  /** Waits no longer than this for another instance's claim of the same invoice, in ms. */
-  waitMs?: number;
+  /**
+   * Stops waiting for another caller's claim of the same invoice when it aborts (a scheduler's
+   * call past its budget, one that left): its reason is thrown and the caller puts the invoice
+   * back. A claim held by an instance that died lapses only after `handlerTimeoutMs` + 5 s.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 export interface BooksOptions {
@@ -151,12 +155,13 @@ export const createBooks = (options: BooksOptions): Books => {
       work.then(resolve, reject).finally(() => clearTimeout(timer));
     });
 
-  /** Claims the invoice's books, waiting (bounded) while another caller holds them. */
-  const claim = async (id: string, waitMs: number) => {
-    const until = Date.now() + waitMs;
+  /** Claims the invoice's books, waiting while another caller holds them: at most a claim's hold, and not once `signal` aborted. */
+  const claim = async (id: string, signal: AbortSignal | undefined) => {
+    const until = Date.now() + holdMs;
     for (;;) {
       const claimed = await store.claimBooks(id, holdMs);
       if (claimed.state === 'claimed') return claimed;
+      signal?.throwIfAborted();
       if (Date.now() >= until) throw new BooksBusyError(`the books of invoice ${id} are held by another delivery`);
       await sleep(BUSY_POLL_MS);
     }
@@ -164,7 +169,7 @@ export const createBooks = (options: BooksOptions): Books => {
 
   const apply = async (invoice: Invoice, applyOptions: ApplyOptions): Promise<ApplyOutcome> => {
     const id = invoice.id.toLowerCase();
-    const held = await claim(id, applyOptions.waitMs ?? holdMs);
+    const held = await claim(id, applyOptions.signal);
     let settled = false;
     try {
       const last = held.last?.snapshot;

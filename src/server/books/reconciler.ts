@@ -138,7 +138,8 @@ export interface Reconciler {
    * aborts): a scheduler's call on a host whose instances sleep between requests (the kit's
    * `cron` handler). Safe to run at once on one instance or several: each due invoice is
    * claimed by one caller (`claimDue`). A change already being handed to `onChange` is waited
-   * for (at most `handlerTimeoutMs`).
+   * for (at most `handlerTimeoutMs`); an invoice whose books another instance holds is not
+   * waited for past the budget, but due again.
    */
   drain(options: DrainOptions): Promise<DrainReport>;
 }
@@ -305,10 +306,10 @@ export const createReconciler = (core: KitCore, options: ReconcilerOptions = {})
   /** "Not found" answers in a row, per invoice (this instance's count). */
   const misses = new Map<string, number>();
 
-  /** Reads one invoice and takes what it found to the books. */
-  const check = async (found: { invoice: Invoice; client: MerchantClient }): Promise<ReconcileFinding> => {
+  /** Takes what a read found to the books; waiting for another caller's claim of them ends when `signal` aborts. */
+  const check = async (found: { invoice: Invoice; client: MerchantClient }, signal?: AbortSignal): Promise<ReconcileFinding> => {
     const { invoice, client } = found;
-    const outcome = await core.learn(invoice, client, { source: 'reconcile', verified: true });
+    const outcome = await core.learn(invoice, client, { source: 'reconcile', verified: true, signal });
     const finding: ReconcileFinding = {
       invoiceId: invoice.id,
       internalId: invoice.internalId,
@@ -339,7 +340,7 @@ export const createReconciler = (core: KitCore, options: ReconcilerOptions = {})
         return { invoiceId: item.id, internalId: null, finding: 'not_found', status: null, error: 'no terminal knows this invoice' };
       }
       misses.delete(item.id);
-      return await check(found);
+      return await check(found, signal);
     } catch (error) {
       if (signal?.aborted) return undefined;
       await store.reschedule(item.id, now() + RETRY_MS).catch((error: unknown) => report(error, item.id));

@@ -48,12 +48,27 @@ const play = async () => {
   return played;
 };
 
+/** A phone's width; WebKit's window is as narrow as it can be, {@link WEBKIT_NARROWEST}. */
+const PHONE = { width: 320, height: 640 };
+
+/**
+ * Each engine's page, opening from the start while the stories are played (the engines' checks
+ * wait for their own; one that cannot open fails only its engine's checks).
+ */
+const opening = new Map<Engine, Promise<EnginePage>>();
+
 before(async () => {
   [world, chromium] = await Promise.all([startConsoleWorld(), launchChromium()]);
+  for (const engine of ENGINES as Engine[]) {
+    const page = openEnginePage(engine, { ...PHONE, chromium });
+    page.catch(() => undefined);
+    opening.set(engine, page);
+  }
   told = await play();
 });
 
 after(async () => {
+  await Promise.all([...opening.values()].map((page) => page.then((opened) => opened.close()).catch(() => undefined)));
   await chromium?.close();
   await world?.close();
 });
@@ -101,9 +116,6 @@ const STEPS: [kind: string, text: RegExp][] = [
   ['change', /kindamount_corrected.*amount1400\.00 RUB/],
   ['notification', /verdictverified with the service.*outcomeamount_corrected/],
 ];
-
-/** A phone's width; WebKit's window is as narrow as it can be, {@link WEBKIT_NARROWEST}. */
-const PHONE = { width: 320, height: 640 };
 
 interface Visit {
   page: EnginePage;
@@ -220,9 +232,9 @@ for (const engine of ENGINES as Engine[]) {
   describe(`the console in ${ENGINE_NAMES[engine]}`, () => {
     const visit = {} as Visit;
     before(async () => {
-      [visit.page, visit.told] = await Promise.all([openEnginePage(engine, PHONE), play()]);
+      visit.told = await play();
+      visit.page = await opening.get(engine)!;
     });
-    after(() => visit.page?.close());
     for (const { name, check } of CHECKS) test(`${ENGINE_NAMES[engine]}: ${name}`, () => check(visit));
   });
 }

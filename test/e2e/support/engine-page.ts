@@ -43,13 +43,16 @@ export interface EnginePage extends AxeHost {
 export interface EnginePageOptions {
   width: number;
   height: number;
+  /** A Chromium already running: the page opens in a context of its own there, and closing it leaves the browser. */
+  chromium?: PlaywrightBrowser;
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const chromiumPage = async ({ width, height }: EnginePageOptions): Promise<EnginePage> => {
-  const browser: PlaywrightBrowser = await launchChromium();
-  const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
+const chromiumPage = async ({ width, height, chromium }: EnginePageOptions): Promise<EnginePage> => {
+  const browser = chromium ?? (await launchChromium());
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
   return {
     engine: 'chromium',
     width: () => page.evaluate(() => window.innerWidth),
@@ -58,7 +61,7 @@ const chromiumPage = async ({ width, height }: EnginePageOptions): Promise<Engin
     clickToLoad: async (selector) => void (await Promise.all([page.waitForNavigation(), page.click(selector)])),
     evaluate: <R, A>(fn: (arg: A) => R | Promise<R>, arg: A) => page.evaluate(fn as (arg: unknown) => R | Promise<R>, arg as unknown),
     addScript: async (source) => void (await page.evaluate(source)),
-    close: () => browser.close(),
+    close: () => (chromium ? context.close() : browser.close()),
   };
 };
 

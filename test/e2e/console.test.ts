@@ -132,6 +132,7 @@ const CHECKS: { name: string; check: (visit: Visit) => Promise<void> }[] = [
     check: async ({ page, told: mine }) => {
       await page.goto(`${world.url}/console/invoices/${mine.invoiceId}?lang=en`);
       assert.equal(await textIn(page, 'ol.timeline'), null, 'nothing of the invoice before the key');
+      assert.equal(await textIn(page, '[data-status]'), null);
       await page.type('#key', 'wrong-key-of-the-console-00');
       await page.clickToLoad('form.login button[type=submit]');
       assert.equal(await textIn(page, '[role=alert]'), 'Wrong or missing key.');

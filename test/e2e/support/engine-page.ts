@@ -10,7 +10,7 @@
  * 320 px it stays {@link WEBKIT_NARROWEST} px wide (WebKitGTK 2.50, Debian 12), and so does a
  * popup opened with `popup,width=320`; its page zoom (which would narrow the CSS viewport) is a
  * window accelerator that WebDriver's key input does not reach; and the console's pages may
- * not be framed (`frame-ancestors 'none'`). `width()` says what the page was given.
+ * not be framed (`frame-ancestors 'none'`). A check of the width reads `innerWidth`.
  */
 import type { Browser as PlaywrightBrowser } from 'playwright-core';
 import * as puppeteer from 'puppeteer-core';
@@ -29,8 +29,6 @@ export const ENGINE_NAMES: Record<Engine, string> = { chromium: 'Chromium', fire
 
 export interface EnginePage extends AxeHost {
   readonly engine: Engine;
-  /** The viewport's width in CSS px as the page sees it (`innerWidth`). */
-  width(): Promise<number>;
   goto(url: string): Promise<void>;
   /** Types `text` into the field `selector` matches, key by key. */
   type(selector: string, text: string): Promise<void>;
@@ -55,7 +53,6 @@ const chromiumPage = async ({ width, height, chromium }: EnginePageOptions): Pro
   const page = await context.newPage();
   return {
     engine: 'chromium',
-    width: () => page.evaluate(() => window.innerWidth),
     goto: async (url) => void (await page.goto(url)),
     type: (selector, text) => page.locator(selector).pressSequentially(text),
     clickToLoad: async (selector) => void (await Promise.all([page.waitForNavigation(), page.click(selector)])),
@@ -71,7 +68,6 @@ const firefoxPage = async ({ width, height }: EnginePageOptions): Promise<Engine
   await page.setViewport({ width, height });
   return {
     engine: 'firefox',
-    width: () => page.evaluate(() => window.innerWidth),
     goto: async (url) => void (await page.goto(url)),
     type: (selector, text) => page.type(selector, text),
     clickToLoad: async (selector) => void (await Promise.all([page.waitForNavigation(), page.click(selector)])),
@@ -104,7 +100,6 @@ const webkitPage = async ({ width, height }: EnginePageOptions): Promise<EngineP
   };
   return {
     engine: 'webkit',
-    width: () => evaluate(() => window.innerWidth, undefined),
     goto: async (url) => void (await webkit.navigate(url)),
     type: async (selector, text) => void (await webkit.command('POST', `/element/${await element(selector)}/value`, { text })),
     clickToLoad: async (selector) => {

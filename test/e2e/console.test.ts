@@ -57,8 +57,13 @@ const PHONE = { width: 320, height: 640 };
  */
 const opening = new Map<Engine, Promise<EnginePage>>();
 
+/** Closed after, even when the world failed to start beside it (a browser left open keeps the file from ending). */
+let launching: Promise<Browser> | undefined;
+
 before(async () => {
-  [world, chromium] = await Promise.all([startConsoleWorld(), launchChromium()]);
+  launching = launchChromium();
+  launching.catch(() => undefined);
+  [world, chromium] = await Promise.all([startConsoleWorld(), launching]);
   for (const engine of ENGINES as Engine[]) {
     const page = openEnginePage(engine, { ...PHONE, chromium });
     page.catch(() => undefined);
@@ -69,7 +74,10 @@ before(async () => {
 
 after(async () => {
   await Promise.all([...opening.values()].map((page) => page.then((opened) => opened.close()).catch(() => undefined)));
-  await chromium?.close();
+  await launching?.then(
+    (browser) => browser.close(),
+    () => undefined,
+  );
   await world?.close();
 });
 

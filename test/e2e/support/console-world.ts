@@ -75,10 +75,17 @@ export const startConsoleWorld = async (): Promise<ConsoleWorld> => {
       undefined,
     ),
   );
+  // A gateway that cannot start (no SQLite binding for this Node, say) must not leave the mock
+  // and the shop listening: the test process would wait for them instead of failing.
   const gateway = await startGateway(
     config,
     jsonLog('info', (line) => void logLines.push(line)),
-  );
+  ).catch(async (error: unknown) => {
+    await shop.close();
+    await mock.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
   return {
     url: gateway.url,
     gateway,

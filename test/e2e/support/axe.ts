@@ -4,7 +4,8 @@
  * once and run there again and again. `AxeBuilder#analyze()` puts axe-core (half a megabyte of
  * script) into the page on every call and finishes each run in a new blank page, about 1.4 s
  * a check on a 2-core machine against 0.25 s this way; the element has no frames, whose
- * handling is all the builder adds.
+ * handling is all the builder adds. The same run in any engine's page (Firefox through
+ * puppeteer, WebKit through WebDriver: test/e2e/support/engine-page.ts) is {@link axeIn}.
  */
 import { createRequire } from 'node:module';
 import type AxeBuilder from '@axe-core/playwright';
@@ -23,13 +24,19 @@ interface AxeWindow {
   axe?: { run(context: unknown, options: unknown): Promise<AxeResults> };
 }
 
+/** What axe needs of a page in any engine: a function run in it, and a script put into it. */
+export interface AxeHost {
+  evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
+  addScript(source: string): Promise<void>;
+}
+
 /**
  * axe's results for what `selector` matches (across shadow roots), WCAG 2.2 AA with
  * `target-size`: violations in full, the other outcomes as the rules that gave them.
  */
-export const runAxe = async (page: Page, selector: string): Promise<AxeResults> => {
-  if (!(await page.evaluate(() => typeof (window as AxeWindow).axe === 'object'))) await page.evaluate(AXE_SOURCE);
-  return page.evaluate(
+export const axeIn = async (host: AxeHost, selector: string): Promise<AxeResults> => {
+  if (!(await host.evaluate(() => typeof (window as AxeWindow).axe === 'object', undefined))) await host.addScript(AXE_SOURCE);
+  return host.evaluate(
     ([include, tags]) =>
       (window as AxeWindow).axe!.run(
         { include: [[include]] },
@@ -38,3 +45,13 @@ export const runAxe = async (page: Page, selector: string): Promise<AxeResults> 
     [selector, WCAG_TAGS] as const,
   );
 };
+
+/** {@link axeIn} on a Playwright page. */
+export const runAxe = (page: Page, selector: string): Promise<AxeResults> =>
+  axeIn(
+    {
+      evaluate: <R, A>(fn: (arg: A) => R | Promise<R>, arg: A) => page.evaluate(fn as (arg: unknown) => R | Promise<R>, arg as unknown),
+      addScript: async (source) => void (await page.evaluate(source)),
+    },
+    selector,
+  );

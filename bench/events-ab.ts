@@ -7,6 +7,9 @@
  * The samples of all rounds are pooled per copy; p50 and p99 of each.
  *
  *   node --import tsx bench/events-ab.ts ROOT [rounds=4]     ROOT: the other copy (about 3 min)
+ *
+ * With `JOURNAL=off` this copy's instances keep no journal (test/support/cluster-instance.ts),
+ * to compare with a copy from before it; the other copy's ignore it.
  */
 import { pathToFileURL } from 'node:url';
 import { startMockServer } from '../src/mock/index.js';

@@ -48,6 +48,8 @@ const kit = createCheckoutServer({
   store,
   basePath: '/checkout-api',
   authorize: () => true,
+  // `JOURNAL=off`: no journal (bench/events-ab.ts against a copy from before the journal).
+  ...(process.env.JOURNAL === 'off' ? { journal: false as const } : {}),
   events,
   timeoutMs: 5000,
   handlerTimeoutMs: 2000,

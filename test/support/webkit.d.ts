@@ -20,6 +20,6 @@ export declare const webkitMissing: () => string | undefined;
 export declare class WebDriverError extends Error {
   code: string | undefined;
 }
-export declare const startWebKit: (options?: { width?: number; height?: number }) => Promise<WebKit>;
+export declare const startWebKit: (options?: { width?: number; height?: number; bare?: boolean }) => Promise<WebKit>;
 export declare const WEBDRIVER_KEYS: Record<string, string>;
 export declare const webdriverKey: (name: string) => string;

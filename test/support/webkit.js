@@ -94,8 +94,10 @@ export class WebDriverError extends Error {
 /**
  * One MiniBrowser under WebKitWebDriver: `command(method, path, body)` speaks W3C WebDriver
  * relative to the session; `close()` ends the session, the driver and the X server it started.
+ * `bare`: MiniBrowser without its toolbar (`--full-screen`), whose widgets keep its window at
+ * least 447 px wide; without them it narrows to 334 px (WebKitGTK 2.50), then sized as asked.
  */
-export const startWebKit = async ({ width = 800, height = 600 } = {}) => {
+export const startWebKit = async ({ width = 800, height = 600, bare = false } = {}) => {
   const missing = webkitMissing();
   if (missing) throw new Error(missing);
   const xvfb = process.env.DISPLAY ? undefined : await startXvfb();
@@ -138,7 +140,7 @@ export const startWebKit = async ({ width = 800, height = 600 } = {}) => {
       capabilities: {
         alwaysMatch: {
           browserName: 'MiniBrowser',
-          'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
+          'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation', ...(bare ? ['--full-screen'] : [])] },
         },
       },
     });

@@ -7,10 +7,10 @@
  * Besides the kit, four routes of the test's own, as a shop's back office would have them:
  * `POST /shop/invoices` creates an invoice through the kit's client (so the kit tracks it),
  * `POST /shop/reconcile?id=` asks the reconciler for one invoice now, `GET /shop/changes` lists
- * what `onChange` heard, `GET /shop/errors` what `onError` was told. `?kit=timer` sends the first and the last to a second kit whose own
- * timer reconciles (where the runtime keeps timers between requests: not workerd). `drain`
- * is what a scheduler's event calls (a Worker's `scheduled` handler): the cron kit's
- * `reconciler.drain({ budgetMs })`.
+ * what `onChange` heard, `GET /shop/errors` what `onError` was told. `?kit=timer` sends the
+ * first and the last to a second kit whose own timer reconciles (where the runtime keeps timers
+ * between requests: not workerd). `drain` is what a scheduler's event calls (a Worker's
+ * `scheduled` handler): the cron kit's `reconciler.drain({ budgetMs })`.
  */
 
 /** Settings the test passes (environment variables, or a Worker's bindings). */
